@@ -1,0 +1,39 @@
+"""ogames: Omny, Odd-Y, Omega, Onyx and Omiga — rules, records, players and faces.
+
+    import ogames
+    game = ogames.load("omny", variant="y", size=5)
+    state = game.new_state()
+    state.play("c3")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ogames.errors import BadOption, BadRecord, IllegalMove, OgamesError, UnknownLabel
+from ogames.records import replay
+from ogames.rules import Game, Result, State, load
+from ogames.rules import available as _available
+from ogames.rules import game_class as _game_class
+
+__version__ = "0.1.0"
+
+
+def games() -> list[dict[str, Any]]:
+    """Every game with its title, variants and options (for the command line and the web page)."""
+    return [_game_class(name).describe() for name in _available()]
+
+
+__all__ = [
+    "BadOption",
+    "BadRecord",
+    "Game",
+    "IllegalMove",
+    "OgamesError",
+    "Result",
+    "State",
+    "UnknownLabel",
+    "games",
+    "load",
+    "replay",
+]

@@ -1,0 +1,30 @@
+"""Layer 1: boards as graphs of labelled cells."""
+
+from ogames.boards.graph import Board, build_board
+from ogames.boards.hexes import (
+    convex_patch,
+    explicit_cells,
+    format_label,
+    hex_board,
+    hexagon,
+    irregular_hexagon,
+    parse_label,
+    rhombus,
+    triangle,
+)
+from ogames.boards.polar import polar
+
+__all__ = [
+    "Board",
+    "build_board",
+    "convex_patch",
+    "explicit_cells",
+    "format_label",
+    "hex_board",
+    "hexagon",
+    "irregular_hexagon",
+    "parse_label",
+    "polar",
+    "rhombus",
+    "triangle",
+]

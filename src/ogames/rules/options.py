@@ -1,0 +1,162 @@
+"""Game options: one declared spec per option, so the API, the command line and the web page
+accept, check and describe options the same way."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ogames.errors import BadOption
+
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: its name, kind, default and limits.
+
+    kinds: "int", "bool", "choice", "half" (a whole number or a whole number plus 0.5),
+    "text", "labels" (a list of cell labels), "ints" (a tuple of whole numbers).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    cli: bool = True  # shown as a --flag on the command line
+
+    def coerce(self, value: Any) -> Any:
+        """The option's canonical value for a given one, or BadOption saying why not."""
+        if value is None:
+            return self.default
+        converter = getattr(self, f"_as_{self.kind}")
+        result = converter(value)
+        if self.kind in ("int", "half"):
+            self._check_range(result)
+        return result
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-ready description for `ogames.games()`."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+    def _fail(self, value: Any, want: str) -> BadOption:
+        return BadOption(f"option {self.name}={value!r} is not valid: {want}")
+
+    def _check_range(self, value: float) -> None:
+        if self.minimum is not None and value < self.minimum:
+            raise self._fail(value, f"it must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise self._fail(value, f"it must be at most {self.maximum}")
+
+    def _as_int(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise self._fail(value, "a whole number is needed")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise self._fail(value, "a whole number is needed")
+
+    def _as_bool(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise self._fail(value, "on or off (true/false) is needed")
+
+    def _as_choice(self, value: Any) -> Any:
+        key = value.strip().lower() if isinstance(value, str) else value
+        for choice in self.choices:
+            if key == choice or (isinstance(choice, (int, str)) and str(choice) == str(key)):
+                return choice
+        known = ", ".join(str(c) for c in self.choices)
+        raise self._fail(value, f"choose one of {known}")
+
+    def _as_half(self, value: Any) -> int | float:
+        if isinstance(value, bool):
+            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
+        try:
+            exact = Fraction(value.strip() if isinstance(value, str) else value)
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed") from None
+        if (exact * 2).denominator != 1:
+            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
+        return int(exact) if exact.denominator == 1 else float(exact)
+
+    def _as_text(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self._fail(value, "text is needed")
+        return value.strip().lower()
+
+    def _as_labels(self, value: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+        if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value) or not value:
+            raise self._fail(value, "a list of cell labels is needed")
+        return tuple(v.strip().lower() for v in value)
+
+    def _as_ints(self, value: Any) -> tuple[int, ...]:
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+        if not isinstance(value, Sequence) or not value:
+            raise self._fail(value, "a list of whole numbers is needed")
+        return tuple(self._as_int(v) for v in value)
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """The options of one game, in the order they are shown."""
+
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+    def names(self) -> list[str]:
+        """Option names in order."""
+        return [o.name for o in self.options]
+
+    def __getitem__(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+    def parse(self, game: str, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's canonical value, from the given ones and the defaults."""
+        known = self.names()
+        for name in given:
+            if name not in known:
+                near = difflib.get_close_matches(str(name), known, n=1)
+                hint = f" (did you mean {near[0]}?)" if near else f" (known: {', '.join(known)})"
+                raise BadOption(f"{game} has no option {name!r}{hint}")
+        return {o.name: o.coerce(given.get(o.name)) for o in self.options}
+
+    def describe(self) -> list[dict[str, Any]]:
+        """JSON-ready descriptions of every option."""
+        return [o.describe() for o in self.options]
+
+
+def jsonable(value: Any) -> Any:
+    """Options as JSON values: tuples become lists."""
+    if isinstance(value, tuple):
+        return [jsonable(v) for v in value]
+    return value

@@ -1,0 +1,251 @@
+"""The game protocol: what every game offers, so that records, players and faces treat games alike.
+
+A `Game` is a rule set with its options settled (immutable); a `State` is one position of one
+play of it (mutable: `play`, `undo`). Game modules implement the abstract parts; everything a
+face needs (whose turn, who sits where, the result, the record) is common and lives here.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ogames.errors import BadOption, IllegalMove
+from ogames.rules.options import OptionSet, jsonable
+
+RECORD_FORMAT = "ogames-record"
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winning colour (or "draw") and why."""
+
+    winner: str
+    reason: str
+
+    def describe(self) -> str:
+        """A short sentence for people."""
+        if self.winner == "draw":
+            return f"drawn ({self.reason})"
+        return f"{self.winner} won ({self.reason})"
+
+
+class Game(ABC):
+    """A game with its options settled. Subclasses declare name, options and colours."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    option_set: ClassVar[OptionSet]
+    variants: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = self.settle(self.option_set.parse(self.name, options))
+
+    def settle(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Check options against each other and fill variant-dependent values (override)."""
+        return options
+
+    @property
+    @abstractmethod
+    def colours(self) -> tuple[str, ...]:
+        """The colours in play, in turn order; seat i starts with colour i."""
+
+    @abstractmethod
+    def new_state(self, players: Sequence[str] | None = None) -> State:
+        """The starting position, with the players' names by seat (seat 0 moves first)."""
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """Name, title, variants and options, JSON-ready."""
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "summary": cls.summary,
+            "variants": list(cls.variants),
+            "options": cls.option_set.describe(),
+        }
+
+    def jsonable_options(self) -> dict[str, Any]:
+        """The settled options as JSON values (what records store)."""
+        return {k: jsonable(v) for k, v in self.options.items()}
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"<{self.title}: {shown}>"
+
+    @staticmethod
+    def fail(message: str) -> BadOption:
+        """A BadOption to raise from settle()."""
+        return BadOption(message)
+
+
+class State(ABC):
+    """One position. Game modules implement the abstract members; the rest is shared."""
+
+    def __init__(self, game: Game, players: Sequence[str] | None = None, seats: int | None = None):
+        self.game = game
+        count = len(game.colours) if seats is None else seats
+        names = [f"player {i + 1}" for i in range(count)] if players is None else [str(p) for p in players]
+        if len(names) != count:
+            raise BadOption(f"{game.name} needs {count} player names, not {len(names)}")
+        self.players: list[str] = names
+        # Which seat owns each colour now; the pie rule changes this, never the stones.
+        self.owner: dict[str, int] = {colour: i % count for i, colour in enumerate(game.colours)}
+        self.history: list[dict[str, Any]] = []
+        self.result: Result | None = None
+
+    # ----- what each game implements -------------------------------------------------------
+    @abstractmethod
+    def legal_moves(self) -> list[str]:
+        """Every move the player to move may make now (without "resign", always allowed)."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> str | None:
+        """The colour whose stone (or card) is placed next; None once the game is over."""
+
+    @abstractmethod
+    def stone_at(self, label: str) -> str | None:
+        """The colour on a cell, or None if it is empty."""
+
+    @abstractmethod
+    def apply(self, move: str) -> dict[str, Any]:
+        """Check and make one move (already lower-cased, not "resign"); return its record entry
+        without "by" and "t": at least {"move": canonical}. Raise IllegalMove and change
+        nothing if the move is not allowed."""
+
+    # ----- shared behaviour ------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.result is not None
+
+    @property
+    def winner(self) -> str | None:
+        """The winning colour, "draw", or None while the game goes on."""
+        return self.result.winner if self.result else None
+
+    @property
+    def scores(self) -> dict[str, Any] | None:
+        """Per-colour scores where the game has them (Omega); None otherwise."""
+        return None
+
+    @property
+    def seats(self) -> dict[str, str]:
+        """Who owns each colour now (after any swap), by player name."""
+        return {colour: self.players[seat] for colour, seat in self.owner.items()}
+
+    @property
+    def mover(self) -> int | None:
+        """The seat that decides the next move (the owner of the colour to move, unless a game
+        says otherwise: in Omega one player places every colour's stone in a turn)."""
+        colour = self.to_move
+        return None if colour is None else self.owner[colour]
+
+    def rewards(self) -> list[float]:
+        """Per seat: 1 for the winner, 0 for the others, shared equally on a draw (for AI search)."""
+        count = len(self.players)
+        if self.result is None:
+            raise ValueError("the game is not over")
+        if self.result.winner == "draw":
+            return [1.0 / count] * count
+        winner = self.owner[self.result.winner]
+        return [1.0 if seat == winner else 0.0 for seat in range(count)]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves made."""
+        return len(self.history)
+
+    def play(self, move: str, *, t: float | None = None) -> State:
+        """Make a move for the colour to move; IllegalMove (nothing changed) if it is not allowed."""
+        if not isinstance(move, str):
+            raise IllegalMove(move, "a move must be text such as a cell label")
+        key = move.strip().lower()
+        if self.result is not None:
+            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+        if key == "resign":
+            return self.resign(self.to_move, t=t)
+        by = self.to_move
+        entry = self.apply(key)
+        self.history.append({**entry, "by": by, "t": _stamp(t)})
+        return self
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+        """The owner of a colour (default: the one to move) gives up."""
+        colour = self.to_move if colour is None else colour
+        if self.result is not None:
+            raise IllegalMove("resign", f"the game is over: {self.result.describe()}")
+        if colour not in self.game.colours:
+            raise IllegalMove("resign", f"{colour!r} is not a colour in this game")
+        self.result = self.resign_result(colour)
+        self.history.append({"move": "resign", "by": colour, "t": _stamp(t)})
+        return self
+
+    def resign_result(self, colour: str) -> Result:
+        """The result when a colour resigns: in two-colour games the other one wins (override for more)."""
+        others = [c for c in self.game.colours if c != colour]
+        if len(others) != 1:
+            raise NotImplementedError("games with more than two colours decide what resigning means")
+        return Result(others[0], f"{colour} resigned")
+
+    def undo(self) -> State:
+        """Take back the last move (rebuilt by replaying all earlier ones)."""
+        if not self.history:
+            raise IllegalMove("undo", "there is no move to take back")
+        earlier = self.history[:-1]
+        fresh = self.game.new_state(self.players)
+        for entry in earlier:
+            fresh.replay_entry(entry)
+        # Become the rebuilt state in place, so that references to this state stay valid.
+        self.__dict__.update(fresh.__dict__)
+        return self
+
+    def replay_entry(self, entry: dict[str, Any]) -> None:
+        """Make one recorded move again, checking that it is the move the record says it was."""
+        move, by = entry["move"], entry["by"]
+        if move == "resign":
+            self.resign(by, t=entry.get("t"))
+            return
+        if by != self.to_move:
+            raise IllegalMove(move, f"the record says {by} moved, but it was {self.to_move}'s turn")
+        self.play(move, t=entry.get("t"))
+        made = self.history[-1]
+        for key, value in entry.items():
+            if key not in ("t",) and made.get(key) != value:
+                raise IllegalMove(move, f"the record says {key}={value!r}, the rules give {made.get(key)!r}")
+
+    def record_moves(self) -> list[dict[str, Any]]:
+        """The moves as records store them (override to group several placements into one entry)."""
+        return [dict(entry) for entry in self.history]
+
+    def record(self) -> dict[str, Any]:
+        """The whole game as a JSON-serialisable dict; `ogames.replay` turns it back into a state."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game.name,
+            "options": self.game.jsonable_options(),
+            "players": list(self.players),
+            "seats": self.seats,
+            "moves": self.record_moves(),
+            "result": None if self.result is None else {"winner": self.result.winner, "reason": self.result.reason},
+        }
+
+    def clone(self) -> State:
+        """An independent copy (the game itself is shared: it is immutable)."""
+        return copy.deepcopy(self, memo={id(self.game): self.game})
+
+    def __repr__(self) -> str:
+        status = self.result.describe() if self.result else f"{self.to_move} to move"
+        return f"<{self.game.title} state, {self.ply} moves, {status}>"
+
+
+def _stamp(t: float | None) -> float:
+    return round(time.time() if t is None else float(t), 3)

@@ -1,0 +1,112 @@
+"""Two-player stone-placement games on a board (Omny, Odd-Y, Onyx): alternate turns, Black
+first, one stone per turn, and the pie rule. Game modules add their win test."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ogames.boards.graph import Board
+from ogames.errors import IllegalMove, UnknownLabel
+from ogames.rules.protocol import Game, Result, State
+
+BLACK, WHITE = "black", "white"
+EMPTY = 0  # in `stones`: 0 empty, 1 black, 2 white
+
+
+class StoneGame(Game):
+    """A two-player placement game on one board."""
+
+    board: Board
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return (BLACK, WHITE)
+
+
+class StoneState(State):
+    """Stones on cells, Black to move first, `swap` once for White when the pie rule is on."""
+
+    game: StoneGame
+
+    def __init__(self, game: StoneGame, players: Sequence[str] | None = None):
+        super().__init__(game, players)
+        self.board = game.board
+        self.stones = np.zeros(len(game.board), dtype=np.int8)
+        self.turn = 0  # index of the colour to move
+        self.placements = 0  # stones placed so far (pie needs to know)
+        self.swapped = False
+
+    # ----- hooks for games -------------------------------------------------------------------
+    def pie_available(self) -> bool:
+        """Whether `swap` is a legal move now (default: pie on, White's first turn)."""
+        return bool(self.game.options.get("pie")) and not self.swapped and self.turn == 1 and self.placements == 1
+
+    def placement_error(self, cell: int) -> str | None:
+        """Why a stone may not go on this empty cell, or None (override for extra rules)."""
+        return None
+
+    def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
+        """Check for a win after a stone went on `cell`; return the result and extra record info."""
+        return None, {}
+
+    # ----- protocol --------------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        return None if self.result else self.game.colours[self.turn]
+
+    def stone_at(self, label: str) -> str | None:
+        value = self.stones[self.board.index(label)]
+        return None if value == EMPTY else self.game.colours[value - 1]
+
+    def legal_moves(self) -> list[str]:
+        if self.result:
+            return []
+        moves = [self.board.labels[c] for c in np.flatnonzero(self.stones == EMPTY) if self.placement_error(int(c)) is None]
+        if self.pie_available():
+            moves.append("swap")
+        return moves
+
+    def apply(self, move: str) -> dict[str, Any]:
+        if move == "swap":
+            if not self.pie_available():
+                raise IllegalMove(move, self.swap_refusal())
+            self.swap_seats()
+            return {"move": "swap"}
+        return self.place(move)
+
+    def swap_refusal(self) -> str:
+        """Why `swap` is not allowed now."""
+        if not self.game.options.get("pie"):
+            return "the pie rule is off in this game"
+        return "swap is only allowed as White's first move"
+
+    def swap_seats(self) -> None:
+        """Pie rule: the players exchange colours; the stones and the colour to move stay."""
+        self.owner[BLACK], self.owner[WHITE] = self.owner[WHITE], self.owner[BLACK]
+        self.swapped = True
+
+    def place(self, move: str) -> dict[str, Any]:
+        """Put a stone of the colour to move on a labelled cell."""
+        try:
+            cell = self.board.index(move)
+        except UnknownLabel as exc:
+            raise IllegalMove(move, str(exc)) from None
+        if self.stones[cell] != EMPTY:
+            raise IllegalMove(move, f"{self.board.labels[cell]} is occupied by {self.game.colours[self.stones[cell] - 1]}")
+        reason = self.placement_error(cell)
+        if reason:
+            raise IllegalMove(move, reason)
+        self.stones[cell] = self.turn + 1
+        self.placements += 1
+        result, info = self.after_placement(cell)
+        self.result = result
+        self.turn = 1 - self.turn
+        return {"move": self.board.labels[cell], **info}
+
+    def colour_cells(self, colour: str) -> list[str]:
+        """Labels of every stone of a colour."""
+        value = self.game.colours.index(colour) + 1
+        return [self.board.labels[c] for c in np.flatnonzero(self.stones == value)]
