@@ -8,6 +8,7 @@ face needs (whose turn, who sits where, the result, the record) is common and li
 from __future__ import annotations
 
 import copy
+import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -157,6 +158,14 @@ class State(ABC):
             return [1.0 / count] * count
         winner = self.owner[self.result.winner]
         return [1.0 if seat == winner else 0.0 for seat in range(count)]
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Rewards per seat after playing uniformly random moves to the end, from a copy of this
+        state (games override this with a compiled kernel; AI search calls it many times)."""
+        state = self.clone()
+        while state.result is None:
+            state.play(rng.choice(state.legal_moves()), t=0.0)
+        return state.rewards()
 
     @property
     def ply(self) -> int:
