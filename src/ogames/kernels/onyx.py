@@ -1,0 +1,170 @@
+"""Onyx hot paths compiled with numba, each beside its plain-Python reference (`*_reference`).
+
+Arrays come from `ogames.boards.onyx.onyx_lattice()`: `stones` holds 0 empty, 1 black, 2 white;
+`table` is the board's padded neighbour table; `square_table[cell]` lists up to two squares the
+cell is a corner of as [midpoint, opposite, other, other] (−1 padded); `midpoint_corners[cell]`
+holds a midpoint's four corners (−1 for lattice points); `side_bits` marks West 1, East 2,
+South 4, North 8. Black (1) connects West–East, White (2) South–North.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+# The side bits each colour must touch: index by stone value (1 black, 2 white).
+GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
+
+
+# ----- connection: does the group of the stone just placed touch both of its colour's sides? ----
+@njit(cache=True)
+def connects(stones: np.ndarray, table: np.ndarray, side_bits: np.ndarray, goal: int, start: int) -> bool:
+    """Whether start's group (same value, connected) touches every side bit in `goal`."""
+    value = stones[start]
+    n = stones.shape[0]
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int32)
+    seen[start] = True
+    queue[0] = start
+    head, tail = 0, 1
+    touched = 0
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        touched |= side_bits[cell]
+        if touched & goal == goal:
+            return True
+        for k in range(table.shape[1]):
+            other = table[cell, k]
+            if other < 0:
+                break
+            if not seen[other] and stones[other] == value:
+                seen[other] = True
+                queue[tail] = other
+                tail += 1
+    return False
+
+
+def connects_reference(
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], sides: tuple[set[int], set[int]], start: int
+) -> bool:
+    """Plain reference: whether start's group holds a cell of both given sides."""
+    value = stones[start]
+    group, frontier = {start}, [start]
+    while frontier:
+        cell = frontier.pop()
+        for other in neighbours[cell]:
+            if other not in group and stones[other] == value:
+                group.add(other)
+                frontier.append(other)
+    return bool(group & sides[0]) and bool(group & sides[1])
+
+
+# ----- captures ------------------------------------------------------------------------------
+@njit(cache=True)
+def find_captures(stones: np.ndarray, square_table: np.ndarray, cell: int, out: np.ndarray) -> int:
+    """Write the enemy stones a stone on `cell` captures into `out` (room for 4); return how many.
+
+    A capture square: the midpoint is empty, the opposite corner holds the mover's stone and the
+    two other corners hold enemy stones. `stones[cell]` must already hold the mover's stone.
+    """
+    mine = stones[cell]
+    enemy = 3 - mine
+    count = 0
+    for k in range(square_table.shape[1]):
+        mid = square_table[cell, k, 0]
+        if mid < 0:
+            break
+        a, b = square_table[cell, k, 2], square_table[cell, k, 3]
+        if stones[mid] == 0 and stones[square_table[cell, k, 1]] == mine and stones[a] == enemy and stones[b] == enemy:
+            out[count] = a
+            out[count + 1] = b
+            count += 2
+    return count
+
+
+def find_captures_reference(stones: Sequence[int], corner_of: Sequence[Sequence], cell: int) -> list[int]:
+    """Plain reference of find_captures, over `OnyxLattice.corner_of`."""
+    mine = stones[cell]
+    enemy = 3 - mine
+    found: list[int] = []
+    for square in corner_of[cell]:
+        a, b = square.others
+        if stones[square.midpoint] == 0 and stones[square.opposite] == mine and stones[a] == enemy and stones[b] == enemy:
+            found += [a, b]
+    return found
+
+
+# ----- whole random games --------------------------------------------------------------------
+@njit(cache=True)
+def _midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -> bool:
+    """Whether a stone may go on an empty cell: lattice points always, midpoints only with four empty corners."""
+    if midpoint_corners[cell, 0] < 0:
+        return True
+    for k in range(4):
+        if stones[midpoint_corners[cell, k]] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def playout(
+    stones: np.ndarray,
+    turn: int,
+    table: np.ndarray,
+    square_table: np.ndarray,
+    midpoint_corners: np.ndarray,
+    side_bits: np.ndarray,
+    seed: int,
+    moves: np.ndarray,
+) -> tuple[int, int]:
+    """Play uniformly random legal moves on `stones` (changed in place) from colour `turn` (0 black,
+    1 white) until someone connects; write the cells played into `moves` (as many as fit); return (winner stone
+    value, moves played), winner 0 if no legal move is left (which the rules never allow)."""
+    np.random.seed(seed)
+    n = stones.shape[0]
+    # Empty cells as a bag with O(1) removal: empties[0:count], where[cell] its position or −1.
+    empties = np.empty(n, dtype=np.int32)
+    where = np.full(n, -1, dtype=np.int32)
+    count = 0
+    for c in range(n):
+        if stones[c] == 0:
+            empties[count] = c
+            where[c] = count
+            count += 1
+    captured = np.empty(4, dtype=np.int32)
+    played = 0
+    while count > 0:
+        # Uniform over the empty cells, rejecting closed midpoints: uniform over the legal moves.
+        # An empty lattice point always exists while nobody has connected, so this ends.
+        cell = -1
+        for _ in range(64 * n):
+            pick = empties[np.random.randint(count)]
+            if _midpoint_open(stones, midpoint_corners, pick):
+                cell = pick
+                break
+        if cell < 0:
+            return 0, played
+        value = turn + 1
+        stones[cell] = value
+        last = empties[count - 1]
+        empties[where[cell]] = last
+        where[last] = where[cell]
+        where[cell] = -1
+        count -= 1
+        if played < moves.shape[0]:  # a game longer than the buffer still plays on, unrecorded
+            moves[played] = cell
+        played += 1
+        taken = find_captures(stones, square_table, cell, captured)
+        for k in range(taken):
+            gone = captured[k]
+            stones[gone] = 0
+            empties[count] = gone
+            where[gone] = count
+            count += 1
+        if connects(stones, table, side_bits, GOALS[value], cell):
+            return value, played
+        turn = 1 - turn
+    return 0, played
