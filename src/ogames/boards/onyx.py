@@ -70,7 +70,7 @@ def is_square(col: int, row: int) -> bool:
 
 
 def _canonical(label: str) -> str:
-    """"B01*" → "b1*" (labels are read case-insensitively, leading zeros allowed)."""
+    """Canonical form of a label: "B01*" → "b1*" (labels are read case-insensitively, leading zeros allowed)."""
     match = _LABEL.match(label.strip().lower())
     if not match:
         raise ValueError(f"{label!r} is not an Onyx point label")

@@ -112,9 +112,10 @@ class OnyxState(StoneState):
         """A random game from a copy of this position by the kernel: the winner and the moves it played."""
         stones = self.stones.copy()
         moves = np.empty(4 * len(self.board), dtype=np.int32)  # captures reopen points, so allow more than n
-        lattice = self.lattice
+        lat = self.lattice
+        table = self.board.neighbour_table
         value, played = kernels.playout(
-            stones, self.turn, self.board.neighbour_table, lattice.square_table, lattice.midpoint_corners, lattice.side_bits, seed, moves
+            stones, self.turn, table, lat.square_table, lat.midpoint_corners, lat.side_bits, seed, moves
         )
         winner = None if value == 0 else self.game.colours[value - 1]
         if played > len(moves):
