@@ -180,7 +180,8 @@ def test_polar_size_and_sides(m, n):
         side = board.cells(f"side{s}")
         assert len(side) == n
         # Corner cells belong to both of their sides.
-        assert board.cells("corners") & side == {board.index(f"{chr(97 + s)}{n - 1}-0"), board.index(f"{chr(97 + (s + 1) % m)}{n - 1}-0")}
+        ends = {f"{chr(97 + s)}{n - 1}-0", f"{chr(97 + (s + 1) % m)}{n - 1}-0"}
+        assert board.cells("corners") & side == {board.index(label) for label in ends}
 
 
 def test_polar_label_example_and_edges():
