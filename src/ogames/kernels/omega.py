@@ -1,0 +1,154 @@
+"""Omega's hot paths: group-size histograms (scores) and random playouts, compiled with numba,
+each beside a plain-Python reference that the tests compare it with.
+
+`stones` holds 0 for empty and k + 1 for colour k (White 1, Black 2, Red 3, Blue 4). A score is
+the product of a colour's group sizes; products get far too big for int64 on large boards, so the
+kernels return a histogram `hist[k, s]` = number of colour k's groups of size s, and
+`scores_from_histogram` turns it into exact Python integers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ogames.kernels.flood import components
+
+
+@njit(cache=True)
+def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np.ndarray) -> None:
+    """Fill `hist` (colours × (n + 1), zeroed here) with the number of groups of each size per colour."""
+    n = stones.shape[0]
+    for k in range(colours):
+        for s in range(hist.shape[1]):
+            hist[k, s] = 0
+    labels = np.empty(n, dtype=np.int32)
+    blocked = np.empty(n, dtype=np.bool_)
+    sizes = np.zeros(n, dtype=np.int64)
+    for k in range(colours):
+        for c in range(n):
+            blocked[c] = stones[c] != k + 1
+        found = components(blocked, table, labels)
+        for g in range(found):
+            sizes[g] = 0
+        for c in range(n):
+            if labels[c] >= 0:
+                sizes[labels[c]] += 1
+        for g in range(found):
+            hist[k, sizes[g]] += 1
+
+
+@njit(cache=True)
+def random_fill(stones: np.ndarray, colours: int, next_colour: int, keep_empty: int, seed: int) -> int:
+    """Place stones on random empty cells in colour order, starting with `next_colour`, until
+    `keep_empty` cells are left empty (the end of an Omega game); return how many were placed."""
+    np.random.seed(seed)
+    n = stones.shape[0]
+    empty = np.empty(n, dtype=np.int32)
+    count = 0
+    for c in range(n):
+        if stones[c] == 0:
+            empty[count] = c
+            count += 1
+    to_place = count - keep_empty
+    colour = next_colour
+    # A partial Fisher–Yates shuffle: the first `to_place` slots become a uniform random choice.
+    for i in range(to_place):
+        j = i + np.random.randint(count - i)
+        empty[i], empty[j] = empty[j], empty[i]
+        stones[empty[i]] = colour + 1
+        colour += 1
+        if colour == colours:
+            colour = 0
+    return max(to_place, 0)
+
+
+@njit(cache=True)
+def playout_histogram(
+    stones: np.ndarray, table: np.ndarray, colours: int, next_colour: int, keep_empty: int, seed: int, hist: np.ndarray
+) -> None:
+    """Play the rest of a game at random from a copy of `stones` and write the final group-size histogram."""
+    work = stones.copy()
+    random_fill(work, colours, next_colour, keep_empty, seed)
+    size_histogram(work, table, colours, hist)
+
+
+def new_histogram(colours: int, cells: int) -> np.ndarray:
+    """A zeroed histogram array for `size_histogram` and `playout_histogram`."""
+    return np.zeros((colours, cells + 1), dtype=np.int64)
+
+
+def scores_from_histogram(hist: np.ndarray) -> list[int]:
+    """Exact scores per colour: the product of size**count (1 for a colour without stones)."""
+    scores = []
+    for row in hist:
+        score = 1
+        for size in np.flatnonzero(row):
+            score *= int(size) ** int(row[size])
+        scores.append(score)
+    return scores
+
+
+# ----- plain-Python references --------------------------------------------------------------------
+
+
+def group_sizes_reference(stones: Sequence[int], neighbours: Sequence[Sequence[int]], colours: int) -> list[list[int]]:
+    """Per colour, the sizes of its groups (sorted, largest first), by a plain flood fill."""
+    seen: set[int] = set()
+    sizes: list[list[int]] = [[] for _ in range(colours)]
+    for seed, value in enumerate(stones):
+        if value == 0 or seed in seen:
+            continue
+        group, frontier = {seed}, [seed]
+        while frontier:
+            cell = frontier.pop()
+            for other in neighbours[cell]:
+                if other not in group and stones[other] == value:
+                    group.add(other)
+                    frontier.append(other)
+        seen |= group
+        sizes[value - 1].append(len(group))
+    return [sorted(s, reverse=True) for s in sizes]
+
+
+def size_histogram_reference(stones: Sequence[int], neighbours: Sequence[Sequence[int]], colours: int) -> np.ndarray:
+    """The same histogram as `size_histogram`, from `group_sizes_reference`."""
+    hist = new_histogram(colours, len(stones))
+    for k, sizes in enumerate(group_sizes_reference(stones, neighbours, colours)):
+        for s in sizes:
+            hist[k, s] += 1
+    return hist
+
+
+def scores_reference(stones: Sequence[int], neighbours: Sequence[Sequence[int]], colours: int) -> list[int]:
+    """Exact scores per colour straight from the rule: the product of its group sizes."""
+    return [math.prod(sizes) for sizes in group_sizes_reference(stones, neighbours, colours)]
+
+
+def random_fill_reference(stones: list[int], colours: int, next_colour: int, keep_empty: int, rng: random.Random) -> int:
+    """Plain version of `random_fill` (its own random stream): fill `stones` in place, return how many were placed."""
+    empty = [c for c, v in enumerate(stones) if v == 0]
+    to_place = max(len(empty) - keep_empty, 0)
+    colour = next_colour
+    for cell in rng.sample(empty, to_place):
+        stones[cell] = colour + 1
+        colour = (colour + 1) % colours
+    return to_place
+
+
+def playout_reference(
+    stones: Sequence[int],
+    neighbours: Sequence[Sequence[int]],
+    colours: int,
+    next_colour: int,
+    keep_empty: int,
+    rng: random.Random,
+) -> list[int]:
+    """Plain random playout from a copy of `stones`: the exact final scores per colour."""
+    work = list(stones)
+    random_fill_reference(work, colours, next_colour, keep_empty, rng)
+    return scores_reference(work, neighbours, colours)

@@ -1,0 +1,428 @@
+"""Omega (Néstor Romeral Andrés), RULES.md §3: 2–4 players on a hexagon; each turn places one
+stone of every colour in play; a colour scores the product of its group sizes.
+
+How the rule book maps onto the protocol:
+
+- **Turns.** A turn is p consecutive `play(label)` calls by one player: White's stone, then
+  Black's, … (`to_move` is the colour of the next stone; `mover` is the seat whose turn it is;
+  `player_colour` is the colour that seat holds). `play("e5 c3")` makes several placements at once
+  (all or nothing). History and records hold one entry per turn, `{"move": "e5 c3", "by": <colour
+  of the player whose turn it was>}`; an unfinished last turn is stored as a shorter entry.
+- **End.** Just before White's turn (the start of a round), if fewer than p² cells are empty, the
+  game ends. Every round places p² stones, so a game always ends with (cells mod p²) empty cells.
+- **Score.** The product of the sizes of all a colour's groups, as an exact Python int; a colour
+  without stones scores 1 (the empty product). Highest score wins; among tied colours the one later
+  in colour order wins, so a single game is never drawn.
+- **Pie rule** (`pie`): seat 0 plays a normal turn; then each later seat in seating order either
+  plays a turn or swaps colours with one previous seat (`swap <colour>`, naming the colour that
+  seat holds now; plain `swap` when there is only one previous seat, the only form listed in
+  2-player games). Afterwards the player of colour n + 1 continues, n = the number of seats that
+  played (White if n = p). Seats change, stones never do.
+- **Match** (`match`, 2 players only, never with `pie`): two games, colours exchanged for the
+  second. The state plays game 1, then game 2 on an empty board with the owners exchanged
+  (`game_number`, `game_scores`, `seat_totals`). The player with the higher total wins: `winner` is
+  the colour that player holds at the end (in game 2). Equal totals are a draw — the rule book
+  gives no tie-break for a match, and the colour tie-break of a single game favours each player
+  once over the two games, so it cannot decide.
+- **Resign** (always allowed, for the player whose turn it is unless a colour is named): the game
+  ends at once and the resigning colour cannot win; among the others the highest current score
+  wins, with the usual later-colour tie-break (in 2 players: the other colour). In a match,
+  resigning gives up the whole match: the other player wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ogames.boards import Board, hexagon
+from ogames.errors import IllegalMove, UnknownLabel
+from ogames.kernels import omega as kernel
+from ogames.kernels.flood import components
+from ogames.rules.options import Option, OptionSet
+from ogames.rules.protocol import Game, Result, State, _stamp
+
+COLOURS = ("white", "black", "red", "blue")
+
+
+class Omega(Game):
+    """Omega: place one stone of every colour per turn; score the product of your group sizes."""
+
+    name = "omega"
+    title = "Omega"
+    summary = "2–4 players place one stone of every colour each turn; a colour scores the product of its group sizes."
+    option_set = OptionSet(
+        (
+            Option("players", "int", 2, "number of players (2–4): white, black, red, blue", minimum=2, maximum=4),
+            Option("size", "int", 5, "side of the hexagonal board (cells per side)", minimum=4, maximum=12),
+            Option("pie", "bool", False, "pie rule: after the first turn, later players may swap colours with a previous one"),
+            Option("match", "bool", False, "two-game tournament match, colours exchanged for the second; summed scores decide"),
+        )
+    )
+
+    def settle(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options["match"] and options["pie"]:
+            raise self.fail("omega: the pie rule can't be applied in a tournament match (match=on with pie=on)")
+        if options["match"] and options["players"] != 2:
+            raise self.fail(f"omega: a tournament match is for 2 players, not players={options['players']}")
+        return options
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return COLOURS[: self.options["players"]]
+
+    @cached_property
+    def board(self) -> Board:
+        """The hexagon of side `size`."""
+        return hexagon(self.options["size"])
+
+    @property
+    def end_empty(self) -> int:
+        """How many cells every game leaves empty: each round fills p² cells, the game stops below p²."""
+        p = self.options["players"]
+        return len(self.board) % (p * p)
+
+    def new_state(self, players: Sequence[str] | None = None) -> OmegaState:
+        return OmegaState(self, players)
+
+
+class OmegaState(State):
+    """An Omega position: the stones, whose turn it is, which colour's stone comes next."""
+
+    game: Omega
+
+    def __init__(self, game: Omega, players: Sequence[str] | None = None):
+        super().__init__(game, players)
+        self.board = game.board
+        self.p = len(game.colours)
+        self.stones = np.zeros(len(self.board), dtype=np.int8)  # 0 empty, k + 1 for colour k
+        self.stone_index = 0  # colour of the next stone within the current turn
+        self.turn_colour = 0  # whose turn it is by colour (outside the pie phase)
+        self.pie_seat: int | None = 0 if game.options["pie"] else None  # seat to act in the pie phase
+        self.played = 0  # seats that played (rather than swapped) in the pie phase
+        self.game_number = 1
+        self.finished: list[dict[str, Any]] = []  # match: each finished game's scores, owners and stones
+
+    # ----- whose turn ------------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        return None if self.result else self.game.colours[self.stone_index]
+
+    @property
+    def mover(self) -> int | None:
+        """The seat whose turn it is: it places every colour's stone of the turn."""
+        if self.result:
+            return None
+        if self.pie_seat is not None:
+            return self.pie_seat
+        return self.owner[self.game.colours[self.turn_colour]]
+
+    @property
+    def player_colour(self) -> str | None:
+        """The colour held by the player whose turn it is (what records write as "by")."""
+        seat = self.mover
+        return None if seat is None else self.colour_of(seat)
+
+    def colour_of(self, seat: int) -> str:
+        """The colour a seat holds now (each seat holds exactly one)."""
+        return next(colour for colour, owner in self.owner.items() if owner == seat)
+
+    @property
+    def placements(self) -> int:
+        """Stones on the current game's board."""
+        return int(np.count_nonzero(self.stones))
+
+    @property
+    def empty_count(self) -> int:
+        """Empty cells on the current game's board."""
+        return len(self.board) - self.placements
+
+    # ----- board and scores ------------------------------------------------------------------
+    def stone_at(self, label: str) -> str | None:
+        value = self.stones[self.board.index(label)]
+        return None if value == 0 else self.game.colours[value - 1]
+
+    def histogram(self) -> np.ndarray:
+        """Group-size histogram of the current board: `[k, s]` = colour k's groups of size s."""
+        hist = kernel.new_histogram(self.p, len(self.board))
+        kernel.size_histogram(self.stones, self.board.neighbour_table, self.p, hist)
+        return hist
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each colour's score on the current board: the product of its group sizes (1 without stones)."""
+        return dict(zip(self.game.colours, kernel.scores_from_histogram(self.histogram()), strict=True))
+
+    def groups(self, colour: str) -> list[list[str]]:
+        """A colour's groups as lists of labels, largest first."""
+        value = self._colour_value(colour)
+        labels = np.empty(len(self.board), dtype=np.int32)
+        found = components(self.stones != value, self.board.neighbour_table, labels)
+        cells: list[list[str]] = [[] for _ in range(found)]
+        for cell in np.flatnonzero(labels >= 0):
+            cells[labels[cell]].append(self.board.labels[cell])
+        return sorted(cells, key=len, reverse=True)
+
+    def group_sizes(self, colour: str) -> list[int]:
+        """The sizes of a colour's groups, largest first."""
+        return [len(group) for group in self.groups(colour)]
+
+    def _colour_value(self, colour: str) -> int:
+        if colour not in self.game.colours:
+            raise ValueError(f"{colour!r} is not a colour in this game ({', '.join(self.game.colours)})")
+        return self.game.colours.index(colour) + 1
+
+    @property
+    def game_scores(self) -> list[dict[str, int]]:
+        """Scores by colour of each finished game of a match (the current one excluded)."""
+        return [dict(done["scores"]) for done in self.finished]
+
+    @property
+    def seat_totals(self) -> list[int]:
+        """Per seat, the sum of its scores over the finished games of a match."""
+        totals = [0] * len(self.players)
+        for done in self.finished:
+            for colour, seat in done["owner"].items():
+                totals[seat] += done["scores"][colour]
+        return totals
+
+    # ----- moves -----------------------------------------------------------------------------
+    def swap_options(self) -> list[str]:
+        """The swap moves open now (pie phase, at the start of a later seat's turn), canonical form."""
+        if self.result or self.pie_seat is None or self.pie_seat == 0 or self.stone_index != 0:
+            return []
+        if self.pie_seat == 1 and self.p == 2:
+            return ["swap"]
+        return [f"swap {colour}" for colour in self.game.colours if self.owner[colour] < self.pie_seat]
+
+    def legal_moves(self) -> list[str]:
+        if self.result:
+            return []
+        return [self.board.labels[c] for c in np.flatnonzero(self.stones == 0)] + self.swap_options()
+
+    def apply(self, move: str) -> dict[str, Any]:
+        words = move.split()
+        if not words:
+            raise IllegalMove(move, "an empty move: give a cell label, swap or resign")
+        if words[0] == "swap":
+            return self._swap(move, words[1:])
+        if len(words) != 1:
+            raise IllegalMove(move, "one placement at a time here (play() accepts several labels)")
+        try:
+            cell = self.board.index(words[0])
+        except UnknownLabel as exc:
+            raise IllegalMove(move, str(exc)) from None
+        if self.stones[cell] != 0:
+            raise IllegalMove(move, f"{self.board.labels[cell]} is occupied by {self.game.colours[self.stones[cell] - 1]}")
+        self.stones[cell] = self.stone_index + 1
+        self.stone_index += 1
+        if self.stone_index == self.p:
+            self.stone_index = 0
+            self._end_turn(played=True)
+        return {"move": self.board.labels[cell]}
+
+    def _swap(self, move: str, rest: list[str]) -> dict[str, Any]:
+        if self.pie_seat is None:
+            reason = "the pie rule is off in this game" if not self.game.options["pie"] else "the pie phase is over"
+            raise IllegalMove(move, reason)
+        if self.pie_seat == 0:
+            raise IllegalMove(move, "the first player must play a normal turn; swapping starts with the second")
+        if self.stone_index != 0:
+            raise IllegalMove(move, "a swap replaces a whole turn: stones of this turn are already placed")
+        previous = [c for c in self.game.colours if self.owner[c] < self.pie_seat]
+        if len(rest) > 1:
+            raise IllegalMove(move, "write swap or swap <colour>")
+        if not rest:
+            if len(previous) != 1:
+                raise IllegalMove(move, f"say whom to swap with: {', '.join('swap ' + c for c in previous)}")
+            target = previous[0]
+        else:
+            target = rest[0]
+            if target not in self.game.colours:
+                raise IllegalMove(move, f"{target!r} is not a colour in this game ({', '.join(self.game.colours)})")
+            if target not in previous:
+                raise IllegalMove(move, f"{target} is not held by a previous player (swap with: {', '.join(previous)})")
+        mine = self.colour_of(self.pie_seat)
+        self.owner[mine], self.owner[target] = self.owner[target], self.owner[mine]
+        self._end_turn(played=False)
+        return {"move": "swap" if self.p == 2 else f"swap {target}"}
+
+    def _end_turn(self, *, played: bool) -> None:
+        """Pass the turn on; at the start of a round (White's turn), end the game if a round cannot be played."""
+        if self.pie_seat is not None:
+            self.played += played
+            self.pie_seat += 1
+            if self.pie_seat < self.p:
+                return
+            self.pie_seat = None
+            self.turn_colour = self.played % self.p  # colour n + 1 (1-based), White when everyone played
+        else:
+            self.turn_colour = (self.turn_colour + 1) % self.p
+        if self.turn_colour == 0 and self.empty_count < self.p * self.p:
+            self._finish_game()
+
+    def _finish_game(self) -> None:
+        scores = self.scores
+        if self.game.options["match"] and self.game_number == 1:
+            self.finished.append({"scores": scores, "owner": dict(self.owner), "stones": self.stones.copy()})
+            self.game_number = 2
+            self.stones = np.zeros_like(self.stones)
+            self.turn_colour = self.stone_index = 0
+            white, black = self.game.colours
+            self.owner[white], self.owner[black] = self.owner[black], self.owner[white]
+            return
+        if self.game.options["match"]:
+            self.finished.append({"scores": scores, "owner": dict(self.owner), "stones": self.stones.copy()})
+            self.result = self._match_result()
+            return
+        winner = best_colour(scores, self.game.colours)
+        self.result = Result(winner, f"highest score: {_score_list(scores)}")
+
+    def _match_result(self) -> Result:
+        totals = self.seat_totals
+        shown = ", ".join(f"{self.players[seat]} {total}" for seat, total in enumerate(totals))
+        if totals[0] == totals[1]:
+            return Result("draw", f"equal match totals: {shown}")
+        best = 0 if totals[0] > totals[1] else 1
+        return Result(self.colour_of(best), f"higher match total: {shown}")
+
+    # ----- playing, resigning, undoing, records ----------------------------------------------
+    def play(self, move: str, *, t: float | None = None) -> OmegaState:
+        """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or resign."""
+        if not isinstance(move, str):
+            raise IllegalMove(move, "a move must be text such as a cell label")
+        key = " ".join(move.strip().lower().split())
+        if self.result is not None:
+            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+        if key == "resign":
+            return self.resign(self.player_colour, t=t)
+        words = key.split()
+        if len(words) > 1 and words[0] != "swap":
+            return self._play_several(move, words, t)
+        by, starts_turn = self.player_colour, self.stone_index == 0
+        entry = self.apply(key)
+        stamp = _stamp(t)
+        # One history entry per turn: a placement that does not start a turn extends the last entry.
+        if starts_turn or not self.history:
+            self.history.append({**entry, "by": by, "t": stamp})
+        else:
+            self.history[-1]["move"] += " " + entry["move"]
+            self.history[-1]["t"] = stamp
+        return self
+
+    def _play_several(self, move: str, words: list[str], t: float | None) -> OmegaState:
+        """Several placements in one call: tried on a copy first, so an error changes nothing."""
+        if len(words) > self.p - self.stone_index:
+            raise IllegalMove(move, f"only {self.p - self.stone_index} more stone(s) in this turn")
+        trial = self.clone()
+        for word in words:
+            try:
+                trial.play(word, t=t)
+            except IllegalMove as exc:
+                raise IllegalMove(move, f"{word}: {exc.reason}") from None
+        self.__dict__.update(trial.__dict__)
+        return self
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> OmegaState:
+        """The owner of a colour (default: the player whose turn it is) gives up."""
+        super().resign(self.player_colour if colour is None else colour, t=t)
+        return self
+
+    def resign_result(self, colour: str) -> Result:
+        """The game ends; the best current score among the other colours wins (later colour on a tie).
+        In a match the other player wins the match."""
+        if self.game.options["match"]:
+            other = next(c for c in self.game.colours if c != colour)
+            return Result(other, f"{colour} resigned the match")
+        scores = self.scores
+        others = [c for c in self.game.colours if c != colour]
+        winner = best_colour({c: scores[c] for c in others}, others)
+        if len(others) == 1:
+            return Result(winner, f"{colour} resigned")
+        return Result(winner, f"{colour} resigned; best score among the others: {_score_list({c: scores[c] for c in others})}")
+
+    def undo(self) -> OmegaState:
+        """Take back the last placement (or swap, or resignation), by replaying everything before it."""
+        if not self.history:
+            raise IllegalMove("undo", "there is no move to take back")
+        entries = [dict(e) for e in self.history]
+        last = entries.pop()
+        words = last["move"].split()
+        if words[0] not in ("swap", "resign") and len(words) > 1:
+            entries.append({**last, "move": " ".join(words[:-1])})
+        fresh = self.game.new_state(self.players)
+        for entry in entries:
+            fresh.replay_entry(entry)
+        self.__dict__.update(fresh.__dict__)
+        return self
+
+    def replay_entry(self, entry: dict[str, Any]) -> None:
+        """Make one recorded turn again (a swap, a resignation, or up to p labels starting a turn)."""
+        move, by = entry["move"], entry["by"]
+        extra = set(entry) - {"move", "by", "t"}
+        if extra:
+            raise IllegalMove(move, f"unknown fields in the entry: {', '.join(sorted(extra))}")
+        if move == "resign":
+            self.resign(by, t=entry.get("t"))
+            return
+        if self.result is not None:
+            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+        if by != self.player_colour:
+            raise IllegalMove(move, f"the record says {by} moved, but it was {self.player_colour}'s turn")
+        words = move.split()
+        if not words:
+            raise IllegalMove(move, "an empty move")
+        if words[0] != "swap":
+            if self.stone_index != 0:
+                raise IllegalMove(move, "the previous turn is unfinished: only the last entry may be a partial turn")
+            if len(words) > self.p:
+                raise IllegalMove(move, f"a turn places {self.p} stones, not {len(words)}")
+            if len(words) != len(set(words)):
+                raise IllegalMove(move, "a cell is named twice")
+        self.play(move, t=entry.get("t"))
+        made = self.history[-1]["move"]
+        if made != move:
+            raise IllegalMove(move, f"the record writes the turn as {move!r}, the rules write {made!r}")
+
+    # ----- search ----------------------------------------------------------------------------
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Rewards per seat after a random end of the game, played by the compiled kernel.
+
+        Future swaps of the pie phase are not simulated (they move seats, never stones); in a
+        match the rest of game 1 and a whole game 2 are played.
+        """
+        if self.result is not None:
+            return self.rewards()
+        table, cells = self.board.neighbour_table, len(self.board)
+        hist = kernel.new_histogram(self.p, cells)
+        kernel.playout_histogram(self.stones, table, self.p, self.stone_index, self.game.end_empty, rng.getrandbits(31), hist)
+        scores = kernel.scores_from_histogram(hist)
+        if not self.game.options["match"]:
+            winner = self.owner[best_colour(dict(zip(self.game.colours, scores, strict=True)), self.game.colours)]
+            return [1.0 if seat == winner else 0.0 for seat in range(len(self.players))]
+        totals = self.seat_totals
+        owner = dict(self.owner)
+        for colour, score in zip(self.game.colours, scores, strict=True):
+            totals[owner[colour]] += score
+        if self.game_number == 1:
+            empty = np.zeros_like(self.stones)
+            kernel.playout_histogram(empty, table, self.p, 0, self.game.end_empty, rng.getrandbits(31), hist)
+            # Game 2: the colours are exchanged.
+            for colour, score in zip(self.game.colours, kernel.scores_from_histogram(hist), strict=True):
+                totals[1 - owner[colour]] += score
+        if totals[0] == totals[1]:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if totals[0] > totals[1] else [0.0, 1.0]
+
+
+def best_colour(scores: dict[str, int], order: Sequence[str]) -> str:
+    """The winning colour: the highest score; among tied colours the one later in `order`."""
+    return max(scores, key=lambda colour: (scores[colour], order.index(colour)))
+
+
+def _score_list(scores: dict[str, int]) -> str:
+    return ", ".join(f"{colour} {score}" for colour, score in scores.items())
