@@ -1,0 +1,160 @@
+"""Plain UCT Monte-Carlo tree search for any game of the protocol.
+
+Each iteration copies the root state, walks down the tree choosing by UCB1 for the seat that
+decides at each node (`state.mover`: in Omega one player makes several placements in a row, and
+there may be more than two seats), adds one child, finishes the game with the game's own
+`random_playout` (a compiled kernel where the game has one), and adds the per-seat rewards to every
+node on the path. The move played is the most visited child of the root.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ogames.players.base import BasePlayer
+from ogames.rules.protocol import State
+
+Playout = Callable[[State, random.Random], list[float]]
+
+
+def default_playout(state: State, rng: random.Random) -> list[float]:
+    """Uniformly random moves to the end, through the game's (possibly compiled) playout."""
+    return state.random_playout(rng)
+
+
+class Node:
+    """One position in the tree: who decides there, untried moves, visits and reward sums per seat."""
+
+    __slots__ = ("children", "move", "seat", "totals", "untried", "visits")
+
+    def __init__(self, move: str | None, state: State, rng: random.Random):
+        self.move = move
+        self.seat = state.mover  # None at the end of the game
+        moves = [] if state.is_over else state.legal_moves()
+        rng.shuffle(moves)  # expansion order is random so that ties do not favour one corner
+        self.untried: list[str] = moves
+        self.children: list[Node] = []
+        self.visits = 0
+        self.totals = [0.0] * len(state.players)
+
+    def mean(self, seat: int) -> float:
+        """Average reward of a seat through this node."""
+        return self.totals[seat] / self.visits if self.visits else 0.0
+
+    def best(self) -> Node:
+        """The most visited child (ties: the better mean for the seat deciding here)."""
+        return max(self.children, key=lambda c: (c.visits, c.mean(self.seat)))
+
+    def select(self, exploration: float) -> Node:
+        """The child with the best UCB1 value for the seat deciding here."""
+        log_n = math.log(self.visits)
+        seat = self.seat
+        best, best_value = self.children[0], -math.inf
+        for child in self.children:
+            value = child.totals[seat] / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+
+class MctsPlayer(BasePlayer):
+    """UCT with UCB1 selection and random playouts; budget by iterations and/or seconds."""
+
+    def __init__(
+        self,
+        name: str = "mcts",
+        *,
+        think: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        exploration: float = math.sqrt(2),
+        playout: Playout = default_playout,
+    ):
+        if think is None and iterations is None:
+            think = 1.0
+        if think is not None and think <= 0:
+            raise ValueError(f"think time must be positive, not {think}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        self.name = name
+        self.think = think
+        self.iterations = iterations
+        self.seed = seed
+        self.exploration = exploration
+        self.playout = playout
+        self.rng = random.Random(seed)
+        self.last: dict[str, Any] = {}
+
+    def reset(self) -> None:
+        """Start the random sequence again from the seed."""
+        self.rng = random.Random(self.seed)
+        self.last = {}
+
+    def info(self) -> dict[str, Any]:
+        """Figures of the last search: iterations, seconds, the chosen move's visits and mean reward."""
+        return dict(self.last)
+
+    def choose(self, state: State) -> str:
+        """The most visited move after searching from the state (which is not changed)."""
+        if state.is_over:
+            raise ValueError(f"no move to choose: {state.result.describe() if state.result else 'over'}")
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None}
+            return moves[0]
+        return self.search(state).best().move
+
+    def search(self, state: State) -> Node:
+        """Grow a tree from the state within the budget and return its root."""
+        rng = self.rng
+        root = Node(None, state, rng)
+        start = time.perf_counter()
+        deadline = None if self.think is None else start + self.think
+        limit = self.iterations
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            # Check the clock every few iterations: perf_counter is cheap but not free.
+            if deadline is not None and done % 16 == 0 and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state)
+            done += 1
+        best = root.best() if root.children else None
+        self.last = {
+            "iterations": done,
+            "seconds": time.perf_counter() - start,
+            "move": best.move if best else None,
+            "visits": best.visits if best else 0,
+            "value": best.mean(root.seat) if best else None,
+        }
+        return root
+
+    def _iterate(self, root: Node, state: State) -> None:
+        sim = state.clone()
+        node = root
+        path = [root]
+        # Selection: descend while every move here has been tried.
+        while not node.untried and node.children:
+            node = node.select(self.exploration)
+            sim.play(node.move, t=0.0)
+            path.append(node)
+        # Expansion: one new child.
+        if node.untried:
+            move = node.untried.pop()
+            sim.play(move, t=0.0)
+            child = Node(move, sim, self.rng)
+            node.children.append(child)
+            path.append(child)
+        # Simulation.
+        rewards = sim.rewards() if sim.is_over else self.playout(sim, self.rng)
+        # Backpropagation: every seat's reward on every node of the path.
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat, reward in enumerate(rewards):
+                totals[seat] += reward
