@@ -1,0 +1,154 @@
+"""Omny's hot paths (RULES.md §1), compiled with numba, each beside a plain-Python reference.
+
+Conventions as in `flood.py`: `stones` holds 0 empty, 1 black, 2 white; `table` is the board's
+padded neighbour table; `stars` is a boolean mask of the star cells and `total` their number S.
+A colour's `bound` is S − 2k for Black and S + 2k for White (k = komi): a group satisfies the win
+condition when every region R of it has 2·stars(R) ≤ bound, in exact integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ogames.kernels import reference
+from ogames.kernels.flood import components, group_of
+
+NO_WINNER = -1
+
+
+@njit(cache=True)
+def group_wins(
+    stones: np.ndarray, table: np.ndarray, stars: np.ndarray, total: int, cell: int, bound: int, group: np.ndarray
+) -> tuple[bool, int]:
+    """Whether the group holding `cell` has every region with 2·stars ≤ bound; its cells go into
+    `group` and the second value is how many there are."""
+    n = stones.shape[0]
+    count = group_of(stones, table, cell, group)
+    blocked = np.zeros(n, dtype=np.bool_)
+    inside = 0
+    for i in range(count):
+        blocked[group[i]] = True
+        if stars[group[i]]:
+            inside += 1
+    # Cheap sufficient test: even if every outside star shared one region, it would fit.
+    if 2 * (total - inside) <= bound:
+        return True, count
+    labels = np.empty(n, dtype=np.int32)
+    found = components(blocked, table, labels)
+    counts = np.zeros(found, dtype=np.int32)
+    for c in range(n):
+        region = labels[c]
+        if region >= 0 and stars[c]:
+            counts[region] += 1
+            if 2 * counts[region] > bound:
+                return False, count
+    return True, count
+
+
+@njit(cache=True)
+def fill_winner(
+    stones: np.ndarray,
+    table: np.ndarray,
+    stars: np.ndarray,
+    total: int,
+    turn: int,
+    black_bound: int,
+    white_bound: int,
+    order: np.ndarray,
+) -> int:
+    """Place alternating stones (colour `turn` first) on the empty cells in `order`, testing the
+    mover's group after every placement; return the first colour index to win (−1 if none)."""
+    board = stones.copy()
+    group = np.empty(board.shape[0], dtype=np.int32)
+    for i in range(order.shape[0]):
+        cell = order[i]
+        if board[cell] != 0:
+            continue
+        board[cell] = turn + 1
+        bound = black_bound if turn == 0 else white_bound
+        wins, _ = group_wins(board, table, stars, total, cell, bound, group)
+        if wins:
+            return turn
+        turn = 1 - turn
+    return NO_WINNER
+
+
+@njit(cache=True)
+def random_playout(
+    stones: np.ndarray,
+    table: np.ndarray,
+    stars: np.ndarray,
+    total: int,
+    turn: int,
+    black_bound: int,
+    white_bound: int,
+    seed: int,
+) -> int:
+    """The winning colour index of a uniformly random fill of the empty cells (seeded)."""
+    np.random.seed(seed)
+    empty = np.flatnonzero(stones == 0).astype(np.int32)
+    np.random.shuffle(empty)
+    return fill_winner(stones, table, stars, total, turn, black_bound, white_bound, empty)
+
+
+# ----- plain-Python references -----------------------------------------------------------------
+
+
+def region_stars_reference(
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool], cell: int
+) -> tuple[set[int], list[int]]:
+    """The group holding `cell` and the star count of each of its regions."""
+    group = reference.group_of(stones, neighbours, cell)
+    blocked = [c in group for c in range(len(stones))]
+    regions = reference.components(blocked, neighbours)
+    return group, [sum(1 for c in region if stars[c]) for region in regions]
+
+
+def group_wins_reference(
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool], cell: int, bound: int
+) -> tuple[bool, set[int]]:
+    """Reference for `group_wins`: (satisfied, the group's cells)."""
+    group, counts = region_stars_reference(stones, neighbours, stars, cell)
+    return all(2 * count <= bound for count in counts), group
+
+
+def satisfied_colours_reference(
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool], black_bound: int, white_bound: int
+) -> set[int]:
+    """Colour indices (0 black, 1 white) having at least one group that satisfies the win condition."""
+    found: set[int] = set()
+    seen: set[int] = set()
+    for cell, value in enumerate(stones):
+        if value == 0 or cell in seen:
+            continue
+        bound = black_bound if value == 1 else white_bound
+        wins, group = group_wins_reference(stones, neighbours, stars, cell, bound)
+        seen |= group
+        if wins:
+            found.add(value - 1)
+    return found
+
+
+def fill_winner_reference(
+    stones: Sequence[int],
+    neighbours: Sequence[Sequence[int]],
+    stars: Sequence[bool],
+    turn: int,
+    black_bound: int,
+    white_bound: int,
+    order: Sequence[int],
+) -> int:
+    """Reference for `fill_winner`."""
+    board = list(stones)
+    for cell in order:
+        if board[cell] != 0:
+            continue
+        board[cell] = turn + 1
+        bound = black_bound if turn == 0 else white_bound
+        if group_wins_reference(board, neighbours, stars, cell, bound)[0]:
+            return turn
+        turn = 1 - turn
+    return NO_WINNER
