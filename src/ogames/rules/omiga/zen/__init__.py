@@ -1,0 +1,1 @@
+"""Omiga's solo variant «Дзен» (zen): the form library, the solver and the turn-based state."""
