@@ -371,14 +371,14 @@ class OmegaState(State):
             return
         if self.result is not None:
             raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+        if self.stone_index != 0:
+            raise IllegalMove(move, "the previous turn is unfinished: only the last entry may be a partial turn")
         if by != self.player_colour:
             raise IllegalMove(move, f"the record says {by} moved, but it was {self.player_colour}'s turn")
         words = move.split()
         if not words:
             raise IllegalMove(move, "an empty move")
         if words[0] != "swap":
-            if self.stone_index != 0:
-                raise IllegalMove(move, "the previous turn is unfinished: only the last entry may be a partial turn")
             if len(words) > self.p:
                 raise IllegalMove(move, f"a turn places {self.p} stones, not {len(words)}")
             if len(words) != len(set(words)):
