@@ -1,0 +1,287 @@
+"""The real-time engine shared by Omiga's base game and 2v2: the single authority over the table.
+
+Actions come from any actor at any moment, each with a time `t` on a clock that the caller
+drives (simulated in tests and bot matches, the wall clock in live play). They are applied in
+arrival order and each is checked against the table as it is then:
+
+    state.act("black", "place 3 h5 turned", t=1.25)   # raises IllegalMove, nothing changed
+    state.submit("white", "discard", t=1.30)          # never raises: returns a Verdict
+    state.play("black: place 3 h5")                   # the protocol form, actor written first
+
+Action grammar (case-insensitive): `place CARD [at] CELL [turned]` where CARD is the design
+number (0–35, each design is in a deck once) or its four-character code (`AB/^`), and
+`discard` (the whole hand, then draw 3). `resign` ends the game for the actor's side.
+
+Real time has no single mover: `to_move` is None and `legal_moves()` lists every actor's
+actions written with the actor (`"white: place 7 h6"`). History entries are
+`{"move": action, "by": actor, "t": time}`; `record()` adds the rejected actions under
+`meta.rejected` (for watching replays; replay ignores them). Replaying the accepted actions in
+order reproduces the game exactly, decks included, because the decks come from the seed.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ogames.errors import IllegalMove, UnknownLabel
+from ogames.rules.omiga.cards import Face
+from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
+from ogames.rules.protocol import Game, Result, State
+
+_PLACE = re.compile(r"^place\s+(\S+)\s+(?:at\s+)?([a-z]+\d+)(\s+turned)?$")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A parsed action: `place` (design, cell, turned) or `discard`."""
+
+    kind: str
+    design: int = -1
+    cell: int = -1
+    turned: bool = False
+
+    def text(self, table: Table) -> str:
+        """The canonical spelling, e.g. `place 3 h5 turned`."""
+        if self.kind == "discard":
+            return "discard"
+        return f"place {self.design} {table.label(self.cell)}" + (" turned" if self.turned else "")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the authority said about a submitted action."""
+
+    accepted: bool
+    actor: str
+    action: str
+    t: float
+    reason: str = ""
+
+
+def parse_action(text: str, table: Table) -> Action:
+    """An Action from its text; IllegalMove naming the text if it is not one."""
+    key = " ".join(text.strip().lower().split())
+    if key == "discard":
+        return Action("discard")
+    match = _PLACE.match(key)
+    if not match:
+        raise IllegalMove(text, "an action is 'place CARD CELL [turned]' (CARD: design number or code like AB/^) or 'discard'")
+    card, label, turned = match.groups()
+    if card.isdigit():
+        design = int(card)
+        if not 0 <= design < len(table.card_set):
+            raise IllegalMove(text, f"there is no card {design}: cards are numbered 0 to {len(table.card_set) - 1}")
+    else:
+        try:
+            face = Face.from_code(card)
+        except ValueError as exc:
+            raise IllegalMove(text, str(exc)) from None
+        if face in table.card_set.designs:
+            design = table.card_set.designs.index(face)
+        elif face.turned() in table.card_set.designs:
+            design, turned = table.card_set.designs.index(face.turned()), not turned
+        else:
+            raise IllegalMove(text, f"{card} is not a card of this set")
+    try:
+        cell = table.cell(label)
+    except UnknownLabel:
+        raise IllegalMove(text, f"{label} is off the {table.width} × {table.height} table") from None
+    return Action("place", design, cell, bool(turned))
+
+
+class RealtimeState(State):
+    """Shared plumbing of the real-time modes; subclasses supply actors, hands and the rules."""
+
+    rules: PlacementRules = BASE_RULES
+
+    def __init__(self, game: Game, players: Sequence[str] | None = None, seats: int | None = None):
+        super().__init__(game, players, seats)
+        self.clock = 0.0  # time of the last accepted action (the signal is t = 0)
+        self.rejected: list[dict[str, Any]] = []
+        self.table: Table  # set by subclasses
+        self.hands: dict[str, list[int]] = {}
+
+    # ----- what subclasses provide ---------------------------------------------------------
+    @property
+    @abstractmethod
+    def actors(self) -> tuple[str, ...]:
+        """Who may act, e.g. ("white", "black") or the four 2v2 seats."""
+
+    @abstractmethod
+    def colour_of(self, actor: str) -> str:
+        """The card colour an actor lays."""
+
+    @abstractmethod
+    def _place(self, actor: str, action: Action) -> None:
+        """Lay a checked card and settle what follows (draws, wins, draws of the game)."""
+
+    @abstractmethod
+    def _discard(self, actor: str) -> None:
+        """Discard a checked hand and draw."""
+
+    def blocked(self) -> np.ndarray | None:
+        """Cells where nothing may be laid now (2v2 frozen ends); None if none are."""
+        return None
+
+    def blocked_reason(self, cell: int) -> str:
+        """Why a blocked cell is closed."""
+        return f"{self.table.label(cell)} is closed"
+
+    # ----- the protocol --------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        """None: in real time nobody waits for a turn."""
+        return None
+
+    def stone_at(self, label: str) -> str | None:
+        """The colour of the card on a cell, or None."""
+        return self.table.owner_at(self.table.cell(label))
+
+    def hand(self, actor: str) -> list[int]:
+        """An actor's hand (design numbers; hands lie face up, so everyone may look)."""
+        return list(self.hands[self._actor(actor)])
+
+    def placements(self, actor: str) -> list[tuple[int, int, Face]]:
+        """Every legal (design, cell, face) for an actor now."""
+        colour = self.colour_of(actor)
+        blocked = self.blocked()
+        return [
+            (design, cell, face)
+            for design in self.hands[actor]
+            for cell, face in self.table.legal_placements(colour, design, self.rules, blocked)
+        ]
+
+    def action_text(self, design: int, cell: int, face: Face) -> str:
+        """The canonical action laying a design with a face on a cell."""
+        turned = face != self.table.card_set.designs[design]
+        return Action("place", design, cell, turned).text(self.table)
+
+    def legal_moves(self) -> list[str]:
+        """Every actor's legal actions, written `actor: action` (empty once the game is over)."""
+        if self.result is not None:
+            return []
+        moves = []
+        for actor in self.actors:
+            moves += [f"{actor}: {self.action_text(d, c, f)}" for d, c, f in self.placements(actor)]
+            if self.hands[actor]:
+                moves.append(f"{actor}: discard")
+        return moves
+
+    def _actor(self, actor: str) -> str:
+        if not isinstance(actor, str) or actor.strip().lower() not in self.actors:
+            raise IllegalMove(actor, f"{actor!r} is not playing (actors: {', '.join(self.actors)})")
+        return actor.strip().lower()
+
+    def _split(self, actor: str | None, text: str) -> tuple[str, str]:
+        """The actor and action of `[actor:] action`, checking that nobody acts for someone else."""
+        if not isinstance(text, str):
+            raise IllegalMove(text, "an action must be text")
+        named, sep, rest = text.partition(":")
+        if sep:
+            named_actor = self._actor(named)
+            if actor is not None and self._actor(actor) != named_actor:
+                raise IllegalMove(text, f"{actor} cannot act for {named_actor}")
+            return named_actor, rest.strip()
+        if actor is None:
+            raise IllegalMove(text, "in real time say who acts, e.g. 'black: place 3 h5'")
+        return self._actor(actor), text.strip()
+
+    def act(self, actor: str | None, action: str, t: float | None = None) -> dict[str, Any]:
+        """Apply one action now; IllegalMove (nothing changed) if the rules reject it."""
+        who, body = self._split(actor, action)
+        if self.result is not None:
+            raise IllegalMove(action, f"the game is over: {self.result.describe()}")
+        when = self.clock if t is None else float(t)
+        if not np.isfinite(when) or when < self.clock:
+            raise IllegalMove(action, f"time {t} is before the last action at {self.clock}: actions arrive in order")
+        if body.strip().lower() == "resign":
+            self.resign(self.colour_of(who), t=when)
+            self.history[-1]["by"] = who
+            self.clock = when
+            return self.history[-1]
+        parsed = parse_action(body, self.table)
+        if parsed.kind == "discard":
+            if not self.hands[who]:
+                raise IllegalMove(action, f"{who} has no cards in hand to discard")
+            self._discard(who)
+        else:
+            self._check_place(who, parsed, action)
+            self._place(who, parsed)
+        entry = {"move": parsed.text(self.table), "by": who, "t": round(when, 3)}
+        self.history.append(entry)
+        self.clock = when
+        return entry
+
+    def _check_place(self, who: str, parsed: Action, text: str) -> None:
+        hand = self.hands[who]
+        if parsed.design not in hand:
+            shown = ", ".join(map(str, hand)) or "empty"
+            raise IllegalMove(text, f"card {parsed.design} is not in {who}'s hand (hand: {shown})")
+        face = self.table.card_set.designs[parsed.design]
+        if parsed.turned:
+            if not self.table.card_set.turning:
+                raise IllegalMove(text, "cards may not be turned in this game")
+            face = face.turned()
+        blocked = self.blocked()
+        if blocked is not None and blocked[parsed.cell]:
+            raise IllegalMove(text, self.blocked_reason(parsed.cell))
+        why = self.table.why_not(parsed.cell, self.colour_of(who), face, self.rules)
+        if why:
+            raise IllegalMove(text, why)
+
+    def submit(self, actor: str, action: str, t: float) -> Verdict:
+        """Apply an action if the rules allow it; otherwise log the rejection. Never raises for rule reasons."""
+        try:
+            entry = self.act(actor, action, t)
+        except IllegalMove as exc:
+            self.rejected.append({"move": action, "by": actor, "t": round(float(t), 3), "reason": exc.reason})
+            return Verdict(False, actor, action, float(t), exc.reason)
+        return Verdict(True, actor, entry["move"], float(t))
+
+    def apply(self, move: str) -> dict[str, Any]:
+        """Not used in real time: `play` and `act` go through the actor (kept for the protocol)."""
+        raise IllegalMove(move, "in real time say who acts, e.g. 'black: place 3 h5'")
+
+    def play(self, move: str, *, t: float | None = None) -> State:
+        """The protocol's play: `actor: action` (see the module doc)."""
+        self.act(None, move, t)
+        return self
+
+    def resign_result(self, colour: str) -> Result:
+        """The other colour wins."""
+        return Result("black" if colour == "white" else "white", f"{colour} resigned")
+
+    def replay_entry(self, entry: dict[str, Any]) -> None:
+        """Apply a recorded action again, checking it is what the record says."""
+        made = self.act(entry["by"], entry["move"], entry.get("t"))
+        for key, value in entry.items():
+            if key != "t" and made.get(key) != value:
+                raise IllegalMove(entry["move"], f"the record says {key}={value!r}, the rules give {made.get(key)!r}")
+
+    def record(self) -> dict[str, Any]:
+        """The protocol record, plus the rejected actions under meta (replays may show them)."""
+        out = super().record()
+        out["meta"] = {"rejected": [dict(r) for r in self.rejected]}
+        return out
+
+    def undo(self) -> State:
+        """Take back the last accepted action (rebuilt from the seed by replaying the earlier ones)."""
+        if not self.history:
+            raise IllegalMove("undo", "there is no action to take back")
+        fresh = self.game.new_state(self.players)
+        for entry in self.history[:-1]:
+            fresh.replay_entry(entry)
+        self.__dict__.update(fresh.__dict__)
+        return self
+
+    def ended_by_stuck(self, colour: str, supply_exhausted: bool, cards: list[int]) -> bool:
+        """Whether a side has no cards left but its hand(s) and none of them can be laid."""
+        if not supply_exhausted:
+            return False
+        return not any(self.table.legal_placements(colour, d, self.rules, self.blocked()) for d in cards)
