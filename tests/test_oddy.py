@@ -10,6 +10,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ogames
 from ogames.rules import game_class
@@ -382,3 +384,41 @@ def test_tampered_records_are_refused():
     for bad in tampered:
         with pytest.raises(ogames.BadRecord):
             ogames.replay(bad)
+
+
+OPTION_CHOICES = [{}, {"size": 3}, {"sides": 3, "size": 4, "board": "polar"}, {"sides": 5, "size": 3}, {"sides": 9, "size": 3}]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(OPTION_CHOICES) - 1), stop=st.integers(0, 200))
+def test_any_game_prefix_survives_a_record_round_trip(seed, which, stop):
+    rng = random.Random(seed)
+    state = ogames.load("oddy", **OPTION_CHOICES[which]).new_state(["ann", "bob"])
+    while not state.is_over and state.ply < stop:
+        state.play(rng.choice(state.legal_moves()), t=float(state.ply))
+    if not state.is_over and rng.random() < 0.3:
+        state.play("resign")
+        assert state.winning_group is None and "resigned" in state.result.reason
+    again = ogames.replay(json.loads(json.dumps(state.record())))
+    assert again.record() == state.record() and again.stones.tolist() == state.stones.tolist()
+    assert (again.winning_group, again.to_move, again.seats) == (state.winning_group, state.to_move, state.seats)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), junk=st.text(max_size=6))
+def test_illegal_input_never_changes_a_position(seed, junk):
+    rng = random.Random(seed)
+    state = ogames.load("oddy", sides=5, size=3).new_state()
+    for _ in range(rng.randrange(10)):
+        state.play(rng.choice(state.legal_moves()))
+        if state.is_over:
+            break
+    occupied = [label for label in state.board.labels if state.stone_at(label) is not None]
+    tries = [junk, *occupied[:3]] + (["swap"] if "swap" not in state.legal_moves() else [])
+    for move in tries:
+        if move.strip().lower() in state.legal_moves() or move.strip().lower() == "resign":
+            continue
+        before = snapshot(state)
+        with pytest.raises(ogames.IllegalMove):
+            state.play(move)
+        assert snapshot(state) == before
