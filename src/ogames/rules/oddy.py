@@ -71,6 +71,7 @@ class OddY(StoneGame):
         return bool(wins(np.int64(touched), self.runs))
 
     def new_state(self, players: Sequence[str] | None = None) -> OddYState:
+        """The empty board, Black (seat 0) to move."""
         return OddYState(self, players)
 
 
