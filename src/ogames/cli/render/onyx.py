@@ -1,7 +1,8 @@
 """Drawing an Onyx position as text: lattice points four columns and two lines apart, joined by
 `───` and `│`; triangle cells show their diagonal (`/` on even rows, `\\` on odd rows) and squares
 show their midpoint in the middle. Column letters above and below, row numbers on both sides,
-North at the top. The last move is reversed; the points its captures emptied show a red `×`."""
+North at the top. The last move is reversed; the points its captures emptied show a red `×`; a
+line below counts the stones each colour has lost."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ MARGIN = 3  # room for row numbers on the left
 
 
 def render(state: State, *, highlight: Iterable[str] | None = None, **_: Any) -> Text:
-    """The board of an Onyx state with labels, last move and last captures marked, and a status line."""
+    """The board of an Onyx state with labels, last move and last captures marked, and a captures line."""
     board = state.board
     marked = {board.index(label) for label in highlight} if highlight is not None else _last_move(state)
     captured = {board.index(label) for label in getattr(state, "last_captures", [])}
@@ -93,17 +94,9 @@ def _last_move(state: State) -> set[int]:
 
 
 def _status(state: State) -> Text:
-    """Whose turn it is (or the result), the captures so far and the last move's captures."""
-    status = Text()
-    if state.result is not None:
-        status.append(state.result.describe(), style="bold")
-    else:
-        char, style = STONE_STYLES[state.to_move]
-        status.append(char, style=style)
-        status.append(f" {state.to_move} to move ({state.seats[state.to_move]})")
-    lost = getattr(state, "captured", {})
-    if lost:
-        status.append(f" · stones lost: black {lost.get('black', 0)}, white {lost.get('white', 0)}")
+    """The captures so far and the last move's captures (whose turn it is, the play loop says)."""
+    lost = getattr(state, "captured", {"black": 0, "white": 0})
+    status = Text(f"stones captured so far: black {lost.get('black', 0)}, white {lost.get('white', 0)}", style="dim")
     last = getattr(state, "last_captures", [])
     if last:
         status.append(f" · last move captured {' '.join(last)}", style="red")
