@@ -38,6 +38,8 @@ class Form:
             raise ValueError(f"form {self.key!r}: unknown art characters {sorted(bad)}")
         if not self.cells:
             raise ValueError(f"form {self.key!r} has no cells")
+        if not self.connected:
+            raise ValueError(f"form {self.key!r} is not orthogonally connected, so no layout could ever fill it")
 
     @property
     def lines(self) -> list[str]:
@@ -65,6 +67,20 @@ class Form:
                     out[(col, len(lines) - 1 - i)] = COLOURS[ch]
         return out
 
+    @property
+    def connected(self) -> bool:
+        """Whether the cells form one orthogonally connected piece (every layout is one)."""
+        cells = self.cells
+        start = next(iter(cells))
+        seen, todo = {start}, [start]
+        while todo:
+            col, row = todo.pop()
+            for nxt in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
+                if nxt in cells and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return len(seen) == len(cells)
+
     def count(self, colour: str) -> int:
         """How many cells ask for a card of `colour`."""
         return sum(1 for c in self.cells.values() if c == colour)
@@ -88,7 +104,7 @@ FORMS: tuple[Form, ...] = (
     # ----- easy: small, one or two colours ------------------------------------------------------
     _f("fly", "fly", "Муха", "easy", 1, """
         o.o
-        .#.
+        ###
         """),
     _f("rat", "rat", "Крыса", "easy", 2, """
         ##...
@@ -227,7 +243,7 @@ FORMS: tuple[Form, ...] = (
         .oo..oo.
         """),
     _f("alien-2", "alien 2", "Пришелец, 2", "impossible", 1, """
-        #.......#
+        .#.....#.
         .#.....#.
         .#######.
         ##o###o##
@@ -258,13 +274,13 @@ FORMS: tuple[Form, ...] = (
         """),
     _f("wheel", "wheel", "Колесо", "impossible", 3, """
         ..#####..
-        .#..#..#.
-        #...#...#
+        .##.#.##.
+        ##..#..##
         #...#...#
         #########
         #...#...#
-        #...#...#
-        .#..#..#.
+        ##..#..##
+        .##.#.##.
         ..#####..
         """),
     _f("square", "square", "Квадрат", "impossible", 3, """
@@ -288,21 +304,34 @@ FORMS: tuple[Form, ...] = (
         ....o....
         """),
     _f("galaxy", "galaxy", "Галактика", "impossible", 4, """
-        ..#######..
-        .##......#.
-        .#..oooo..#
-        #..o....o.#
-        #.o..##..o#
-        #.o.#..#.o#
-        #.o..##.o.#
-        #..o...o..#
-        .#..ooo..#.
-        .##.....##.
-        ..#######..
+        ....#######
+        ...##.....#
+        ..##..ooo.#
+        .##..oo.o.#
+        ##..oo#.o.#
+        #..oo###oo#
+        #.o.#.#oo..
+        #.o.oo##..#
+        #.ooo....##
+        #.......##.
+        #########..
         """),
 )
 
 BY_KEY: dict[str, Form] = {form.key: form for form in FORMS}
+
+_LATIN = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+        "a b v g d e e zh z i i k l m n o p r s t u f h c ch sh sch _ y _ e yu ya".split(),
+        strict=True,
+    )
+)
+
+
+def transliterate(russian: str) -> str:
+    """A Latin spelling of a Russian name (Муха → muha), so forms can be named on any keyboard."""
+    return "".join(_LATIN.get(ch, ch) for ch in russian.lower()).replace("_", "")
 
 
 def form_named(name: str) -> Form:
@@ -312,10 +341,8 @@ def form_named(name: str) -> Form:
     wanted = name.strip().lower()
     if wanted in BY_KEY:
         return BY_KEY[wanted]
-    matches = [f for f in FORMS if wanted in (f.english.lower(), f.russian.lower())]
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        keys = ", ".join(f.key for f in matches)
-        raise ValueError(f"zen form {name!r} is ambiguous: say which of {keys}")
+    matches = [f for f in FORMS if wanted in (f.english.lower(), f.russian.lower(), transliterate(f.russian))]
+    if matches:
+        # The booklet has two rabbits and two pandas: the plain name means the lower level.
+        return min(matches, key=lambda f: LEVELS.index(f.level))
     raise ValueError(f"unknown zen form {name!r} (forms: {', '.join(BY_KEY)})")

@@ -1,0 +1,98 @@
+"""Omiga «Карапуз» (toddler), RULES.md §5: 2 to 6 players race side by side, in rounds.
+
+All players sit at one side of the table: every home edge is row 0 and the far edge is the top
+row. Player i's area starts at column (2i + 1)·W // (2n) of the bottom row, where the top card of
+their deck is laid. Each round every player draws the top card of their own deck; then, in seat
+order, each places it or, only if it fits nowhere, discards it. Placement: a card touches a card
+of its own colour orthogonally and fits every orthogonal neighbour of its own colour; other
+players' cards need not fit (rule 3 dropped). A player whose deck is out turns their discard pile.
+
+The game ends at the end of a round in which someone reached the far edge: every player who did
+shares the win. `state.winners` lists them in seat order; `state.winner` is the one colour, or
+the winners joined by "+" for a shared win (e.g. "white+red"), and `rewards()` splits 1 equally
+among them. If no player can place any card they still own, the game is drawn. Resigning ends
+the game; the other players share the win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ogames.rules.omiga.kids import TurnCardState
+from ogames.rules.omiga.table import TODDLER_RULES, Table
+from ogames.rules.protocol import Result
+
+SHARED = "+"
+
+
+class ToddlerState(TurnCardState):
+    """«Карапуз»: rounds of one card each, first to the far edge wins, ties in a round share."""
+
+    rules = TODDLER_RULES
+    variant = "toddler"
+
+    def __init__(self, game: Any, players: Sequence[str] | None = None):
+        super().__init__(game, players)
+        self.round = 1
+        self.reached: list[str] = []
+        self.start_round()
+
+    def make_table(self, width: int, height: int, card_set: Any) -> Table:
+        """Everyone's home edge is the bottom row."""
+        return Table(width, height, card_set, owners=self.colours, home_rows=[0] * len(self.colours))
+
+    def start_columns(self) -> list[int]:
+        """Evenly spread starting columns, one area per player."""
+        n, width = len(self.colours), self.table.width
+        return [(2 * i + 1) * width // (2 * n) for i in range(n)]
+
+    @property
+    def winners(self) -> list[str]:
+        """The winning colours (several for a shared win); empty while playing or on a draw."""
+        if self.result is None or self.result.winner == "draw":
+            return []
+        return self.result.winner.split(SHARED)
+
+    def rewards(self) -> list[float]:
+        """1 shared equally among the winners (everyone on a draw)."""
+        if self.result is None:
+            raise ValueError("the game is not over")
+        won = self.winners or list(self.colours)
+        return [1.0 / len(won) if self.colours[seat] in won else 0.0 for seat in range(len(self.colours))]
+
+    def resign_result(self, colour: str) -> Result:
+        """The others share the win."""
+        others = [c for c in self.colours if c != colour]
+        return Result(SHARED.join(others), f"{colour} resigned")
+
+    def start_round(self) -> None:
+        """Everyone draws the top card of their deck."""
+        for colour in self.colours:
+            self.draw_card(colour)
+
+    def draw_card(self, colour: str) -> None:
+        """Cards are drawn only at the start of a round."""
+        if not self.hands[colour]:
+            self.hands[colour] = self.supplies[colour].draw(1)
+
+    def after_place(self, colour: str, cell: int) -> None:
+        """Reaching the far edge is noted; the round is played to its end."""
+        if self.table.reaches_far_edge(cell, colour):
+            self.reached.append(colour)
+
+    def after_action(self, colour: str) -> None:
+        """Next player in the round, or the round's end: winners, a stuck table, or a new round."""
+        if self.turn + 1 < len(self.colours):
+            self.turn += 1
+            return
+        if self.reached:
+            names = [c for c in self.colours if c in self.reached]
+            how = "reached the far edge" if len(names) == 1 else "reached the far edge in the same round and share the win"
+            self.result = Result(SHARED.join(names), f"{' and '.join(names)} {how} (round {self.round})")
+            return
+        self.turn = 0
+        self.round += 1
+        self.start_round()
+        if all(self.stuck(c) for c in self.colours):
+            self.result = Result("draw", "no player can place any card they still own")
