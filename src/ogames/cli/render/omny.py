@@ -1,0 +1,49 @@
+"""Omny in the terminal: the hex board with star cells marked and the last move highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.text import Text
+
+from ogames.boards.graph import Board
+from ogames.cli.render.hexgrid import draw_hex_board, stone_glyph
+from ogames.rules.protocol import State
+
+STAR_GLYPH = ("✦", "yellow")
+
+
+def star_cells(state: State) -> frozenset[int]:
+    """The star cells of the state's board, as cell numbers, whichever way the game keeps them."""
+    board: Board = state.board
+    for owner in (state, state.game):
+        for name in ("stars", "star_cells"):
+            found = getattr(owner, name, None)
+            if found is None or callable(found):
+                continue
+            cells = set()
+            for item in found:
+                cells.add(board.index(item) if isinstance(item, str) else int(item))
+            return frozenset(cells)
+    if "stars" in board.cell_sets:
+        return board.cells("stars")
+    return frozenset()
+
+
+def render(state: State, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
+    """The board of an Omny state: stones, empty star cells (✦), other empty cells (·)."""
+    board: Board = state.board
+    stars = star_cells(state)
+    marked = {board.index(label) for label in highlight if board.has(label)}
+
+    def glyph(cell: int) -> Text:
+        colour = state.stone_at(board.labels[cell])
+        empty = STAR_GLYPH if cell in stars else ("·", "grey50")
+        text = stone_glyph(colour, last=cell in marked, empty=empty)
+        if colour is not None and cell in stars:
+            # A star under a stone still counts for the regions: underline the stone.
+            text.stylize("underline")
+        return text
+
+    return draw_hex_board(board, glyph)
