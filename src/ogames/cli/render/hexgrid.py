@@ -21,7 +21,7 @@ LABEL_STYLE = "dim cyan"
 # How each colour's stone looks; games with other colours fall back to their own name's first letter.
 STONE_STYLES: dict[str, tuple[str, str]] = {
     "black": ("●", "bold bright_black"),
-    "white": ("●", "bold bright_white"),
+    "white": ("○", "bold bright_white"),  # a ring, so the colours differ even without colour
     "red": ("●", "bold red"),
     "blue": ("●", "bold blue"),
 }
