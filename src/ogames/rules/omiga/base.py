@@ -86,3 +86,6 @@ class BaseState(RealtimeState):
             if self.ended_by_stuck(colour, self.supplies[colour].exhausted, self.hands[colour]):
                 self.result = Result("draw", f"{colour} has no cards left but the hand and none can be placed")
                 return
+        if self.table_dead(COLOURS):
+            # Not in the booklet: nobody could ever lay a card again, so the game cannot end otherwise.
+            self.result = Result("draw", "no card of either deck can be placed anywhere")

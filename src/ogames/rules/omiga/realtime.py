@@ -285,3 +285,9 @@ class RealtimeState(State):
         if not supply_exhausted:
             return False
         return not any(self.table.legal_placements(colour, d, self.rules, self.blocked()) for d in cards)
+
+    def table_dead(self, colours: Sequence[str]) -> bool:
+        """No design of any of the colours could be laid anywhere now (nobody can ever move again)."""
+        blocked = self.blocked()
+        designs = range(len(self.table.card_set))
+        return not any(self.table.legal_placements(c, d, self.rules, blocked) for c in colours for d in designs)

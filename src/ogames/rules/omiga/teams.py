@@ -1,0 +1,183 @@
+"""Omiga «2 на 2» (RULES.md §5, variant `2v2`): two teams of two, rounds, two scoring ends.
+
+Seats and actors: seat 0 `white1`, seat 1 `black1`, seat 2 `white2`, seat 3 `black2`; each team
+shares one deck and one discard pile, each partner has a hand of their own.
+Decisions where the booklet is vague (the project's rules):
+- A partner may discard their hand at any time; nobody draws until both partners' hands are
+  empty, then each draws 3 (the actor who emptied the second hand first).
+- The snake's two ends are the table's halves: columns left of the start column are the left
+  end, columns right of it the right end. A card in the start column belongs to the end of an
+  orthogonal neighbour that has one, else to the first open end (left before right).
+- A win as in the base game (a card on the opponents' home edge or behind an opponent card)
+  scores one point for the placer's team and freezes that end: no card may go there any more.
+  An end also freezes, scoreless, when both teams have a card on that end's side edge.
+- A round ends when both ends are frozen, when a team has no cards left but its hands and
+  none of them can be laid, or when no card of either team could be laid anywhere (a dead
+  table); the open ends then freeze scoreless. Each round starts afresh with
+  new shuffles (from the seed and the round number) and the base game's start.
+- The first team with at least `target` points after a round wins; if both reach it with equal
+  points, rounds go on until one team is ahead after a round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ogames.rules.omiga.base import COLOURS, colour_rng, lay_start
+from ogames.rules.omiga.deck import HAND_SIZE, Supply
+from ogames.rules.omiga.realtime import Action, RealtimeState
+from ogames.rules.omiga.table import Table
+from ogames.rules.protocol import Game, Result
+
+ACTORS = ("white1", "black1", "white2", "black2")
+SIDES = ("left", "right")
+
+
+class TeamState(RealtimeState):
+    """A 2v2 match: rounds of real-time play until a team reaches the target."""
+
+    def __init__(self, game: Game, players: Sequence[str] | None = None):
+        super().__init__(game, players, seats=4)
+        self.points = {c: 0 for c in COLOURS}
+        self.round = 0
+        self.round_log: list[dict[str, object]] = []
+        self._new_round()
+
+    # ----- rounds --------------------------------------------------------------------------
+    def _new_round(self) -> None:
+        opts = self.game.options
+        self.round += 1
+        self.table = Table(opts["width"], opts["height"], self.game.card_set)  # type: ignore[attr-defined]
+        self.supplies = {c: Supply(len(self.game.card_set), colour_rng(opts["seed"], c, self.round)) for c in COLOURS}  # type: ignore[attr-defined]
+        lay_start(self.table, self.supplies, colour_rng(opts["seed"], "start", self.round))
+        self.start_col = self.table.position(self.table.centre())[0]
+        self.side_of_cell: dict[int, str] = {}
+        self.frozen: dict[str, str | None] = {side: None for side in SIDES}  # None, a scoring colour, or "closed"
+        self.round_points = {c: 0 for c in COLOURS}
+        self.hands = {a: self.supplies[a[:-1]].draw(HAND_SIZE) for a in ACTORS}
+
+    def _end_round(self) -> None:
+        for colour in COLOURS:
+            self.points[colour] += self.round_points[colour]
+        self.round_log.append({"round": self.round, **self.round_points})
+        self.round_points = {c: 0 for c in COLOURS}
+        w, b = self.points["white"], self.points["black"]
+        target = self.game.options["target"]
+        if max(w, b) >= target and w != b:
+            winner = "white" if w > b else "black"
+            self.result = Result(winner, f"{winner} reached {max(w, b)} points to {min(w, b)} after {self.round} rounds")
+        else:
+            self._new_round()
+
+    # ----- actors and seats ----------------------------------------------------------------
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """The four seats, in seat order."""
+        return ACTORS
+
+    def colour_of(self, actor: str) -> str:
+        """white1 and white2 lay white cards, black1 and black2 black ones."""
+        return actor[:-1]
+
+    @property
+    def seats(self) -> dict[str, str]:
+        """Each colour's team, as its two players' names."""
+        return {c: f"{self.players[i]} & {self.players[i + 2]}" for i, c in enumerate(COLOURS)}
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Points so far (completed rounds plus the current round)."""
+        return {c: self.points[c] + self.round_points[c] for c in COLOURS}
+
+    def rewards(self) -> list[float]:
+        """Per seat: 1 for both winners, 0 for the losers."""
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return [1.0 if self.colour_of(a) == self.result.winner else 0.0 for a in ACTORS]
+
+    def partner(self, actor: str) -> str:
+        """The other seat of the same team."""
+        return actor[:-1] + ("2" if actor.endswith("1") else "1")
+
+    # ----- ends and freezing ---------------------------------------------------------------
+    def side_of(self, cell: int) -> str:
+        """Which snake end a cell belongs to (see the module doc)."""
+        col = cell % self.table.width
+        if col != self.start_col:
+            return "left" if col < self.start_col else "right"
+        if cell in self.side_of_cell:
+            return self.side_of_cell[cell]
+        for other in self.table.board.neighbours[cell]:
+            if other in self.side_of_cell:
+                return self.side_of_cell[other]
+        return next((s for s in SIDES if self.frozen[s] is None), "left")
+
+    def blocked(self) -> np.ndarray | None:
+        """The cells of frozen ends."""
+        if not any(self.frozen.values()):
+            return None
+        n = self.table.width * self.table.height
+        mask = np.zeros(n, dtype=np.bool_)
+        for cell in range(n):
+            if self.table.owner[cell] < 0 and self.frozen[self.side_of(cell)]:
+                mask[cell] = True
+        return mask
+
+    def blocked_reason(self, cell: int) -> str:
+        """Why a cell is closed."""
+        side = self.side_of(cell)
+        how = "closed" if self.frozen[side] == "closed" else f"scored by {self.frozen[side]}"
+        return f"{self.table.label(cell)} is on the {side} end, frozen ({how})"
+
+    # ----- actions -------------------------------------------------------------------------
+    def _place(self, actor: str, action: Action) -> None:
+        colour = self.colour_of(actor)
+        face = self.table.card_set.designs[action.design]
+        if action.turned:
+            face = face.turned()
+        side = self.side_of(action.cell)
+        self.table.place(action.cell, colour, action.design, face)
+        self.side_of_cell[action.cell] = side
+        self.hands[actor].remove(action.design)
+        self._maybe_draw(actor)
+        if self.table.win_reason(action.cell, colour):
+            self.round_points[colour] += 1
+            self.frozen[side] = colour
+        self._settle_round()
+
+    def _discard(self, actor: str) -> None:
+        self.supplies[self.colour_of(actor)].discard(self.hands[actor])
+        self.hands[actor] = []
+        self._maybe_draw(actor)
+        self._settle_round()
+
+    def _maybe_draw(self, actor: str) -> None:
+        mate = self.partner(actor)
+        if not self.hands[actor] and not self.hands[mate]:
+            supply = self.supplies[self.colour_of(actor)]
+            self.hands[actor] = supply.draw(HAND_SIZE)
+            self.hands[mate] = supply.draw(HAND_SIZE)
+
+    def _settle_round(self) -> None:
+        for side in SIDES:
+            if self.frozen[side] is None and self.table.edge_reached_by_all(side, COLOURS):
+                self.frozen[side] = "closed"
+        if all(self.frozen.values()):
+            self._end_round()
+            return
+        for colour in COLOURS:
+            cards = [d for a in ACTORS if self.colour_of(a) == colour for d in self.hands[a]]
+            if self.ended_by_stuck(colour, self.supplies[colour].exhausted, cards) or self.table_dead(COLOURS):
+                for side in SIDES:
+                    self.frozen[side] = self.frozen[side] or "closed"
+                self._end_round()
+                return
+
+    def act(self, actor, action, t=None):  # type: ignore[override]
+        """As in the base game; the entry also names the round it was made in."""
+        current = self.round
+        entry = super().act(actor, action, t)
+        entry["round"] = current
+        return entry
