@@ -111,7 +111,7 @@ def _brute_force(cells: dict, cards: CardSet) -> bool:
 
 
 def test_tiny_impossible_form_proved_by_search_and_by_brute_force():
-    # Two designs whose seams are diagonals that can never meet: `/` tops and `\\` bottoms only.
+    # Two designs, one with `/` seams only and one with `\\` seams only: neither fits on the other.
     cards = CardSet((Face.from_code("AA//"), Face.from_code("AB\\\\")), turning=True)
     column = {(0, 0): "white", (0, 1): "white"}  # a card above another: lower top must equal upper bottom
     verdict = solve(column, cards)
