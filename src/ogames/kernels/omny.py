@@ -4,6 +4,10 @@ Conventions as in `flood.py`: `stones` holds 0 empty, 1 black, 2 white; `table` 
 padded neighbour table; `stars` is a boolean mask of the star cells and `total` their number S.
 A colour's `bound` is S − 2k for Black and S + 2k for White (k = komi): a group satisfies the win
 condition when every region R of it has 2·stars(R) ≤ bound, in exact integers.
+
+The fills here are written out rather than built on `flood.group_of` / `flood.components`: a
+playout runs the test after every stone, so it reuses its buffers (stamped marks, no clearing)
+and stops inside the first region found with too many stars; that made playouts 1.5–2.5× faster.
 """
 
 from __future__ import annotations
@@ -14,9 +18,71 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
-from ogames.kernels.flood import components, group_of
 
 NO_WINNER = -1
+
+
+@njit(cache=True)
+def group_wins_into(
+    stones: np.ndarray,
+    table: np.ndarray,
+    stars: np.ndarray,
+    star_list: np.ndarray,
+    total: int,
+    cell: int,
+    bound: int,
+    group: np.ndarray,
+    queue: np.ndarray,
+    mark: np.ndarray,
+    stamp: int,
+) -> tuple[bool, int]:
+    """`group_wins` without allocation, for playouts: `mark` (int64, one per cell) must hold no
+    value ≥ `stamp`; this call writes `stamp` (group) and `stamp + 1` (regions) into it."""
+    value = stones[cell]
+    in_group, in_region = stamp, stamp + 1
+    mark[cell] = in_group
+    group[0] = cell
+    count, head, inside = 1, 0, 0
+    while head < count:
+        here = group[head]
+        head += 1
+        if stars[here]:
+            inside += 1
+        for k in range(table.shape[1]):
+            other = table[here, k]
+            if other < 0:
+                break
+            if mark[other] != in_group and stones[other] == value:
+                mark[other] = in_group
+                group[count] = other
+                count += 1
+    # Cheap sufficient test: even if every outside star shared one region, it would fit.
+    if 2 * (total - inside) <= bound:
+        return True, count
+    # Fill only the regions that hold stars, one at a time, and stop at the first that has too many.
+    for i in range(star_list.shape[0]):
+        seed = star_list[i]
+        if mark[seed] == in_group or mark[seed] == in_region:
+            continue
+        mark[seed] = in_region
+        queue[0] = seed
+        tail, head, found = 1, 0, 0
+        while head < tail:
+            here = queue[head]
+            head += 1
+            if stars[here]:
+                found += 1
+                if 2 * found > bound:
+                    return False, count
+            for k in range(table.shape[1]):
+                other = table[here, k]
+                if other < 0:
+                    break
+                if mark[other] != in_group and mark[other] != in_region:
+                    mark[other] = in_region
+                    queue[tail] = other
+                    tail += 1
+    return True, count
 
 
 @njit(cache=True)
@@ -26,26 +92,10 @@ def group_wins(
     """Whether the group holding `cell` has every region with 2·stars ≤ bound; its cells go into
     `group` and the second value is how many there are."""
     n = stones.shape[0]
-    count = group_of(stones, table, cell, group)
-    blocked = np.zeros(n, dtype=np.bool_)
-    inside = 0
-    for i in range(count):
-        blocked[group[i]] = True
-        if stars[group[i]]:
-            inside += 1
-    # Cheap sufficient test: even if every outside star shared one region, it would fit.
-    if 2 * (total - inside) <= bound:
-        return True, count
-    labels = np.empty(n, dtype=np.int32)
-    found = components(blocked, table, labels)
-    counts = np.zeros(found, dtype=np.int32)
-    for c in range(n):
-        region = labels[c]
-        if region >= 0 and stars[c]:
-            counts[region] += 1
-            if 2 * counts[region] > bound:
-                return False, count
-    return True, count
+    star_list = np.flatnonzero(stars).astype(np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    mark = np.zeros(n, dtype=np.int64)
+    return group_wins_into(stones, table, stars, star_list, total, cell, bound, group, queue, mark, 1)
 
 
 @njit(cache=True)
@@ -61,15 +111,21 @@ def fill_winner(
 ) -> int:
     """Place alternating stones (colour `turn` first) on the empty cells in `order`, testing the
     mover's group after every placement; return the first colour index to win (−1 if none)."""
+    n = stones.shape[0]
     board = stones.copy()
-    group = np.empty(board.shape[0], dtype=np.int32)
+    group = np.empty(n, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    mark = np.zeros(n, dtype=np.int64)
+    star_list = np.flatnonzero(stars).astype(np.int32)
+    stamp = 1
     for i in range(order.shape[0]):
         cell = order[i]
         if board[cell] != 0:
             continue
         board[cell] = turn + 1
         bound = black_bound if turn == 0 else white_bound
-        wins, _ = group_wins(board, table, stars, total, cell, bound, group)
+        wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
+        stamp += 2
         if wins:
             return turn
         turn = 1 - turn
