@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import ogames
 from ogames.boards import hexagon
 from ogames.kernels import omega as kernel
-from ogames.rules.omega import best_colour
+from ogames.rules.omega import COLOURS, best_colour
 from test_omega_helpers import random_game
 
 
@@ -30,6 +30,40 @@ def test_histogram_kernel_matches_reference(seed, size, colours, fill):
     kernel.size_histogram(stones, board.neighbour_table, colours, hist)
     assert np.array_equal(hist, kernel.size_histogram_reference(list(stones), board.neighbours, colours))
     assert kernel.scores_from_histogram(hist) == kernel.scores_reference(list(stones), board.neighbours, colours)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(4, 7), colours=st.integers(2, 4), fill=st.floats(0, 1))
+def test_histogram_winner_is_exact_or_abstains(seed, size, colours, fill):
+    board = hexagon(size)
+    stones = random_position(random.Random(seed), size, colours, fill)
+    hist = kernel.size_histogram_reference(list(stones), board.neighbours, colours)
+    scores = dict(zip(COLOURS, kernel.scores_from_histogram(hist), strict=False))
+    exact = COLOURS.index(best_colour(scores, COLOURS[:colours]))
+    found = kernel.histogram_winner(hist, colours)
+    assert found in (exact, -1)
+    ordered = sorted(scores.values())
+    if ordered[-1] != ordered[-2]:
+        assert found == exact  # distinct small products are always told apart
+
+
+@pytest.mark.parametrize(
+    ("sizes", "expected"),
+    [
+        ([[2, 3], [6]], -1),  # 6 = 6: a tie is left to exact integers
+        ([[4], [2, 2], [3]], -1),
+        ([[5], [2, 2]], 0),
+        ([[], [1, 1]], -1),  # 1 = 1
+        ([[2], [3], [2]], 1),
+        ([[3], [2], [3, 1]], -1),
+    ],
+)
+def test_histogram_winner_cases(sizes, expected):
+    hist = kernel.new_histogram(len(sizes), 10)
+    for k, groups in enumerate(sizes):
+        for size in groups:
+            hist[k, size] += 1
+    assert kernel.histogram_winner(hist, len(sizes)) == expected
 
 
 def test_histogram_is_overwritten_not_accumulated():
@@ -94,6 +128,19 @@ def test_state_random_playout_matches_the_kernel_with_the_same_seed(players):
     scores = dict(zip(colours, kernel.scores_reference(list(filled), state.board.neighbours, players), strict=True))
     winner_seat = state.owner[best_colour(scores, colours)]
     assert rewards == [1.0 if seat == winner_seat else 0.0 for seat in range(players)]
+
+
+def test_random_playout_decides_exactly_when_the_kernel_abstains(monkeypatch):
+    state = random_game(9, stop=12, players=3)
+    expected = state.random_playout(random.Random(6))
+    compiled = kernel.playout_histogram
+
+    def abstaining(*args):
+        compiled(*args)
+        return -1
+
+    monkeypatch.setattr(kernel, "playout_histogram", abstaining)
+    assert state.random_playout(random.Random(6)) == expected
 
 
 def test_random_playout_of_a_finished_game_is_its_rewards():

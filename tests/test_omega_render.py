@@ -23,14 +23,15 @@ def test_seed_endgame_shows_groups_scores_and_the_result():
     assert out.rstrip().endswith("game over: white won (highest score: white 48, black 28, red 40, blue 36)")
     for line in ("black  bob     7·4·1", "red    cy      5·4·2·1", "blue   di      6·3·2·1"):
         assert line in out
-    assert out.count("●") == 48 + 4  # the stones, plus one per colour in the table
+    # 12 stones of each colour plus one per colour in the table, each colour with its own shape.
+    assert [out.count(shape) for shape in "○●▲■"] == [13, 13, 13, 13]
 
 
 def test_turn_line_names_the_player_and_the_next_stone_and_pie_choices():
     state = ogames.load("omega", players=3, pie=True).new_state(["ann", "bob", "cy"])
     state.play("e5 c3 a5", t=0)
     out = text_of(render(state))
-    assert "bob (black) places ● white's stone — 1 of 3 this turn; pie rule: play, or swap white" in out
+    assert "bob (black) places ○ white's stone — 1 of 3 this turn; pie rule: play, or swap white" in out
     state.play("swap", t=0)
     state.play("d4", t=0)
     out = text_of(render(state))
@@ -52,6 +53,14 @@ def test_last_turn_is_highlighted():
     console.print(render_state(state))
     styled = console.export_text(styles=True)
     assert styled.count(";7;") == 2  # both stones of the turn drawn reversed, nothing else
+
+
+def test_last_turn_highlight_covers_red_and_blue_shapes():
+    state = ogames.load("omega", players=4).new_state()
+    state.play("e5 c3 a5 i1", t=0)
+    console = Console(width=120, color_system="truecolor", record=True)
+    console.print(render_state(state))
+    assert console.export_text(styles=True).count(";7;") == 4
 
 
 def test_gigantic_scores_are_shortened_for_display_only():

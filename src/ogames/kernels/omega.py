@@ -16,8 +16,6 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels.flood import components
-
 
 @njit(cache=True)
 def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np.ndarray) -> None:
@@ -26,20 +24,52 @@ def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np
     for k in range(colours):
         for s in range(hist.shape[1]):
             hist[k, s] = 0
-    labels = np.empty(n, dtype=np.int32)
-    blocked = np.empty(n, dtype=np.bool_)
-    sizes = np.zeros(n, dtype=np.int64)
+    # One flood pass over every colour at once (rather than one `components` pass per colour):
+    # this runs once per playout, so it is the hot path of Omega's search.
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int32)
+    for seed in range(n):
+        value = stones[seed]
+        if value == 0 or seen[seed]:
+            continue
+        seen[seed] = True
+        queue[0] = seed
+        head, tail = 0, 1
+        while head < tail:
+            cell = queue[head]
+            head += 1
+            for k in range(table.shape[1]):
+                other = table[cell, k]
+                if other < 0:
+                    break
+                if not seen[other] and stones[other] == value:
+                    seen[other] = True
+                    queue[tail] = other
+                    tail += 1
+        hist[value - 1, tail] += 1
+
+
+@njit(cache=True)
+def histogram_winner(hist: np.ndarray, colours: int) -> int:
+    """The winning colour by the histogram (highest product, later colour on a tie), or −1 when the
+    two best products are too close for float logarithms to order them (the caller then decides
+    with exact integers)."""
+    best, second = -1, -1
+    best_log, second_log = -1.0, -1.0
     for k in range(colours):
-        for c in range(n):
-            blocked[c] = stones[c] != k + 1
-        found = components(blocked, table, labels)
-        for g in range(found):
-            sizes[g] = 0
-        for c in range(n):
-            if labels[c] >= 0:
-                sizes[labels[c]] += 1
-        for g in range(found):
-            hist[k, sizes[g]] += 1
+        total = 0.0
+        for s in range(2, hist.shape[1]):
+            if hist[k, s]:
+                total += hist[k, s] * np.log(s)
+        # ">=" so that a later colour takes over an equal earlier one (the rule's tie-break).
+        if total >= best_log:
+            second, second_log = best, best_log
+            best, best_log = k, total
+        elif total > second_log:
+            second, second_log = k, total
+    if second >= 0 and best_log - second_log < 1e-9:
+        return -1
+    return best
 
 
 @njit(cache=True)
@@ -70,11 +100,13 @@ def random_fill(stones: np.ndarray, colours: int, next_colour: int, keep_empty: 
 @njit(cache=True)
 def playout_histogram(
     stones: np.ndarray, table: np.ndarray, colours: int, next_colour: int, keep_empty: int, seed: int, hist: np.ndarray
-) -> None:
-    """Play the rest of a game at random from a copy of `stones` and write the final group-size histogram."""
+) -> int:
+    """Play the rest of a game at random from a copy of `stones`, write the final group-size
+    histogram, and return the winning colour (−1: too close to call without exact integers)."""
     work = stones.copy()
     random_fill(work, colours, next_colour, keep_empty, seed)
     size_histogram(work, table, colours, hist)
+    return histogram_winner(hist, colours)
 
 
 def new_histogram(colours: int, cells: int) -> np.ndarray:

@@ -399,20 +399,24 @@ class OmegaState(State):
             return self.rewards()
         table, cells = self.board.neighbour_table, len(self.board)
         hist = kernel.new_histogram(self.p, cells)
-        kernel.playout_histogram(self.stones, table, self.p, self.stone_index, self.game.end_empty, rng.getrandbits(31), hist)
-        scores = kernel.scores_from_histogram(hist)
+        colours = self.game.colours
+        seed = rng.getrandbits(31)
+        found = kernel.playout_histogram(self.stones, table, self.p, self.stone_index, self.game.end_empty, seed, hist)
         if not self.game.options["match"]:
-            winner = self.owner[best_colour(dict(zip(self.game.colours, scores, strict=True)), self.game.colours)]
+            if found < 0:  # the kernel's logarithms could not separate the best scores: decide exactly
+                found = colours.index(best_colour(dict(zip(colours, kernel.scores_from_histogram(hist), strict=True)), colours))
+            winner = self.owner[colours[found]]
             return [1.0 if seat == winner else 0.0 for seat in range(len(self.players))]
+        scores = kernel.scores_from_histogram(hist)
         totals = self.seat_totals
         owner = dict(self.owner)
-        for colour, score in zip(self.game.colours, scores, strict=True):
+        for colour, score in zip(colours, scores, strict=True):
             totals[owner[colour]] += score
         if self.game_number == 1:
             empty = np.zeros_like(self.stones)
             kernel.playout_histogram(empty, table, self.p, 0, self.game.end_empty, rng.getrandbits(31), hist)
             # Game 2: the colours are exchanged.
-            for colour, score in zip(self.game.colours, kernel.scores_from_histogram(hist), strict=True):
+            for colour, score in zip(colours, kernel.scores_from_histogram(hist), strict=True):
                 totals[1 - owner[colour]] += score
         if totals[0] == totals[1]:
             return [0.5, 0.5]

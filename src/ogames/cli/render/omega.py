@@ -10,11 +10,24 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ogames.cli.render.hexgrid import STONE_STYLES, draw_hex_board, stone_glyph
+from ogames.cli.render.hexgrid import LAST_MOVE_STYLE, STONE_STYLES, draw_hex_board, stone_glyph
 from ogames.rules.omega import OmegaState
 
 # Scores past this many digits are shown shortened (the state keeps them exact).
 MAX_DIGITS = 24
+# Black and White come from the shared styles; Red and Blue get their own shapes so that all four
+# colours stay apart on a terminal without colour.
+SHAPES = {"red": "▲", "blue": "■"}
+
+
+def stone(colour: str | None, *, last: bool = False) -> Text:
+    """One cell's glyph: empty, or a stone in its colour's style and shape."""
+    if colour not in SHAPES:
+        return stone_glyph(colour, last=last)
+    text = Text(SHAPES[colour], style=STONE_STYLES[colour][1])
+    if last:
+        text.stylize(LAST_MOVE_STYLE)
+    return text
 
 
 def format_score(score: int) -> str:
@@ -27,8 +40,7 @@ def format_score(score: int) -> str:
 
 def colour_text(colour: str) -> Text:
     """A colour's name with its stone."""
-    _, style = STONE_STYLES.get(colour, ("●", "bold"))
-    return Text.assemble(("● ", style), colour)
+    return Text.assemble(stone(colour), " ", colour)
 
 
 def score_table(state: OmegaState) -> Table:
@@ -77,7 +89,7 @@ def render(state: OmegaState, *, highlight: Iterable[str] = frozenset(), **_: An
     marked = {board.index(label) for label in highlight if board.has(label)}
 
     def glyph(cell: int) -> Text:
-        return stone_glyph(state.stone_at(board.labels[cell]), last=cell in marked)
+        return stone(state.stone_at(board.labels[cell]), last=cell in marked)
 
     parts: list[RenderableType] = [draw_hex_board(board, glyph), Text(""), score_table(state)]
     extra = match_line(state)
