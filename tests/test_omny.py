@@ -307,9 +307,11 @@ def test_free_y_white_wins_with_komi() -> None:
 
 def test_custom_triangle_with_perimeter_stars() -> None:
     game = ogames.load("omny", variant="custom", shape="triangle", size=4, stars="perimeter")  # 9 stars
-    # b1 b2 b3 (x = 1, from the bottom to the hypotenuse) leaves regions of 2 (a1, a2... a4) stars.
+    # b1 b2 b3 (x = 1, bottom side to hypotenuse) leaves regions a1–a4 (4 stars) and c1 d1 c2 (3).
+    before = finish(game, ["b1"], ["d1"], "b2")
+    assert before.result is None  # a1–a4 still join c1 d1 c2 round b3: 7 stars
     state = finish(game, ["b1", "b2"], ["d1"], "b3")
-    assert state.winner == "black", state.group_satisfies("b3")
+    assert state.winner == "black" and state.winning_group == ["b1", "b2", "b3"]
 
 
 def test_custom_centre_star_alone() -> None:
