@@ -58,10 +58,11 @@ def score_table(state: OmegaState) -> Table:
     return table
 
 
-def turn_line(state: OmegaState) -> Text:
-    """Whose turn it is, which colour's stone is next, and the pie choices when they are open."""
+def turn_line(state: OmegaState) -> Text | None:
+    """Whose turn it is, which colour's stone is next, and the pie choices when they are open
+    (None once the game is over: the play loop announces the result)."""
     if state.result is not None:
-        return Text(f"game over: {state.result.describe()}", style="bold")
+        return None
     player = state.players[state.mover]
     line = Text.assemble(
         (player, "bold"),
@@ -95,5 +96,7 @@ def render(state: OmegaState, *, highlight: Iterable[str] = frozenset(), **_: An
     extra = match_line(state)
     if extra is not None:
         parts.append(extra)
-    parts.append(turn_line(state))
+    turn = turn_line(state)
+    if turn is not None:
+        parts.append(turn)
     return Group(*parts)
