@@ -12,6 +12,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from ogames.errors import OgamesError
 from ogames.rules import load
@@ -33,13 +34,13 @@ def render_table(table: Any) -> None:
     letters = [chr(ord("a") + c) for c in range(table.width)]
     console.print("     " + "".join(f"{c:^7}" for c in letters))
     for row in range(table.height - 1, -1, -1):
-        line = f"{row + 1:>3}  "
+        line = Text(f"{row + 1:>3}  ")
         for col in range(table.width):
             card = table.at(table.number(col, row))
             if card is None:
-                line += "   .   "
+                line.append("   .   ")
             else:
-                line += f"[{STYLE.get(card.owner, 'bold')}]{MARK.get(card.owner, '?')}{card.face.code}[/] "
+                line.append(f"{MARK.get(card.owner, '?')}{card.face.code}  ", style=STYLE.get(card.owner, "bold"))
         console.print(line)
 
 
@@ -52,14 +53,16 @@ def render_state(state: Any) -> None:
             console.print("   " + line)
     render_table(state.table)
     if variant == "zen":
-        hand = ", ".join(f"{i + 1}: {c[0]}{state.cards.designs[d].code}" for i, (c, d) in enumerate(state.hand)) or "(empty)"
-        console.print(f"hand {hand}")
+        codes = [f"{i + 1}: {c[0]}{state.cards.designs[d].code}" for i, (c, d) in enumerate(state.hand)]
+        hand = ", ".join(codes) or "(empty)"
+        console.print(Text(f"hand {hand}"))
         for colour, supply in state.supplies.items():
             turned = "turned once" if supply.turns else "not turned yet"
             console.print(f"{colour} deck {len(supply.cards)}, discard pile {len(supply.discards)} ({turned})")
     elif state.to_move:
         design = state.hands[state.to_move][0]
-        console.print(f"[{STYLE.get(state.to_move, 'bold')}]{state.to_move}[/] holds {state.table.card_set.designs[design].code}")
+        code = state.table.card_set.designs[design].code
+        console.print(Text(f"{state.to_move} holds {code}", style=STYLE.get(state.to_move, "bold")))
 
 
 def bot_move(state: Any, rng: random.Random) -> str:
