@@ -7,7 +7,10 @@ from rich.text import Text
 
 import ogames
 from ogames.cli.render import render_state
+from ogames.cli.render.hexgrid import STONE_STYLES
 from ogames.cli.render.onyx import render
+
+BLACK, WHITE = STONE_STYLES["black"][0], STONE_STYLES["white"][0]
 
 
 def plain(renderable) -> str:
@@ -27,7 +30,7 @@ def test_board_layout() -> None:
     board = "\n".join(lines[1:24])
     assert board.count("/") == 36 and board.count("\\") == 25
     assert board.count("◦") + board.count("·") == 60 and board.count("·") == 4  # 4 squares hold a set-up stone
-    assert board.count("●") == 8
+    assert sum(board.count(glyph) for glyph in {BLACK, WHITE}) == 8
     # Row 2 (between lines of rows 2 and 1): diagonal of a1–b2 comes first, then square b1*.
     assert lines[22].split()[:4] == ["│", "/", "│", "◦"]
     assert lines[20].split()[:4] == ["│", "◦", "│", "\\"]  # row 2's cells: a2* square, then b2's '\' diagonal
@@ -43,16 +46,16 @@ def test_last_move_and_captures_are_highlighted() -> None:
     text = plain(drawing)
     assert text.count("×") == 2 and "last move captured c1 b2" in text and "white 2" in text
     reversed_spans = [drawing.plain[s.start : s.end] for s in drawing.spans if "reverse" in str(s.style)]
-    assert reversed_spans == ["●"]
+    assert reversed_spans == [BLACK]
     # The reversed stone sits on c2: row 2's line, third point.
     line = text.splitlines()[21]
-    assert line[3 + 4 * 2] == "●" and line[3 + 4 * 1] == "×"
+    assert line[3 + 4 * 2] == BLACK and line[3 + 4 * 1] == "×"
 
 
 def test_midpoint_stone_and_result() -> None:
     state = ogames.load("onyx").new_state()
     state.play("b1*")
     text = plain(render(state))
-    assert text.splitlines()[22].split()[3] == "●"
+    assert text.splitlines()[22].split()[3] == BLACK
     state.resign()  # a finished game still draws (with nothing open)
     assert "◦" not in plain(render(state))
