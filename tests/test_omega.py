@@ -93,7 +93,7 @@ def test_several_labels_in_one_call_are_a_turn_all_or_nothing():
     state.play("E5  C3", t=0)
     assert state.history == [{"move": "e5 c3", "by": "white", "t": 0.0}]
     before = snapshot(state)
-    for bad in ("a5 e5", "a5 a5", "a5 b5 c5", "a5 zz9"):
+    for bad in ("a5 e5", "a5 a5", "a5 b5 c5", "a5 zz9", "a5 resign", "a5 swap"):
         with pytest.raises(IllegalMove):
             state.play(bad)
         assert snapshot(state) == before

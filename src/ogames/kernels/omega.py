@@ -4,7 +4,9 @@ each beside a plain-Python reference that the tests compare it with.
 `stones` holds 0 for empty and k + 1 for colour k (White 1, Black 2, Red 3, Blue 4). A score is
 the product of a colour's group sizes; products get far too big for int64 on large boards, so the
 kernels return a histogram `hist[k, s]` = number of colour k's groups of size s, and
-`scores_from_histogram` turns it into exact Python integers.
+`scores_from_histogram` turns it into exact Python integers. For search, `histogram_winner`
+names the winner from sums of logarithms and abstains (−1) when the best two are too close for
+floats to order, so that exact integers decide those cases.
 """
 
 from __future__ import annotations

@@ -318,6 +318,9 @@ class OmegaState(State):
         """Several placements in one call: tried on a copy first, so an error changes nothing."""
         if len(words) > self.p - self.stone_index:
             raise IllegalMove(move, f"only {self.p - self.stone_index} more stone(s) in this turn")
+        for word in words:
+            if not self.board.has(word):
+                raise IllegalMove(move, f"{word!r} is not a cell of this board (several words are placements only)")
         trial = self.clone()
         for word in words:
             try:
