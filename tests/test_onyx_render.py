@@ -59,3 +59,14 @@ def test_midpoint_stone_and_result() -> None:
     assert text.splitlines()[22].split()[3] == BLACK
     state.resign()  # a finished game still draws (with nothing open)
     assert "◦" not in plain(render(state))
+
+
+def test_play_loop_with_onyx() -> None:
+    from typer.testing import CliRunner
+
+    from ogames.cli.app import app
+
+    result = CliRunner().invoke(app, ["play", "onyx", "--white", "human", "--pie", "on"], input="b1\nswap\nc1\nb1*\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "b1* is a midpoint and its square's corners are not all empty (b1, c1)" in " ".join(result.output.split())
+    assert "stones captured so far: black 0, white 0" in result.output
