@@ -13,12 +13,21 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 import ogames
+from ogames.cli import omiga_turns
+from ogames.errors import OgamesError
 from ogames.rules.omiga.bots import Bot
 from ogames.rules.omiga.match import run_match
 from ogames.rules.omiga.realtime import RealtimeState
 
-app = typer.Typer(help="Omiga (Flanx): watch recorded real-time games, run bot matches.", no_args_is_help=True)
+app = typer.Typer(
+    help="Omiga (Flanx): watch recorded real-time games, run bot matches, play kids, toddler and zen.",
+    no_args_is_help=True,
+)
 console = Console()
+
+# The turn-based modes live in their own module; they belong to the same command group.
+for _command in (omiga_turns.kids, omiga_turns.toddler, omiga_turns.zen, omiga_turns.forms):
+    app.command()(_command)
 
 _HUE_STYLE = {"A": "red", "B": "blue"}
 _OWNER_STYLE = {"white": "black on grey93", "black": "white on grey23"}
@@ -56,11 +65,16 @@ def _status(state: RealtimeState) -> str:
 @app.command()
 def watch(file: Path, speed: float = typer.Option(4.0, help="replay speed (× real time); 0 for no pauses")) -> None:
     """Replay a recorded base or 2v2 game in the terminal."""
-    record = ogames.records.load_file(file)
-    final = ogames.replay(record)
+    try:
+        record = ogames.records.load_file(file)
+        final = ogames.replay(record)
+    except OgamesError as exc:
+        console.print(f"[red]cannot watch {file}: {exc}[/]")
+        raise typer.Exit(1) from None
     state = ogames.load(record["game"], **record["options"]).new_state(record["players"])
     if not isinstance(state, RealtimeState):
-        raise typer.BadParameter("watch shows real-time (base or 2v2) Omiga records")
+        console.print(f"[red]cannot watch {file}: watch shows real-time (base or 2v2) Omiga records[/]")
+        raise typer.Exit(1)
     console.print(render_table(state))
     last = 0.0
     for entry in record["moves"]:
