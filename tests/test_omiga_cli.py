@@ -58,3 +58,15 @@ def test_turn_based_modes_share_the_omiga_command_group():
     result = runner.invoke(app, ["omiga", "--help"])
     for command in ("kids", "toddler", "zen", "forms", "watch", "match"):
         assert command in result.output
+
+
+def test_play_omiga_real_time_points_to_its_faces():
+    result = runner.invoke(app, ["play", "omiga"])
+    assert result.exit_code == 2
+    assert "ogames omiga match" in result.output
+
+
+def test_play_omiga_toddler_uses_the_turn_based_loop():
+    result = runner.invoke(app, ["play", "omiga", "--variant", "toddler", "--players", "3", "--seed", "3"], input="help\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "discard" in result.output and "(white)>" in result.output

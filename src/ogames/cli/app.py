@@ -20,7 +20,7 @@ from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.players import BasePlayer, make_player
 from ogames.records import load_file, save
 from ogames.rules import REGISTRY, game_class
-from ogames.rules.protocol import State
+from ogames.rules.protocol import Game, State
 
 app = typer.Typer(
     name="ogames",
@@ -296,6 +296,8 @@ def play_command(
             raise BadOption(f"--think {think}: the thinking time must be positive")
         if iterations is not None and iterations < 1:
             raise BadOption(f"--iterations {iterations}: at least 1 is needed")
+        if loaded.name == "omiga":
+            omiga_state, omiga_bots = _omiga_seats(loaded, seats)
         probe = loaded.new_state()
         players = build_players(
             loaded.colours, seats, len(probe.players), think=None if iterations else think, iterations=iterations, seed=seed
@@ -303,6 +305,11 @@ def play_command(
         state = loaded.new_state([p.name for p in players])
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
+    if loaded.name == "omiga":
+        from ogames.cli.omiga_turns import loop
+
+        loop(omiga_state, omiga_bots, loaded.options["seed"])
+        return
     shown = ", ".join(f"{k}={v}" for k, v in loaded.jsonable_options().items() if v is not None)
     console.print(f"[bold]{type(loaded).title}[/] {shown}")
     console.print("  ".join(f"{colour}: {state.players[seat]}" for colour, seat in state.owner.items()))
@@ -310,6 +317,21 @@ def play_command(
     session = Session(state, players, console)
     if session.run():
         session.offer_save()
+
+
+def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, set[int]]:
+    """Omiga has its own faces: the turn-based modes their own loop (bots in every non-human seat),
+    real time none at a prompt."""
+    variant = game.options["variant"]
+    if variant not in ("kids", "toddler", "zen"):
+        raise BadOption(
+            f"omiga {variant} is played in real time, not at a prompt: watch bots play it with "
+            "`ogames omiga match --show` and replay a record with `ogames omiga watch FILE`"
+        )
+    state = game.new_state()
+    colours = game.colours[: len(state.players)]
+    bots = {seat for seat, colour in enumerate(colours) if seats.get(colour, "human" if seat == 0 else "bot") != "human"}
+    return state, bots
 
 
 # ----- replay -----------------------------------------------------------------------------------
