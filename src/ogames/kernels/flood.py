@@ -10,16 +10,15 @@ from numba import njit
 
 
 @njit(cache=True)
-def group_of(stones: np.ndarray, table: np.ndarray, start: int, out: np.ndarray) -> int:
-    """Write the cells of start's group (same value, connected) into `out`; return how many."""
+def fill_group(stones: np.ndarray, table: np.ndarray, start: int, seen: np.ndarray, queue: np.ndarray) -> int:
+    """Mark start's group (same value, connected) in `seen` and write it into `queue`; return its
+    size. Callers that sweep every group pass the same `seen` each time, so no cell is filled twice."""
     value = stones[start]
-    seen = np.zeros(stones.shape[0], dtype=np.bool_)
     seen[start] = True
-    out[0] = start
-    count = 1
-    head = 0
-    while head < count:
-        cell = out[head]
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
         head += 1
         for k in range(table.shape[1]):
             other = table[cell, k]
@@ -27,9 +26,15 @@ def group_of(stones: np.ndarray, table: np.ndarray, start: int, out: np.ndarray)
                 break
             if not seen[other] and stones[other] == value:
                 seen[other] = True
-                out[count] = other
-                count += 1
-    return count
+                queue[tail] = other
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
+def group_of(stones: np.ndarray, table: np.ndarray, start: int, out: np.ndarray) -> int:
+    """Write the cells of start's group (same value, connected) into `out`; return how many."""
+    return fill_group(stones, table, start, np.zeros(stones.shape[0], dtype=np.bool_), out)
 
 
 @njit(cache=True)

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels.flood import group_of
+from ogames.kernels import reference
+from ogames.kernels.flood import fill_group, group_of
 
 
 def run_masks(m: int) -> np.ndarray:
@@ -86,14 +87,7 @@ def group_sides_ref(
     stones: Sequence[int], neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], start: int
 ) -> tuple[set[int], int]:
     """Reference: start's group and the mask of the sides it touches."""
-    value = stones[start]
-    group, frontier = {start}, [start]
-    while frontier:
-        cell = frontier.pop()
-        for other in neighbours[cell]:
-            if other not in group and stones[other] == value:
-                group.add(other)
-                frontier.append(other)
+    group = reference.group_of(stones, neighbours, start)
     touched = 0
     for cell in group:
         touched |= int(cell_sides[cell])
@@ -114,22 +108,10 @@ def winning_group_counts(stones: np.ndarray, table: np.ndarray, cell_sides: np.n
         value = stones[seed]
         if value == 0 or seen[seed]:
             continue
-        seen[seed] = True
-        queue[0] = seed
-        head, tail = 0, 1
+        size = fill_group(stones, table, seed, seen, queue)
         touched = np.int64(0)
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            touched |= cell_sides[cell]
-            for k in range(table.shape[1]):
-                other = table[cell, k]
-                if other < 0:
-                    break
-                if not seen[other] and stones[other] == value:
-                    seen[other] = True
-                    queue[tail] = other
-                    tail += 1
+        for k in range(size):
+            touched |= cell_sides[queue[k]]
         if wins(touched, runs):
             counts[value] += 1
     return counts

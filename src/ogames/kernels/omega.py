@@ -18,6 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from ogames.kernels import reference
+from ogames.kernels.flood import fill_group
+
 
 @njit(cache=True)
 def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np.ndarray) -> None:
@@ -34,21 +37,7 @@ def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np
         value = stones[seed]
         if value == 0 or seen[seed]:
             continue
-        seen[seed] = True
-        queue[0] = seed
-        head, tail = 0, 1
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            for k in range(table.shape[1]):
-                other = table[cell, k]
-                if other < 0:
-                    break
-                if not seen[other] and stones[other] == value:
-                    seen[other] = True
-                    queue[tail] = other
-                    tail += 1
-        hist[value - 1, tail] += 1
+        hist[value - 1, fill_group(stones, table, seed, seen, queue)] += 1
 
 
 @njit(cache=True)
@@ -137,13 +126,7 @@ def group_sizes_reference(stones: Sequence[int], neighbours: Sequence[Sequence[i
     for seed, value in enumerate(stones):
         if value == 0 or seed in seen:
             continue
-        group, frontier = {seed}, [seed]
-        while frontier:
-            cell = frontier.pop()
-            for other in neighbours[cell]:
-                if other not in group and stones[other] == value:
-                    group.add(other)
-                    frontier.append(other)
+        group = reference.group_of(stones, neighbours, seed)
         seen |= group
         sizes[value - 1].append(len(group))
     return [sorted(s, reverse=True) for s in sizes]

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from ogames.kernels import reference
+
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
 
@@ -51,14 +53,7 @@ def connects_reference(
     stones: Sequence[int], neighbours: Sequence[Sequence[int]], sides: tuple[set[int], set[int]], start: int
 ) -> bool:
     """Plain reference: whether start's group holds a cell of both given sides."""
-    value = stones[start]
-    group, frontier = {start}, [start]
-    while frontier:
-        cell = frontier.pop()
-        for other in neighbours[cell]:
-            if other not in group and stones[other] == value:
-                group.add(other)
-                frontier.append(other)
+    group = reference.group_of(stones, neighbours, start)
     return bool(group & sides[0]) and bool(group & sides[1])
 
 
