@@ -1,4 +1,4 @@
-"""Omiga kids («Дети») and toddler («Карапуз»), RULES.md §5: rules, bad input, shared wins, records."""
+"""Omiga kids («Дети»), RULES.md §5: start, rules 1–2 without rule 3, far edge, draws, bad input; records of kids and toddler."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ogames.errors import BadOption, IllegalMove
+from ogames.errors import IllegalMove
 from ogames.records import replay
 from ogames.rules import load
-from ogames.rules.omiga.cards import Face
+from ogames.rules.omiga.cards import STANDARD, Face
 from ogames.rules.omiga.table import KIDS_RULES
 
 
@@ -129,11 +129,47 @@ def test_kids_acting_for_the_other_player_is_impossible_in_a_record():
         replay(record)
 
 
-def test_kids_draw_when_both_close_the_side_edges(monkeypatch):
-    state = kids(8)
-    monkeypatch.setattr(state.table, "sides_closed", lambda owners=None: True)
-    state.play(state.legal_moves()[0], t=0.0) if state.legal_moves() != ["discard"] else None
-    assert state.winner == "draw" and "left and the right" in state.result.reason
+def _give(state, colour: str, face: Face) -> None:
+    """Put the design showing `face` into the colour's hand, swapping it with the card held (the supply stays whole)."""
+    design = STANDARD.designs.index(face)
+    supply, hand = state.supplies[colour], state.hands[colour]
+    if design in supply.cards:
+        supply.cards[supply.cards.index(design)] = hand[0]
+    elif design in supply.discards:
+        supply.discards[supply.discards.index(design)] = hand[0]
+    hand[0] = design
+
+
+def _relay(state, label: str, face: Face) -> None:
+    """Replace a start card by the card of the same colour showing `face` (swapped with it in the supply)."""
+    cell = state.table.cell(label)
+    old = state.table.at(cell)
+    design = STANDARD.designs.index(face)
+    supply = state.supplies[old.owner]
+    if design in supply.cards:
+        supply.cards[supply.cards.index(design)] = old.design
+    state.table.remove(cell)
+    state.table.place(cell, old.owner, design, face)
+
+
+def test_kids_draw_when_both_close_the_side_edges():
+    # A 3 × 5 table: the start cards are b5 (white) and b1 (black); both players then reach a and c.
+    state = kids(8, width=3, height=5)
+    _relay(state, "b5", Face.from_code("AA//"))
+    _relay(state, "b1", Face.from_code("AA//"))
+    plan = [("white", "a5", "AA\\\\"), ("black", "a1", "AA\\\\"), ("white", "c5", "AA^^"), ("black", "c1", "AA^^")]
+    for colour, cell, code in plan:
+        assert not state.is_over and state.to_move == colour
+        _give(state, colour, Face.from_code(code))
+        assert f"place {cell}" in state.legal_moves()
+        state.play(f"place {cell}", t=0.0)
+        if cell == "c5":
+            # One player on both side edges is not enough.
+            assert state.table.on_side_edges("white") == (True, True) and state.table.on_side_edges("black") == (True, False)
+            assert not state.is_over
+    assert state.winner == "draw"
+    assert state.result.reason == "both players have cards on the left and the right table edges"
+    assert state.to_move is None and state.legal_moves() == []
 
 
 def test_kids_draw_when_a_player_runs_out_of_placeable_cards():
@@ -149,92 +185,6 @@ def test_kids_after_the_end_nothing_goes():
     state = play_random(kids(9), 9)
     with pytest.raises(IllegalMove, match="game is over"):
         state.play("discard")
-
-
-# ----- toddler ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("players", [2, 3, 6])
-def test_toddler_areas_start_on_one_edge(players):
-    state = toddler(players)
-    assert state.colours == ("white", "black", "red", "blue", "green", "yellow")[:players]
-    bottom = [state.table.owner_at(state.table.number(c, 0)) for c in range(state.table.width)]
-    assert sorted(c for c in bottom if c) == sorted(state.colours)
-    assert all(state.table.far_row(c) == state.table.height - 1 for c in state.colours)
-
-
-def test_toddler_player_count_is_checked():
-    with pytest.raises(BadOption, match="players=7"):
-        load("omiga", variant="toddler", players=7)
-    with pytest.raises(BadOption):
-        load("omiga", variant="toddler", players=1)
-
-
-def test_toddler_cards_of_other_players_need_not_fit():
-    state = toddler(2, 3, width=3)  # areas at columns 0 and 1 (3 * 1 // 4 = 0, 3 * 3 // 4 = 2)
-    white = state.table.number(0, 0)
-    # A face that does not fit white's card at all is still fine beside it for black (own cards only).
-    misfit = Face("B" if state.table.at(white).face.right == "A" else "A", "A", "/", "/")
-    cell = state.table.number(1, 0)
-    assert not state.table.fits(cell, misfit)
-    black_start = state.table.number(2, 0)
-    if state.table.misfit(cell, misfit, "black") is None:
-        assert state.table.why_not(cell, "black", misfit, state.rules) is None
-    assert state.table.touches_own(cell, "black") and black_start is not None
-
-
-def test_toddler_round_everyone_draws_then_acts_in_seat_order():
-    state = toddler(3, 4)
-    assert all(len(h) == 1 for h in state.hands.values())
-    order = []
-    for _ in range(3):
-        order.append(state.to_move)
-        state.play(state.legal_moves()[0], t=0.0)
-    assert order == ["white", "black", "red"] and state.round == 2
-    assert all(len(h) == 1 for h in state.hands.values())
-
-
-def _race(state):
-    """Everyone plays the move that climbs highest."""
-    while not state.is_over:
-        moves = state.legal_moves()
-        state.play(max(moves, key=lambda m: int(m.split()[1][1:]) if m.startswith("place") else -1), t=0.0)
-    return state
-
-
-def test_toddler_ties_within_a_round_share_the_win():
-    shared = None
-    for seed in range(60):
-        state = _race(toddler(2, seed, height=3))
-        assert state.winners, state.result
-        if len(state.winners) == 2:
-            shared = state
-            break
-    assert shared is not None
-    assert shared.winner == "white+black" and "share" in shared.result.reason
-    assert shared.rewards() == [0.5, 0.5]
-
-
-def test_toddler_single_winner_is_a_colour_and_the_round_is_finished():
-    state = _race(toddler(3, 11, height=4))
-    assert state.winners and all(c in state.colours for c in state.winners)
-    if len(state.winners) == 1:
-        assert state.winner == state.winners[0]
-        assert state.rewards()[state.colours.index(state.winner)] == 1.0
-    assert state.ply % 3 == 0  # the game ends only at the end of a round
-
-
-def test_toddler_resign_gives_the_others_a_shared_win():
-    state = toddler(3, 2)
-    state.resign("black")
-    assert state.winners == ["white", "red"] and state.rewards() == [0.5, 0.0, 0.5]
-
-
-def test_toddler_bad_move_changes_nothing():
-    state = toddler(2, 5)
-    before = snapshot(state)
-    for move in ("place a9", "place zz1", "discard", "fly"):
-        with pytest.raises(IllegalMove):
-            state.play(move)
-        assert snapshot(state) == before
 
 
 # ----- records ---------------------------------------------------------------------------------
