@@ -8,14 +8,19 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from ogames.rules.omiga.cards import STANDARD, CardSet
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.rules.omiga.zen.simulate import estimate
-from ogames.rules.omiga.zen.solver import solve
+from ogames.rules.omiga.zen.solver import search_solve, solve
+
+BLOCKS = {
+    f"block {w} x {h}": {(c, r): "black" for c in range(w) for r in range(h)} for w, h in ((2, 18), (18, 2), (6, 6), (4, 9))
+}
 
 
 def main(games: int = 20) -> None:
-    """Print solver time, search nodes and greedy games per second for every form."""
-    out = Table("form", "level", "solver", "nodes", "solve ms", "greedy games/s")
+    """Print SAT solve time and conflicts, the old search's nodes, and greedy games per second for every form."""
+    out = Table("form", "level", "solver", "SAT conflicts", "SAT ms", "search (50k nodes)", "greedy games/s")
     for form in FORMS:
         start = time.perf_counter()
         verdict = solve(form.cells)
@@ -25,7 +30,16 @@ def main(games: int = 20) -> None:
             start = time.perf_counter()
             estimate(form.key, games)
             rate = f"{games / (time.perf_counter() - start):.0f}"
-        out.add_row(form.key, form.level, verdict.status, str(verdict.nodes), f"{solved:.1f}", rate)
+        out.add_row(form.key, form.level, verdict.status, str(verdict.nodes), f"{solved:.1f}", "", rate)
+    for turning in (True, False):
+        cards = CardSet(STANDARD.designs, turning=turning)
+        for name, cells in BLOCKS.items():
+            start = time.perf_counter()
+            verdict = solve(cells, cards)
+            solved = (time.perf_counter() - start) * 1000
+            old = search_solve(cells, cards, budget=50_000)
+            label = f"{name}{'' if turning else ', no turning'}"
+            out.add_row(label, "—", verdict.status, str(verdict.nodes), f"{solved:.1f}", f"{old.status} ({old.nodes})", "—")
     Console().print(out)
 
 

@@ -6,12 +6,13 @@ of the cell's colour — each design at most once per colour — and a face (as 
 
 The answer is proved either way:
 - "impossible" by a counting lemma (a colour asks for more cells than a deck has designs) or by
-  an exhaustive search that found nothing;
+  the SAT solver finding the formula of `sat.py` unsatisfiable (with `proof=True` it also returns
+  the refutation, which `sat.check_rup_proof` re-checks by unit propagation on its own);
 - "possible" with a witness: a face and a design for every cell, which `check_witness` re-checks
   against the fit rules cell by cell.
-The search assigns cells one at a time, always the open cell with the fewest fitting cards
-(most-constrained first), and checks after each step that every open neighbour still has a fitting
-card (forward checking), so dead ends are cut one step after they appear.
+`search_solve` is the older exact depth-first search (most-constrained cell first, forward
+checking), kept as an independent second opinion for the tests; it runs out of budget on large
+forms such as a 2 × 18 one-colour block, which the SAT solver settles in a fraction of a second.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
+from ogames.rules.omiga.zen.sat import sat_solve
 
 Cell = tuple[int, int]
 
@@ -30,8 +32,9 @@ class Verdict:
 
     status: str
     reason: str
-    nodes: int = 0
+    nodes: int = 0  # search nodes (search_solve) or SAT conflicts (solve)
     witness: dict[Cell, tuple[int, Face]] = field(default_factory=dict)
+    proof: list[str] = field(default_factory=list)  # the SAT refutation, when asked for
 
     @property
     def proved(self) -> bool:
@@ -129,16 +132,31 @@ class _Search:
         return False
 
 
-def solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, budget: int = 200_000) -> Verdict:
-    """Decide whether a form (cell → colour) can be completed with one deck of each colour."""
+def solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, conflicts: int | None = None, proof: bool = False) -> Verdict:
+    """Decide whether a form (cell → colour) can be completed with one deck of each colour (counting, then SAT)."""
+    reason = counting_lemma(cells, cards)
+    if reason:
+        return Verdict("impossible", reason)
+    answer, witness, used, refutation = sat_solve(cells, cards, conflicts, proof)
+    if answer:
+        problem = check_witness(cells, witness, cards)
+        if problem:  # pragma: no cover - a wrong model would be a bug in the encoding
+            raise AssertionError(problem)
+        return Verdict("possible", "a fitting layout was found", used, witness)
+    if answer is None:
+        return Verdict("unknown", f"no answer within {conflicts} SAT conflicts", used)
+    return Verdict("impossible", "SAT solver: the fit and one-card-per-design clauses are unsatisfiable", used, proof=refutation)
+
+
+def search_solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, budget: int = 200_000) -> Verdict:
+    """The same question by exact depth-first search (a second opinion; may run out of budget)."""
     reason = counting_lemma(cells, cards)
     if reason:
         return Verdict("impossible", reason)
     search = _Search(cells, cards, budget)
     if search.run():
         witness = {cell: (search.designs[i], search.faces[i]) for i, cell in enumerate(search.order)}
-        assert all(face is not None for _, face in witness.values())
-        problem = check_witness(cells, witness, cards)
+        problem = check_witness(cells, witness, cards)  # type: ignore[arg-type]
         if problem:  # pragma: no cover - the search only builds fitting layouts
             raise AssertionError(problem)
         return Verdict("possible", "a fitting layout was found", search.nodes, witness)  # type: ignore[arg-type]
