@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,27 @@ from hypothesis import strategies as st
 import ogames
 from ogames.errors import BadRecord
 from ogames.rules.omiga.bots import REACTION, Bot, reaction_seconds
+from ogames.rules.omiga.cards import STANDARD
 from ogames.rules.omiga.match import play_game, run_match
+from ogames.rules.omiga.strategy import racer_choice, racer_scores
+from ogames.rules.omiga.table import Table
+
+NEUTRAL = STANDARD.designs[0]  # AA//: fits beside, above and below itself, so hand-built tables are easy
+
+
+def hand_built(cards: dict[str, str], hands: dict[str, list[int]]):
+    """A base-game state whose table holds only the given cards (all AA//) and the given hands."""
+    state = ogames.load("omiga", seed=1).new_state()
+    table = Table()
+    for label, colour in cards.items():
+        table.place(table.cell(label), colour, 0, NEUTRAL)
+    state.table = table
+    state.hands = {colour: list(hand) for colour, hand in hands.items()}
+    return state
+
+
+def racer_move(state, actor: str) -> str:
+    return racer_choice(state, actor, state.placements(actor), random.Random(0))
 
 
 def test_reaction_scale_and_specs():
@@ -23,6 +44,47 @@ def test_reaction_scale_and_specs():
         Bot.make("racer@sloth")
     with pytest.raises(ValueError, match="unknown strategy"):
         Bot.make("cheat@1")
+    assert Bot.make("greedy@1").strategy == "greedy"
+
+
+def test_racer_takes_an_immediate_win():
+    # White h6 with black beside its far side (g7): black wins on h7, behind h6, with card 0.
+    cards = {"h6": "white", "h5": "black", "g5": "black", "g6": "black", "g7": "black"}
+    state = hand_built(cards, {"white": [9], "black": [5, 0, 7]})
+    assert state.table.win_reason(state.table.cell("h7"), "black")
+    assert racer_move(state, "black") == "place 0 h7"
+    state.act("black", racer_move(state, "black"))
+    assert state.result.winner == "black"
+
+
+def test_racer_blocks_the_cell_where_the_opponent_wins_behind_next():
+    # White (e4, e5) stands beside f4, the cell behind black's f5: white holds card 0, which fits there.
+    cards = {"f5": "black", "g5": "black", "g6": "white", "e4": "white", "e5": "white", "f6": "white"}
+    state = hand_built(cards, {"white": [0, 1, 2], "black": [0, 5, 9]})
+    assert state.table.win_reason(state.table.cell("f4"), "white")
+    move = racer_move(state, "black")
+    assert move.split()[2] == "f4", move
+    scores = racer_scores(state, "black", state.placements("black"), random.Random(0))
+    assert scores["old"][:-1].min() == 0.0 and scores["old"][-1] > 0  # only a card on f4 kills it; a discard does not
+
+
+def test_racer_does_not_hand_the_opponent_a_win_when_a_safe_move_exists():
+    # A black card on g5 would leave g4 open behind it, beside white's f4: white holds card 0 for g4.
+    cards = {"h6": "white", "h5": "black", "f4": "white", "f5": "white"}
+    state = hand_built(cards, {"white": [0, 1, 2], "black": [0]})
+    options = [state.table.label(cell) for _, cell, _ in state.placements("black")]
+    assert "g5" in options and len(options) > 1
+    state.table.place(state.table.cell("g5"), "black", 0, NEUTRAL)
+    assert state.table.win_reason(state.table.cell("g4"), "white")  # the trap is real
+    state.table.remove(state.table.cell("g5"))
+    assert racer_move(state, "black").split()[2] != "g5"
+
+
+def test_racers_play_2v2_to_the_end():
+    state = ogames.load("omiga", variant="2v2", seed=4, target=2).new_state()
+    play_game(state, {a: Bot.make("racer@1") for a in state.actors}, 4, max_time=600)
+    assert state.result is not None and max(state.points.values()) >= 2
+    assert any(entry["by"] == "white2" for entry in state.history) and any(entry["by"] == "black2" for entry in state.history)
 
 
 def test_fast_bot_beats_slow_bot_clearly():

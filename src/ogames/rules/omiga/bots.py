@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ogames.rules.omiga import strategy
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.table import PlacementRules
 
@@ -27,7 +28,7 @@ REACTION = {
     "champion": 0.4,
     "machine": 0.05,
 }
-STRATEGIES = ("racer", "random")
+STRATEGIES = ("racer", "greedy", "random")
 _LOOSE = PlacementRules(fit="none")
 
 # Scores of the racer's considerations ("looming": with some card of the deck, not the hand shown).
@@ -86,7 +87,9 @@ class Bot:
             if not options:
                 return "discard"
             return state.action_text(*rng.choice(options))
-        return racer_choice(state, actor, options, rng)
+        if self.strategy == "greedy":
+            return greedy_choice(state, actor, options, rng)
+        return strategy.racer_choice(state, actor, options, rng)
 
 
 def _opponents(state: RealtimeState, actor: str) -> list[str]:
@@ -115,8 +118,8 @@ def potential_wins(state: RealtimeState, colour: str) -> set[int]:
     return {cell for cell in cells if any(table.fits(cell, f) for f in every_face)}
 
 
-def racer_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
-    """The racer's action: win, block, advance safely, or discard."""
+def greedy_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
+    """The one-ply racer (the racer before the look-ahead): win, block, advance safely, or discard."""
     if not options:
         return "discard"
     table, colour = state.table, state.colour_of(actor)
