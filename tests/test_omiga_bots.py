@@ -93,11 +93,11 @@ def test_fast_bot_beats_slow_bot_clearly():
     assert report.wins[0] >= 16 and report.wins[0] > 3 * report.wins[1]
 
 
-@pytest.mark.xfail(reason="not yet: at equal speed threats appear and are taken within one reaction, so one-ply blocking "
-                   "comes too late; the racer needs two-ply anticipation", strict=False)
+@pytest.mark.xfail(reason="not yet: the two-ply racer wins about 57% of decisive games against random at equal speed "
+                   "(benchmarks/bench_omiga_bots.py, 4 seeds x 80 games), short of the 65% asked for", strict=False)
 def test_strategic_bot_beats_random_bot_at_equal_speed():
     report = run_match(Bot.make("racer@1"), Bot.make("random@1"), games=80, seed=100)
-    assert report.wins[0] > report.wins[1] + 10, report.wins
+    assert report.wins[0] >= 0.65 * sum(report.wins), report.wins
 
 
 def test_match_is_reproducible():

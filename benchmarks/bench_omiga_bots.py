@@ -1,0 +1,72 @@
+"""Omiga bot strength and speed: win rates of seeded bot matches on the simulated clock, and the
+racer's decisions per second. Run: .venv/bin/python benchmarks/bench_omiga_bots.py [games] [seeds]"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+import ogames
+from ogames.rules.omiga.bots import Bot
+from ogames.rules.omiga.match import run_match
+
+PAIRS = (
+    ("racer@1", "random@1"),
+    ("racer@0.4", "random@0.4"),
+    ("racer@2", "random@2"),
+    ("greedy@1", "random@1"),
+    ("racer@1", "greedy@1"),
+    ("racer@1", "random@0.8"),
+    ("racer@0.8", "random@1"),
+)
+
+
+def decisions_per_second(budget: float = 2.0) -> float:
+    """Racer decisions per second on positions from seeded racer-vs-random games."""
+    states = []
+    for seed in range(6):
+        state = ogames.load("omiga", seed=seed).new_state()
+        rng = random.Random(seed)
+        for _ in range(12):
+            for actor in state.actors:
+                action = Bot.make("random@1").decide(state, actor, rng)
+                if action and not state.is_over:
+                    state.submit(actor, action, state.clock)
+        if not state.is_over:
+            states.append(state)
+    bot, rng, count, start = Bot.make("racer@1"), random.Random(0), 0, time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for state in states:
+            bot.decide(state, "white", rng)
+            count += 1
+    return count / (time.perf_counter() - start)
+
+
+def main(games: int = 80, seeds: int = 4) -> None:
+    """Play every pair over several seeds and print win rates (share of decisive games)."""
+    out = RichTable(title=f"Omiga bots: {games} games per seed, bot A White in even games")
+    out.add_column("bot A")
+    out.add_column("bot B")
+    for s in range(seeds):
+        out.add_column(f"seed {100 + 1000 * s}", justify="right")
+    out.add_column("A wins / decisive", justify="right")
+    out.add_column("draws", justify="right")
+    for a, b in PAIRS:
+        cells, wins, decisive, draws = [], 0, 0, 0
+        for s in range(seeds):
+            report = run_match(Bot.make(a), Bot.make(b), games=games, seed=100 + 1000 * s)
+            share = report.wins[0] / max(1, sum(report.wins))
+            cells.append(f"{share:.0%}")
+            wins, decisive, draws = wins + report.wins[0], decisive + sum(report.wins), draws + report.draws
+        out.add_row(a, b, *cells, f"{wins}/{decisive} = {wins / max(1, decisive):.1%}", str(draws))
+    console = Console()
+    console.print(out)
+    console.print(f"racer decisions per second: {decisions_per_second():,.0f}")
+
+
+if __name__ == "__main__":
+    main(*(int(x) for x in sys.argv[1:3]))
