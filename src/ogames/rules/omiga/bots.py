@@ -3,9 +3,10 @@
 A bot looks at the table, decides, and its action arrives `reaction` seconds later (± jitter), by
 when the table may have changed: the authority then re-checks it, so slow bots lose races.
 Strategies:
-- `racer`: win now if it can; otherwise block the cells where an opponent could win with the
-  hand it shows (hands lie face up); otherwise advance towards the far edge without opening a
-  win for the opponent; discard a hand that cannot be laid or only helps the opponent.
+- `racer`: win now if it can; otherwise a two-ply look-ahead over the foe placements that may land
+  before its own (see `strategy.py`): keep foe wins off the table, make its own, race on.
+- `greedy`: the earlier one-ply racer (block threats shown by the foe's face-up hand, advance
+  without opening a win), kept to measure the racer against.
 - `random`: any legal placement, discarding only when none exists.
 """
 

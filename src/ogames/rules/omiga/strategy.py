@@ -10,9 +10,9 @@ every foe placement F that could land first (and at F = nothing) and asks, on ta
 - do I now hold a winning card for some cell? (the foe's answer to M is still on the old table)
 - was M made impossible by F? (a wasted action).
 The scores are averaged over F (a random foe) and mixed with the worst F (a foe that aims).
-Smaller terms steer quiet positions: advancing towards the far edge, cells from which a win could
-be set up one placement later (own: good, foe's: bad), and not laying cards whose far side lies
-open. A discard is scored the same way, with the hand about to be drawn.
+Smaller terms steer quiet positions: advancing towards the far edge and win cells within two
+placements (own: good, foe's: bad; see `race`). A discard is scored the same way, with the hand
+about to be drawn, less a tempo.
 
 Hands lie face up and discard piles are public; the unseen cards of a deck are the designs neither
 on the table, in a hand of that colour nor on its discard pile.
