@@ -17,6 +17,8 @@ from ogames.rules.omiga.zen.sat import Formula, check_rup_proof
 from ogames.rules.omiga.zen.simulate import estimate, greedy_move, play_greedy
 from ogames.rules.omiga.zen.solver import check_witness, counting_lemma, search_solve, solve
 from ogames.rules.omiga.zen.state import LOST
+from ogames.rules.omiga.zen.survey import chessboard
+from ogames.rules.omiga.zen.survey import forms as survey_forms
 
 
 def zen(form: str = "fly", seed: int = 1):
@@ -344,3 +346,32 @@ def test_estimate_is_reproducible_and_bounded():
     assert first == second and 0 <= first.wins <= 5
     low, high = first.interval()
     assert 0.0 <= low <= first.rate <= high <= 1.0
+
+
+@pytest.mark.parametrize("turning", [True, False])
+def test_full_decks_fill_a_6_by_6_square_and_the_8_by_9_chessboard(turning):
+    # docs/zen-forms.md: no form with at most 36 cards of a colour was found impossible; these carry the claim.
+    cards = CardSet(STANDARD.designs, turning=turning)
+    for cells in ({(c, r): "white" for c in range(6) for r in range(6)}, chessboard()):
+        verdict = solve(cells, cards)
+        assert verdict.status == "possible" and check_witness(cells, verdict.witness, cards) is None
+
+
+def test_survey_forms_are_connected_and_escape_the_counting_lemma():
+    seen = set()
+    for family, cells in survey_forms(2):
+        seen.add(family)
+        assert counting_lemma(cells) is None
+        left, bottom = min(c for c, _ in cells), min(r for _, r in cells)
+        shifted = {(c - left, r - bottom): colour for (c, r), colour in cells.items()}
+        assert Form("s", "s", "s", "easy", 1, _art(cells)).cells == shifted  # Form refuses unconnected art
+    assert len(seen) == 6
+
+
+def _art(cells: dict) -> str:
+    cols = [c for c, _ in cells]
+    rows = [r for _, r in cells]
+    lines = []
+    for r in range(max(rows), min(rows) - 1, -1):
+        lines.append("".join({"white": "o", "black": "#"}.get(cells.get((c, r)), ".") for c in range(min(cols), max(cols) + 1)))
+    return "\n".join(lines)

@@ -20,6 +20,51 @@ def figures(form: Form, games: int) -> tuple[str, str, Estimate | None]:
     return verdict.status, verdict.reason, chance
 
 
+SURVEY = [
+    "## Is any form impossible for a reason other than counting?",
+    "",
+    "Every *impossible* form here is impossible by counting alone: it asks for more than 36 cards of one colour.",
+    "We looked for a connected form that asks for at most 36 cards of each colour and still cannot be completed,",
+    "with the standard 36 designs, both with turning allowed and with `turning=False`. **None was found.**",
+    "",
+    "What was proved (every *possible* below has a SAT witness re-checked cell by cell by `check_witness`):",
+    "",
+    "- Every one-colour rectangle of 30 to 36 cells is possible, in both modes: 1 × 30 … 1 × 36, 2 × 15 … 2 × 18,",
+    "  3 × 10 … 3 × 12, 4 × 8, 4 × 9, 5 × 6, 5 × 7, 6 × 6 and their transposes. The 2-wide, 18-tall block (all 36",
+    "  designs, each once) is the one the old depth-first search could not settle in 50,000 nodes; SAT needs ~0.1 s.",
+    "- The 8 × 9 chessboard (36 white + 36 black, no two cards of one colour side by side) is possible in both modes.",
+    "- A layout restricted to part of its form is a layout of that part (tested in `test_omiga_zen.py`). So every",
+    "  one-colour form that fits inside one of those rectangles (for example any one-colour form of a 6 × 6 box),",
+    "  and every two-colour form coloured like a part of the 8 × 9 chessboard, is possible too, in both modes.",
+    "- Turning only adds faces, so a form possible with `turning=False` is possible with turning.",
+    "",
+    "What was searched (`python -m ogames.rules.omiga.zen.survey 25`, seeded, both modes, every answer proved):",
+    "",
+    "| family | mode | forms | possible | impossible | unknown |",
+    "|---|---|---|---|---|---|",
+    "| one-colour rectangles of 30-36 cells | turning | 37 | 37 | 0 | 0 |",
+    "| one-colour rectangles of 30-36 cells | no turning | 37 | 37 | 0 | 0 |",
+    "| 8 x 9 chessboard | turning | 1 | 1 | 0 | 0 |",
+    "| 8 x 9 chessboard | no turning | 1 | 1 | 0 | 0 |",
+    "| one-colour compact polyominoes of 36 cells | turning | 25 | 25 | 0 | 0 |",
+    "| one-colour compact polyominoes of 36 cells | no turning | 25 | 25 | 0 | 0 |",
+    "| one-colour branchy polyominoes of 36 cells | turning | 25 | 25 | 0 | 0 |",
+    "| one-colour branchy polyominoes of 36 cells | no turning | 25 | 25 | 0 | 0 |",
+    "| 72-cell polyominoes, 36 random cells of each colour | turning | 25 | 25 | 0 | 0 |",
+    "| 72-cell polyominoes, 36 random cells of each colour | no turning | 25 | 25 | 0 | 0 |",
+    "| 8 x 9 chessboards with two cells swapped | turning | 25 | 25 | 0 | 0 |",
+    "| 8 x 9 chessboards with two cells swapped | no turning | 25 | 25 | 0 | 0 |",
+    "",
+    "All 276 decisions took 107 s together on one shared core.",
+    "",
+    "What is not proved: that no such form exists at all. Connected forms with up to 36 cells of each colour are",
+    "far too many to enumerate, and no general argument was found, so the level *impossible* keeps the counting",
+    "proofs (the booklet's Квадрат, Ромб, Колесо and Шахматная доска stay impossible because they are large).",
+    "Should a form ever be found impossible by SAT, `solve(..., proof=True)` returns the refutation and",
+    "`sat.check_rup_proof` re-checks it by unit propagation, independently of the solver.",
+]
+
+
 def render(games: int = 400) -> str:
     """The whole Markdown page."""
     lines = [
@@ -30,8 +75,9 @@ def render(games: int = 400) -> str:
         "",
         "- **Solver**: can the form be completed at all with one deck of each colour (each design at most once per",
         "  colour, any face), ignoring the order of drawing? *possible* comes with a witness layout re-checked cell",
-        "  by cell; *impossible* is proved by counting (a colour asks for more cells than a deck has designs).",
-        "  Level *impossible* means exactly: proved impossible; every other form is proved possible.",
+        "  by cell; *impossible* is proved by counting (a colour asks for more cells than a deck has designs) or by",
+        "  the SAT solver (`sat.py`, CaDiCaL through python-sat), whose refutation an independent unit-propagation",
+        "  checker re-checks. Level *impossible* means exactly: proved impossible; every other form is proved possible.",
         f"- **Greedy chance**: completed games out of {games} seeded games (seeds 0…{games - 1}) under the real draw",
         "  rules, played by the greedy player of `simulate.py`, with a 95% Wilson interval. It is a lower bound",
         "  for a good player: a better player completes at least as often.",
@@ -54,7 +100,7 @@ def render(games: int = 400) -> str:
             )
             details += [f"### {form.english} — {form.russian} ({form.level})", "", f"Solver: {status}: {reason}.", "", "```"]
             details += [*form.lines, "```", ""]
-    return "\n".join([*lines, "", "## The forms", "", *details])
+    return "\n".join([*lines, "", *SURVEY, "", "## The forms", "", *details])
 
 
 def main(argv: list[str]) -> None:
