@@ -39,6 +39,10 @@ class Board:
                 if cell not in self.neighbours[other]:
                     raise ValueError(f"adjacency of {self.labels[cell]} and {self.labels[other]} is one-sided")
 
+    def __deepcopy__(self, memo: dict) -> Board:
+        # Immutable: copies of game states share their board instead of copying its arrays.
+        return self
+
     @property
     def size(self) -> int:
         """Number of cells."""

@@ -8,7 +8,6 @@ hex patch or cell list and any star set. Komi is an option, or chosen in play wi
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from ogames.errors import BadOption, IllegalMove, UnknownLabel
 from ogames.kernels import omny as kernel
 from ogames.kernels import reference
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Result, State
+from ogames.rules.protocol import Result
 from ogames.rules.stones import BLACK, StoneGame, StoneState
 
 VARIANTS = ("sunder", "y", "gyre", "free-y", "custom")
@@ -318,10 +317,6 @@ class OmnyState(StoneState):
             raise RuntimeError("an Omny playout ended without a winner (the rules say this cannot happen)")
         seat = owner[game.colours[winner]]
         return [1.0 if s == seat else 0.0 for s in range(len(self.players))]
-
-    def clone(self) -> State:
-        """An independent copy sharing the immutable game and board."""
-        return copy.deepcopy(self, memo={id(self.game): self.game, id(self.board): self.board})
 
 
 # ----- option helpers ------------------------------------------------------------------------------

@@ -80,6 +80,10 @@ class Game(ABC):
         shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"<{self.title}: {shown}>"
 
+    def __deepcopy__(self, memo: dict) -> Game:
+        # Settled games never change: copies of states share theirs.
+        return self
+
     @staticmethod
     def fail(message: str) -> BadOption:
         """A BadOption to raise from settle()."""
@@ -248,8 +252,8 @@ class State(ABC):
         }
 
     def clone(self) -> State:
-        """An independent copy (the game itself is shared: it is immutable)."""
-        return copy.deepcopy(self, memo={id(self.game): self.game})
+        """An independent copy (the game and its board are shared: they are immutable)."""
+        return copy.deepcopy(self)
 
     def __repr__(self) -> str:
         status = self.result.describe() if self.result else f"{self.to_move} to move"

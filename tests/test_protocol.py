@@ -1,0 +1,54 @@
+"""The shared protocol: clone independence, undo, resign and the errors every game shares."""
+
+from __future__ import annotations
+
+import pytest
+
+import ogames
+
+GAMES = [("omny", {"variant": "y", "size": 5}), ("oddy", {"sides": 5, "size": 3}), ("omega", {}), ("onyx", {})]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_clone_is_independent_but_shares_the_immutable_game_and_board(name, options):
+    state = ogames.load(name, **options).new_state()
+    state.play(state.legal_moves()[0])
+    copy = state.clone()
+    assert copy.game is state.game and copy.board is state.board
+    before = state.record()
+    copy.play(copy.legal_moves()[0])
+    assert state.record() == before and copy.record()["moves"] != before["moves"]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_shared_errors_change_nothing(name, options):
+    state = ogames.load(name, **options).new_state()
+    before = state.record()
+    for bad in (None, 42, "", "nowhere", "swap"):
+        with pytest.raises(ogames.IllegalMove):
+            state.play(bad)
+    with pytest.raises(ogames.IllegalMove, match="no move to take back"):
+        state.undo()
+    with pytest.raises(ogames.IllegalMove, match="not a colour"):
+        state.resign("purple")
+    assert state.record() == before
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_resigning_ends_the_game_and_nothing_follows(name, options):
+    state = ogames.load(name, **options).new_state()
+    mover = state.to_move
+    state.play("resign")
+    assert state.is_over and state.winner not in (None, mover)
+    assert state.legal_moves() == []
+    with pytest.raises(ogames.IllegalMove, match="game is over"):
+        state.play(state.game.new_state().legal_moves()[0])
+    assert ogames.replay(state.record()).winner == state.winner
+
+
+def test_unknown_game_and_options_are_named():
+    with pytest.raises(ogames.BadOption, match="did you mean omny"):
+        ogames.load("omnny")
+    with pytest.raises(ogames.BadOption, match="no option 'colour'"):
+        ogames.load("onyx", colour="red")
+    assert {g["name"] for g in ogames.games()} == {"omny", "oddy", "omega", "onyx", "omiga"}
