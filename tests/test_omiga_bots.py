@@ -14,6 +14,7 @@ from ogames.errors import BadRecord
 from ogames.rules.omiga.bots import REACTION, Bot, reaction_seconds
 from ogames.rules.omiga.cards import STANDARD
 from ogames.rules.omiga.match import play_game, run_match
+from ogames.rules.omiga.rollout import rollout_choice, rollout_values
 from ogames.rules.omiga.strategy import racer_choice, racer_scores
 from ogames.rules.omiga.table import Table
 
@@ -45,6 +46,7 @@ def test_reaction_scale_and_specs():
     with pytest.raises(ValueError, match="unknown strategy"):
         Bot.make("cheat@1")
     assert Bot.make("greedy@1").strategy == "greedy"
+    assert Bot.make("rollout@expert") == Bot("rollout", REACTION["expert"])
 
 
 def test_racer_takes_an_immediate_win():
@@ -80,6 +82,35 @@ def test_racer_does_not_hand_the_opponent_a_win_when_a_safe_move_exists():
     assert racer_move(state, "black").split()[2] != "g5"
 
 
+def rollout_move(state, actor: str) -> str:
+    return rollout_choice(state, actor, state.placements(actor), random.Random(0))
+
+
+def test_rollout_takes_an_immediate_win():
+    cards = {"h6": "white", "h5": "black", "g5": "black", "g6": "black", "g7": "black"}
+    state = hand_built(cards, {"white": [9], "black": [5, 0, 7]})
+    assert rollout_move(state, "black") == "place 0 h7"
+
+
+def test_rollout_blocks_the_cell_where_the_opponent_wins_behind_next():
+    cards = {"f5": "black", "g5": "black", "g6": "white", "e4": "white", "e5": "white", "f6": "white"}
+    state = hand_built(cards, {"white": [0, 1, 2], "black": [0, 5, 9]})
+    move = rollout_move(state, "black")
+    assert move.split()[2] == "f4", move
+    options = state.placements("black")
+    candidates, counts, _ = rollout_values(state, "black", options, random.Random(0))
+    share = {(options[i][1] if i < len(options) else -1): c[0] + c[2] / 2 for i, c in zip(candidates, counts, strict=True)}
+    f4 = state.table.cell("f4")
+    # The block is among the candidates and strictly better than every other one, the discard included.
+    assert f4 in share and all(share[f4] > v for cell, v in share.items() if cell != f4)
+
+
+def test_rollout_falls_back_to_the_racer_in_2v2():
+    state = ogames.load("omiga", variant="2v2", seed=4, target=2).new_state()
+    options = state.placements("white1")
+    assert rollout_choice(state, "white1", options, random.Random(3)) == racer_choice(state, "white1", options, random.Random(3))
+
+
 def test_racers_play_2v2_to_the_end():
     state = ogames.load("omiga", variant="2v2", seed=4, target=2).new_state()
     play_game(state, {a: Bot.make("racer@1") for a in state.actors}, 4, max_time=600)
@@ -93,11 +124,10 @@ def test_fast_bot_beats_slow_bot_clearly():
     assert report.wins[0] >= 16 and report.wins[0] > 3 * report.wins[1]
 
 
-@pytest.mark.xfail(reason="not yet: the two-ply racer wins about 57% of decisive games against random at equal speed "
-                   "(benchmarks/bench_omiga_bots.py, 4 seeds x 80 games), short of the 65% asked for", strict=False)
 def test_strategic_bot_beats_random_bot_at_equal_speed():
-    report = run_match(Bot.make("racer@1"), Bot.make("random@1"), games=80, seed=100)
-    assert report.wins[0] >= 0.65 * sum(report.wins), report.wins
+    # The rollout bot (the strongest); other seeds are in benchmarks/bench_omiga_bots.py.
+    report = run_match(Bot.make("rollout@1"), Bot.make("random@1"), games=80, seed=100)
+    assert sum(report.wins) >= 60 and report.wins[0] >= 0.65 * sum(report.wins), report.wins
 
 
 def test_match_is_reproducible():

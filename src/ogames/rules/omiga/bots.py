@@ -5,6 +5,8 @@ when the table may have changed: the authority then re-checks it, so slow bots l
 Strategies:
 - `racer`: win now if it can; otherwise a two-ply look-ahead over the foe placements that may land
   before its own (see `strategy.py`): keep foe wins off the table, make its own, race on.
+- `rollout`: Monte-Carlo look-ahead: the racer's best few placements and the discard, each played
+  out many times at both sides' speeds from the public information (see `rollout.py`).
 - `greedy`: the earlier one-ply racer (block threats shown by the foe's face-up hand, advance
   without opening a win), kept to measure the racer against.
 - `random`: any legal placement, discarding only when none exists.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ogames.rules.omiga import strategy
+from ogames.rules.omiga import rollout, strategy
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.table import PlacementRules
 
@@ -29,7 +31,7 @@ REACTION = {
     "champion": 0.4,
     "machine": 0.05,
 }
-STRATEGIES = ("racer", "greedy", "random")
+STRATEGIES = ("racer", "rollout", "greedy", "random")
 _LOOSE = PlacementRules(fit="none")
 
 # Scores of the racer's considerations ("looming": with some card of the deck, not the hand shown).
@@ -90,6 +92,8 @@ class Bot:
             return state.action_text(*rng.choice(options))
         if self.strategy == "greedy":
             return greedy_choice(state, actor, options, rng)
+        if self.strategy == "rollout":
+            return rollout.rollout_choice(state, actor, options, rng, reaction=self.reaction, jitter=self.jitter)
         return strategy.racer_choice(state, actor, options, rng)
 
 
