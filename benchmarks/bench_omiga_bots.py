@@ -1,5 +1,6 @@
-"""Omiga bot strength and speed: win rates of seeded bot matches on the simulated clock, and the
-racer's decisions per second. Run: .venv/bin/python benchmarks/bench_omiga_bots.py [games] [seeds]"""
+"""Omiga bot strength and speed: win rates of seeded bot matches on the simulated clock, and each
+strategy's decisions per second. Run: .venv/bin/python benchmarks/bench_omiga_bots.py [games] [seeds] [filter]
+(`filter`: only pairs whose bot A starts with it, e.g. `rollout`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ import ogames
 from ogames.rules.omiga.bots import Bot
 from ogames.rules.omiga.match import run_match
 
+# Equal speeds scale the whole simulated clock, so `x@0.4` vs `y@0.4` replays `x@1` vs `y@1` exactly;
+# the unequal pairs are the informative ones.
 PAIRS = (
+    ("rollout@1", "random@1"),
+    ("rollout@1", "random@0.8"),
+    ("rollout@1", "racer@1"),
+    ("rollout@1", "greedy@1"),
     ("racer@1", "random@1"),
     ("racer@0.4", "random@0.4"),
     ("racer@2", "random@2"),
@@ -25,8 +32,8 @@ PAIRS = (
 )
 
 
-def decisions_per_second(budget: float = 2.0) -> float:
-    """Racer decisions per second on positions from seeded racer-vs-random games."""
+def decisions_per_second(spec: str = "racer@1", budget: float = 2.0) -> float:
+    """A bot's decisions per second on positions from seeded random-vs-random games."""
     states = []
     for seed in range(6):
         state = ogames.load("omiga", seed=seed).new_state()
@@ -38,7 +45,9 @@ def decisions_per_second(budget: float = 2.0) -> float:
                     state.submit(actor, action, state.clock)
         if not state.is_over:
             states.append(state)
-    bot, rng, count, start = Bot.make("racer@1"), random.Random(0), 0, time.perf_counter()
+    bot, rng = Bot.make(spec), random.Random(0)
+    bot.decide(states[0], "white", rng)  # compile the kernels before timing
+    count, start = 0, time.perf_counter()
     while time.perf_counter() - start < budget:
         for state in states:
             bot.decide(state, "white", rng)
@@ -46,7 +55,7 @@ def decisions_per_second(budget: float = 2.0) -> float:
     return count / (time.perf_counter() - start)
 
 
-def main(games: int = 80, seeds: int = 4) -> None:
+def main(games: int = 80, seeds: int = 4, only: str = "") -> None:
     """Play every pair over several seeds and print win rates (share of decisive games)."""
     out = RichTable(title=f"Omiga bots: {games} games per seed, bot A White in even games")
     out.add_column("bot A")
@@ -56,6 +65,8 @@ def main(games: int = 80, seeds: int = 4) -> None:
     out.add_column("A wins / decisive", justify="right")
     out.add_column("draws", justify="right")
     for a, b in PAIRS:
+        if not a.startswith(only):
+            continue
         cells, wins, decisive, draws = [], 0, 0, 0
         for s in range(seeds):
             report = run_match(Bot.make(a), Bot.make(b), games=games, seed=100 + 1000 * s)
@@ -63,10 +74,11 @@ def main(games: int = 80, seeds: int = 4) -> None:
             cells.append(f"{share:.0%}")
             wins, decisive, draws = wins + report.wins[0], decisive + sum(report.wins), draws + report.draws
         out.add_row(a, b, *cells, f"{wins}/{decisive} = {wins / max(1, decisive):.1%}", str(draws))
-    console = Console()
+    console = Console(width=160)
     console.print(out)
-    console.print(f"racer decisions per second: {decisions_per_second():,.0f}")
+    for spec in ("racer@1", "rollout@1"):
+        console.print(f"{spec} decisions per second: {decisions_per_second(spec):,.0f}")
 
 
 if __name__ == "__main__":
-    main(*(int(x) for x in sys.argv[1:3]))
+    main(*(int(x) for x in sys.argv[1:3]), *sys.argv[3:4])

@@ -245,9 +245,10 @@ def rollouts(
     w_hues = np.empty((n, 2), dtype=hues.dtype)
     w_seams = np.empty((n, 2), dtype=seams.dtype)
     w_hands = np.empty((2, 3), dtype=np.int64)
-    deck = np.empty((2, 64), dtype=np.int64)
+    room = unseen.shape[1] + discards.shape[1]  # every card a side owns fits, whichever pile it is in
+    deck = np.empty((2, room), dtype=np.int64)
     n_deck = np.empty(2, dtype=np.int64)
-    disc = np.empty((2, 64), dtype=np.int64)
+    disc = np.empty((2, room), dtype=np.int64)
     w_disc = np.empty(2, dtype=np.int64)
     opts = np.empty((n * 6, 4), dtype=np.int64)
     act = np.empty((2, 6), dtype=np.int64)

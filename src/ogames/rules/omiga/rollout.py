@@ -31,7 +31,7 @@ class Budget:
     """How much look-ahead one decision buys: candidates, rollouts each, events per rollout, policy."""
 
     candidates: int = 6
-    rollouts: int = 48
+    rollouts: int = 96  # 48 gave 65%, 96 gave 71% of decisive games against random (seeds 2100-4100)
     horizon: int = 40
     policy: int = 2
     tie_break: float = 0.02  # weight of the racer's normalised score next to the win share
@@ -63,7 +63,7 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
     if blocked is None:
         blocked = np.zeros(n, dtype=np.bool_)
     hands = np.full((2, 3), -1, dtype=np.int64)
-    pool = np.zeros((2, 36 if len(table.card_set) <= 36 else len(table.card_set)), dtype=np.int64)
+    pool = np.zeros((2, len(table.card_set)), dtype=np.int64)
     n_pool = np.zeros(2, dtype=np.int64)
     piles = np.zeros_like(pool)
     n_piles = np.zeros(2, dtype=np.int64)
