@@ -47,6 +47,7 @@ def test_reaction_scale_and_specs():
         Bot.make("cheat@1")
     assert Bot.make("greedy@1").strategy == "greedy"
     assert Bot.make("rollout@expert") == Bot("rollout", REACTION["expert"])
+    assert Bot.make("@1").strategy == "rollout"  # the strongest strategy is the default
 
 
 def test_racer_takes_an_immediate_win():
@@ -125,7 +126,7 @@ def test_fast_bot_beats_slow_bot_clearly():
 
 
 def test_strategic_bot_beats_random_bot_at_equal_speed():
-    # The rollout bot (the strongest); other seeds are in benchmarks/bench_omiga_bots.py.
+    # The rollout bot (the strongest): 80% here; 78/74/68% on seeds 1100/2100/3100 (benchmarks/bench_omiga_bots.py).
     report = run_match(Bot.make("rollout@1"), Bot.make("random@1"), games=80, seed=100)
     assert sum(report.wins) >= 60 and report.wins[0] >= 0.65 * sum(report.wins), report.wins
 

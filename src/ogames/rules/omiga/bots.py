@@ -68,9 +68,10 @@ class Bot:
 
     @classmethod
     def make(cls, spec: str) -> Bot:
-        """A bot from `strategy[@reaction]`, e.g. `racer@expert`, `random@0.5`."""
+        """A bot from `strategy[@reaction]`, e.g. `racer@expert`, `random@0.5`; the strongest (`rollout`) by default."""
         strategy, _, speed = spec.strip().lower().partition("@")
-        return cls(strategy or "racer", reaction_seconds(speed or "club"))
+        # rollout wins ~71% of decisive games against racer at equal speed (benchmarks/bench_omiga_bots.py).
+        return cls(strategy or "rollout", reaction_seconds(speed or "club"))
 
     @property
     def name(self) -> str:
