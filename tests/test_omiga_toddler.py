@@ -147,3 +147,19 @@ def test_toddler_bad_move_changes_nothing():
         with pytest.raises(IllegalMove):
             state.play(move)
         assert snapshot(state) == before
+
+
+def test_toddler_player_who_laid_every_card_sits_out_and_the_game_goes_on():
+    """Regression: with seed 1 Black lays its 36th card in round 35; it then holds no card and must
+    be skipped, not asked to move."""
+    import random
+
+    state = load("omiga", variant="toddler", seed=1, players=2).new_state()
+    rng = random.Random(1)
+    while not state.is_over and state.ply < 200:
+        mover = state.to_move
+        assert state.hands[mover], f"{mover} is asked to move without a card (round {state.round})"
+        state.play(rng.choice(state.legal_moves()), t=0.0)
+    out = [c for c in state.colours if not state.hands[c] and not state.supplies[c].cards and not state.supplies[c].discards]
+    assert out, "the seed no longer reaches a player with no cards left; pick another"
+    assert state.is_over

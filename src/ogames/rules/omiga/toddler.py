@@ -5,7 +5,8 @@ row. Player i's area starts at column (2i + 1)·W // (2n) of the bottom row, whe
 their deck is laid. Each round every player draws the top card of their own deck; then, in seat
 order, each places it or, only if it fits nowhere, discards it. Placement: a card touches a card
 of its own colour orthogonally and fits every orthogonal neighbour of its own colour; other
-players' cards need not fit (rule 3 dropped). A player whose deck is out turns their discard pile.
+players' cards need not fit (rule 3 dropped). A player whose deck is out turns their discard pile;
+a player who has laid every card they own sits the remaining rounds out.
 
 The game ends at the end of a round in which someone reached the far edge: every player who did
 shares the win. `state.winners` lists them in seat order; `state.winner` is the one colour, or
@@ -81,18 +82,26 @@ class ToddlerState(TurnCardState):
         if self.table.reaches_far_edge(cell, colour):
             self.reached.append(colour)
 
+    def holder_from(self, seat: int) -> int | None:
+        """The first seat from `seat` on in this round that holds a card (a player who has laid
+        every card they own has none, and sits the round out)."""
+        return next((s for s in range(seat, len(self.colours)) if self.hands[self.colours[s]]), None)
+
     def after_action(self, colour: str) -> None:
         """Next player in the round, or the round's end: winners, a stuck table, or a new round."""
-        if self.turn + 1 < len(self.colours):
-            self.turn += 1
+        following = self.holder_from(self.turn + 1)
+        if following is not None:
+            self.turn = following
             return
         if self.reached:
             names = [c for c in self.colours if c in self.reached]
             how = "reached the far edge" if len(names) == 1 else "reached the far edge in the same round and share the win"
             self.result = Result(SHARED.join(names), f"{' and '.join(names)} {how} (round {self.round})")
             return
-        self.turn = 0
         self.round += 1
         self.start_round()
-        if all(self.stuck(c) for c in self.colours):
+        first = self.holder_from(0)
+        if first is None or all(self.stuck(c) for c in self.colours):
             self.result = Result("draw", "no player can place any card they still own")
+        else:
+            self.turn = first
