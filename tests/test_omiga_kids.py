@@ -13,25 +13,13 @@ from ogames.records import replay
 from ogames.rules import load
 from ogames.rules.omiga.cards import STANDARD, Face
 from ogames.rules.omiga.table import KIDS_RULES
+from omiga_turns_helpers import snapshot
 
 
 def kids(seed: int = 1, **extra):
     return load("omiga", variant="kids", seed=seed, **extra).new_state()
 
 
-def toddler(players: int = 2, seed: int = 1, **extra):
-    return load("omiga", variant="toddler", players=players, seed=seed, **extra).new_state()
-
-
-def snapshot(state) -> tuple:
-    return (
-        state.ply,
-        state.turn,
-        tuple((c, tuple(h)) for c, h in state.hands.items()),
-        tuple((cell, card) for cell, card in state.table.cards()),
-        tuple((c, tuple(s.cards), tuple(s.discards)) for c, s in state.supplies.items()),
-        state.result,
-    )
 
 
 def play_random(state, seed: int, limit: int = 10_000):

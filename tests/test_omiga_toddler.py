@@ -7,21 +7,7 @@ import pytest
 from ogames.errors import BadOption, IllegalMove
 from ogames.rules import load
 from ogames.rules.omiga.cards import STANDARD, Face
-
-
-def toddler(players: int = 2, seed: int = 1, **extra):
-    return load("omiga", variant="toddler", players=players, seed=seed, **extra).new_state()
-
-
-def snapshot(state) -> tuple:
-    return (
-        state.ply,
-        state.turn,
-        tuple((c, tuple(h)) for c, h in state.hands.items()),
-        tuple((cell, card) for cell, card in state.table.cards()),
-        tuple((c, tuple(s.cards), tuple(s.discards)) for c, s in state.supplies.items()),
-        state.result,
-    )
+from omiga_turns_helpers import snapshot, toddler
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])

@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels.omiga_threats import fits as _fits
+
 MASK48 = (1 << 48) - 1
 _MUL, _ADD = 0x5DEECE66D, 0xB
 DISCARD, WAIT = -2, -3  # action cells besides a real cell
@@ -50,21 +52,6 @@ def _below(rs, n):  # pragma: no cover - compiled
 def _delay(rs, reaction, jitter):  # pragma: no cover - compiled
     u = _next(rs, 24) / 16777216.0
     return reaction * (1.0 + jitter * (2.0 * u - 1.0))
-
-
-@njit(cache=True)
-def _fits(owner, hues, seams, width, height, cell, face):  # pragma: no cover - compiled
-    col = cell % width
-    row = cell // width
-    if col > 0 and owner[cell - 1] >= 0 and hues[cell - 1, 1] != face[0]:
-        return False
-    if col < width - 1 and owner[cell + 1] >= 0 and hues[cell + 1, 0] != face[1]:
-        return False
-    if row > 0 and owner[cell - width] >= 0 and seams[cell - width, 0] != face[3]:
-        return False
-    if row < height - 1 and owner[cell + width] >= 0 and seams[cell + width, 1] != face[2]:
-        return False
-    return True
 
 
 @njit(cache=True)

@@ -23,7 +23,8 @@ from numba import njit
 
 
 @njit(cache=True)
-def _fits(owner, hues, seams, width, height, cell, face) -> bool:  # pragma: no cover - compiled
+def fits(owner, hues, seams, width, height, cell, face) -> bool:  # pragma: no cover - compiled
+    """Rule 1 on flat arrays: `face` (hues left/right, seams top/bottom) fits every orthogonal card."""
     col = cell % width
     row = cell // width
     if col > 0 and owner[cell - 1] >= 0 and hues[cell - 1, 1] != face[0]:
@@ -83,7 +84,7 @@ def _cell_weight(owner, hues, seams, width, height, cell, design_faces, n_faces,
         if weights[d] <= best:
             continue
         for k in range(n_faces[d]):
-            if _fits(owner, hues, seams, width, height, cell, design_faces[d, k]):
+            if fits(owner, hues, seams, width, height, cell, design_faces[d, k]):
                 best = weights[d]
                 break
     return best
@@ -157,7 +158,7 @@ def two_ply(
                     owner, hues, seams, blocked, width, height, me, forward, design_faces, n_faces, my_weights[i]
                 )
                 continue
-            if owner[mcell] >= 0 or not _fits(owner, hues, seams, width, height, mcell, my_moves[i, 1:]):
+            if owner[mcell] >= 0 or not fits(owner, hues, seams, width, height, mcell, my_moves[i, 1:]):
                 out[i, j, 0] = 1.0
                 out[i, j, 1] = 0.0
                 out[i, j, 2] = 0.0
