@@ -47,6 +47,36 @@ def _fits(owner, hues, seams, width, height, cell, me, face, fit_mode) -> bool: 
 
 
 @njit(cache=True)
+def orthogonal_contacts(owner: np.ndarray, width: int, height: int, cell: int, me: int) -> tuple[bool, bool]:
+    """Whether the cell's orthogonal neighbours hold a card of `me` (rule 2) and of another owner."""
+    col, row = cell % width, cell // width
+    own = False
+    opp = False
+    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        c2, r2 = col + dc, row + dr
+        if 0 <= c2 < width and 0 <= r2 < height:
+            o = owner[r2 * width + c2]
+            if o == me:
+                own = True
+            elif o >= 0:
+                opp = True
+    return own, opp
+
+
+@njit(cache=True)
+def diagonal_opponent(owner: np.ndarray, width: int, height: int, cell: int, me: int) -> bool:
+    """Whether a diagonal neighbour holds another owner's card (rule 3 also counts diagonals)."""
+    col, row = cell % width, cell // width
+    for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        c2, r2 = col + dc, row + dr
+        if 0 <= c2 < width and 0 <= r2 < height:
+            o = owner[r2 * width + c2]
+            if o >= 0 and o != me:
+                return True
+    return False
+
+
+@njit(cache=True)
 def legal_cells(
     owner: np.ndarray,
     hues: np.ndarray,
@@ -67,30 +97,10 @@ def legal_cells(
     for cell in range(width * height):
         if owner[cell] >= 0 or blocked[cell]:
             continue
-        col = cell % width
-        row = cell // width
-        own = False
-        touch = False
-        opp = False
-        for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            c2 = col + dc
-            r2 = row + dr
-            if 0 <= c2 < width and 0 <= r2 < height:
-                o = owner[r2 * width + c2]
-                if o >= 0:
-                    touch = True
-                    if o == me:
-                        own = True
-                    else:
-                        opp = True
+        own, opp = orthogonal_contacts(owner, width, height, cell, me)
+        touch = own or opp
         if need_opp and not opp:
-            for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-                c2 = col + dc
-                r2 = row + dr
-                if 0 <= c2 < width and 0 <= r2 < height:
-                    o = owner[r2 * width + c2]
-                    if o >= 0 and o != me:
-                        opp = True
+            opp = diagonal_opponent(owner, width, height, cell, me)
         if (need_own and not own) or (need_opp and not opp) or (need_touch and not touch):
             continue
         for k in range(faces.shape[0]):

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels.omiga import diagonal_opponent, orthogonal_contacts
+
 
 @njit(cache=True)
 def fits(owner, hues, seams, width, height, cell, face) -> bool:  # pragma: no cover - compiled
@@ -53,28 +55,8 @@ def _is_win_cell(owner, blocked, width, height, me, forward, cell) -> bool:  # p
         o = owner[back * width + col]
         if o < 0 or o == me:
             return False
-    own = False
-    opp = False
-    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        c2 = col + dc
-        r2 = row + dr
-        if 0 <= c2 < width and 0 <= r2 < height:
-            o = owner[r2 * width + c2]
-            if o == me:
-                own = True
-            elif o >= 0:
-                opp = True
-    if not own:
-        return False
-    if not opp:
-        for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-            c2 = col + dc
-            r2 = row + dr
-            if 0 <= c2 < width and 0 <= r2 < height:
-                o = owner[r2 * width + c2]
-                if o >= 0 and o != me:
-                    opp = True
-    return opp
+    own, opp = orthogonal_contacts(owner, width, height, cell, me)
+    return own and (opp or diagonal_opponent(owner, width, height, cell, me))
 
 
 @njit(cache=True)
