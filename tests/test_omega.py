@@ -136,7 +136,8 @@ def test_two_player_position():
     assert state.scores == {"white": 3 * 2 * 1, "black": 4 * 4}
 
 
-def test_three_player_position():
+def three_player_tie():
+    """Three players: White 3·3 = 9, Black 9, Red 2·2·2 = 8."""
     state = new(players=3)
     set_stones(
         state,
@@ -146,6 +147,11 @@ def test_three_player_position():
             "red": [["g6", "f6"], ["b8", "a8"], ["c6", "c5"]],
         },
     )
+    return state
+
+
+def test_three_player_position():
+    state = three_player_tie()
     assert state.scores == {"white": 9, "black": 9, "red": 8}
 
 
@@ -188,15 +194,7 @@ def test_groups_rejects_unknown_colour():
 
 def test_tie_goes_to_the_later_colour():
     # White 3·3 = 9 and Black 9 tie on top; Red has 8: Black, later than White, wins.
-    state = new(players=3)
-    set_stones(
-        state,
-        {
-            "white": [["h5", "i5", "i4"], ["d7", "d6", "e5"]],
-            "black": [["g2", "f3", "h1", "f2", "h2", "h3", "g3", "h4", "g5"]],
-            "red": [["g6", "f6"], ["b8", "a8"], ["c6", "c5"]],
-        },
-    )
+    state = three_player_tie()
     assert best_colour(state.scores, state.game.colours) == "black"
     assert best_colour({"white": 5, "black": 2, "red": 5}, ("white", "black", "red")) == "red"
     assert best_colour({"white": 5, "black": 5, "red": 5, "blue": 1}, COLOURS) == "red"

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
+from ogames.kernels.flood import fill_group
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
@@ -24,29 +25,13 @@ GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
 @njit(cache=True)
 def connects(stones: np.ndarray, table: np.ndarray, side_bits: np.ndarray, goal: int, start: int) -> bool:
     """Whether start's group (same value, connected) touches every side bit in `goal`."""
-    value = stones[start]
     n = stones.shape[0]
-    seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int32)
-    seen[start] = True
-    queue[0] = start
-    head, tail = 0, 1
+    size = fill_group(stones, table, start, np.zeros(n, dtype=np.bool_), queue)
     touched = 0
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        touched |= side_bits[cell]
-        if touched & goal == goal:
-            return True
-        for k in range(table.shape[1]):
-            other = table[cell, k]
-            if other < 0:
-                break
-            if not seen[other] and stones[other] == value:
-                seen[other] = True
-                queue[tail] = other
-                tail += 1
-    return False
+    for k in range(size):
+        touched |= side_bits[queue[k]]
+    return touched & goal == goal
 
 
 def connects_reference(
