@@ -9,9 +9,9 @@ import time
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ogames.rules.omiga.bots import Bot
+from ogames.arena.realtime_match import run_match
+from ogames.players.omiga.bots import Bot
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.match import run_match
 from ogames.rules.omiga.table import Table
 
 

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 import ogames
-from ogames.rules.omiga.bots import Bot
-from ogames.rules.omiga.match import run_match
+from ogames.arena.realtime_match import run_match
+from ogames.players.omiga.bots import Bot
 
 # Equal speeds scale the whole simulated clock, so `x@0.4` vs `y@0.4` replays `x@1` vs `y@1` exactly;
 # the unequal pairs are the informative ones.

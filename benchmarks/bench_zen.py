@@ -8,10 +8,10 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from ogames.players.omiga.zen_greedy import estimate
+from ogames.players.solvers.zen import search_solve, solve
 from ogames.rules.omiga.cards import STANDARD, CardSet
 from ogames.rules.omiga.zen.forms import FORMS
-from ogames.rules.omiga.zen.simulate import estimate
-from ogames.rules.omiga.zen.solver import search_solve, solve
 
 BLOCKS = {
     f"block {w} x {h}": {(c, r): "black" for c in range(w) for r in range(h)} for w, h in ((2, 18), (18, 2), (6, 6), (4, 9))

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from ogames.arena.realtime_match import play_game, run_match
 from ogames.errors import BadRecord
-from ogames.rules.omiga.bots import REACTION, Bot, reaction_seconds
+from ogames.players.omiga.bots import REACTION, Bot, reaction_seconds
+from ogames.players.omiga.racer import racer_choice, racer_scores
+from ogames.players.omiga.rollout import rollout_choice, rollout_values
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.match import play_game, run_match
-from ogames.rules.omiga.rollout import rollout_choice, rollout_values
-from ogames.rules.omiga.strategy import racer_choice, racer_scores
 from ogames.rules.omiga.table import Table
 
 NEUTRAL = STANDARD.designs[0]  # AA//: fits beside, above and below itself, so hand-built tables are easy

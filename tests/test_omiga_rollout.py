@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ogames.kernels.omiga_rollout import rollouts, rollouts_reference
+from ogames.players.omiga.racer import design_arrays
+from ogames.players.omiga.rollout_kernels import rollouts, rollouts_reference
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.strategy import design_arrays
 from ogames.rules.omiga.table import Table, face_codes
 
 FACES, COUNTS = design_arrays(STANDARD)

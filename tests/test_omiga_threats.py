@@ -8,9 +8,16 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ogames.kernels.omiga_threats import race, race_reference, two_ply, two_ply_reference, win_weights, win_weights_reference
+from ogames.players.omiga.racer import design_arrays
+from ogames.players.omiga.threat_kernels import (
+    race,
+    race_reference,
+    two_ply,
+    two_ply_reference,
+    win_weights,
+    win_weights_reference,
+)
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.strategy import design_arrays
 from ogames.rules.omiga.table import Table, face_codes
 
 FACES, COUNTS = design_arrays(STANDARD)

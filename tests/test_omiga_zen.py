@@ -7,18 +7,18 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from zen_survey import chessboard
+from zen_survey import forms as survey_forms
 
 from ogames.errors import IllegalMove
+from ogames.players.omiga.zen_greedy import estimate, greedy_move, play_greedy
+from ogames.players.solvers.zen import check_witness, counting_lemma, search_solve, solve
+from ogames.players.solvers.zen_sat import Formula, check_rup_proof
 from ogames.records import replay
 from ogames.rules import load
 from ogames.rules.omiga.cards import CardSet, Face, fits_above, fits_beside
 from ogames.rules.omiga.zen.forms import BY_KEY, FORMS, Form, form_named
-from ogames.rules.omiga.zen.sat import Formula, check_rup_proof
-from ogames.rules.omiga.zen.simulate import estimate, greedy_move, play_greedy
-from ogames.rules.omiga.zen.solver import check_witness, counting_lemma, search_solve, solve
 from ogames.rules.omiga.zen.state import LOST
-from ogames.rules.omiga.zen.survey import chessboard
-from ogames.rules.omiga.zen.survey import forms as survey_forms
 
 
 def zen(form: str = "fly", seed: int = 1):

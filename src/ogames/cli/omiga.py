@@ -13,10 +13,10 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 import ogames
+from ogames.arena.realtime_match import run_match
 from ogames.cli import omiga_turns
 from ogames.errors import OgamesError
-from ogames.rules.omiga.bots import Bot
-from ogames.rules.omiga.match import run_match
+from ogames.players.omiga.bots import Bot
 from ogames.rules.omiga.realtime import RealtimeState
 
 app = typer.Typer(

@@ -148,7 +148,7 @@ def zen(
 @app.command()
 def forms(solve: bool = typer.Option(True, help="run the solver for each form")) -> None:
     """List the zen forms with their levels and the solver's verdict (chances: docs/zen-forms.md)."""
-    from ogames.rules.omiga.zen.solver import solve as solve_form
+    from ogames.players.solvers.zen import solve as solve_form
 
     out = RichTable("key", "English", "Russian", "level", "white", "black", "solver")
     for f in FORMS:

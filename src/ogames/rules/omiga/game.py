@@ -98,7 +98,7 @@ class Omiga(Game):
         """The position on the signal (start cards laid, hands drawn)."""
         variant = self.options["variant"]
         if variant == "base":
-            from ogames.rules.omiga.base import BaseState
+            from ogames.rules.omiga.base_variant import BaseState
 
             return BaseState(self, players)
         if variant == "2v2":

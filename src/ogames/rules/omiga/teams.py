@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ogames.rules.omiga.base import COLOURS, colour_rng, lay_start
+from ogames.rules.omiga.base_variant import COLOURS, colour_rng, lay_start
 from ogames.rules.omiga.deck import HAND_SIZE, Supply
 from ogames.rules.omiga.realtime import Action, RealtimeState
 from ogames.rules.omiga.table import Table

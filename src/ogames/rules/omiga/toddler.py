@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ogames.rules.omiga.kids import TurnCardState
 from ogames.rules.omiga.table import TODDLER_RULES, Table
+from ogames.rules.omiga.turn_based import TurnCardState
 from ogames.rules.protocol import Result
 
 SHARED = "+"

@@ -1,1 +1,4 @@
-"""Omiga's solo variant «Дзен» (zen): the form library, the solver and the turn-based state."""
+"""Omiga's solo variant «Дзен» (zen): the form library and the turn-based state.
+
+The solver lives with the players: `ogames.players.solvers.zen`.
+"""

@@ -4,7 +4,7 @@ A bot looks at the table, decides, and its action arrives `reaction` seconds lat
 when the table may have changed: the authority then re-checks it, so slow bots lose races.
 Strategies:
 - `racer`: win now if it can; otherwise a two-ply look-ahead over the foe placements that may land
-  before its own (see `strategy.py`): keep foe wins off the table, make its own, race on.
+  before its own (see `racer.py`): keep foe wins off the table, make its own, race on.
 - `rollout`: Monte-Carlo look-ahead: the racer's best few placements and the discard, each played
   out many times at both sides' speeds from the public information (see `rollout.py`).
 - `greedy`: the earlier one-ply racer (block threats shown by the foe's face-up hand, advance
@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ogames.rules.omiga import rollout, strategy
+from ogames.players.omiga import racer, rollout
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.table import PlacementRules
 
@@ -95,7 +95,7 @@ class Bot:
             return greedy_choice(state, actor, options, rng)
         if self.strategy == "rollout":
             return rollout.rollout_choice(state, actor, options, rng, reaction=self.reaction, jitter=self.jitter)
-        return strategy.racer_choice(state, actor, options, rng)
+        return racer.racer_choice(state, actor, options, rng)
 
 
 def _opponents(state: RealtimeState, actor: str) -> list[str]:

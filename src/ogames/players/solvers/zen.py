@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ogames.players.solvers.zen_sat import sat_solve
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
-from ogames.rules.omiga.zen.sat import sat_solve
 
 Cell = tuple[int, int]
 

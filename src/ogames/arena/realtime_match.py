@@ -7,8 +7,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ogames.players.omiga.bots import Bot
 from ogames.rules import load
-from ogames.rules.omiga.bots import Bot
 from ogames.rules.omiga.realtime import RealtimeState
 
 

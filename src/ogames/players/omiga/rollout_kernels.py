@@ -14,7 +14,7 @@ a card on a cell where the foe would win with a card of its hand when no win of 
 
 Arrays are the table's (see `kernels/omiga.py`): `owner`, `hues`, `seams`, `blocked`;
 `forward[o]` is +1 for the owner playing upwards, −1 downwards. Cards are design numbers with
-`design_faces[d, k]` and `n_faces[d]` as in `kernels/omiga_threats.py`. Per owner o: `hands[o]`
+`design_faces[d, k]` and `n_faces[d]` as in `threat_kernels.py`. Per owner o: `hands[o]`
 (3 slots, −1 empty), `unseen[o, :n_unseen[o]]` (the cards its deck may hold, shuffled afresh per
 rollout: deck orders are hidden), `discards[o, :n_disc[o]]` (the public pile, bottom first).
 `cands[i] = (design, cell, left, right, top, bottom)`, cell −1 meaning a discard.
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ogames.kernels.omiga_threats import fits as _fits
+from ogames.players.omiga.threat_kernels import fits as _fits
 
 MASK48 = (1 << 48) - 1
 _MUL, _ADD = 0x5DEECE66D, 0xB

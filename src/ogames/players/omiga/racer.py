@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ogames.kernels.omiga_threats import race, two_ply
+from ogames.players.omiga.threat_kernels import race, two_ply
 from ogames.rules.omiga.cards import CardSet
 from ogames.rules.omiga.table import face_codes
 

@@ -1,4 +1,4 @@
-"""Look for zen forms that are impossible for a reason other than counting: `python -m ogames.rules.omiga.zen.survey [n]`.
+"""Look for zen forms that are impossible for a reason other than counting: `python tools/zen_survey.py [n]`.
 
 Every form checked asks for at most 36 cards of each colour (so the counting lemma says nothing) and
 is decided by the SAT solver, with the standard 36 designs both with and without turning. Families:
@@ -14,8 +14,8 @@ import sys
 import time
 from collections.abc import Iterator
 
+from ogames.players.solvers.zen import Cell, check_witness, solve
 from ogames.rules.omiga.cards import STANDARD, CardSet
-from ogames.rules.omiga.zen.solver import Cell, check_witness, solve
 
 MODES = {"turning": STANDARD, "no turning": CardSet(STANDARD.designs, turning=False)}
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))

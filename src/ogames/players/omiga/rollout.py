@@ -4,7 +4,7 @@ Why. The racer's two-ply scores see threats one exchange deep; long crowded game
 what comes after. Here each candidate action (a win now is simply taken; else the racer's best
 few placements and the discard) is played out many times from the public information — hands
 lie face up, discard piles are public, only deck orders are hidden and sampled afresh — with
-both sides acting at their reaction speeds under a simple policy (see `kernels/omiga_rollout.py`),
+both sides acting at their reaction speeds under a simple policy (see `rollout_kernels.py`),
 and the action with the most wins (draws count half) is sent. The racer's score breaks near-ties.
 
 Only the two-player base game is rolled out; other real-time modes (2v2) fall back to the racer.
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ogames.kernels.omiga_rollout import rollouts
-from ogames.rules.omiga.strategy import design_arrays, racer_choice, racer_scores, unseen
+from ogames.players.omiga.racer import design_arrays, racer_choice, racer_scores, unseen
+from ogames.players.omiga.rollout_kernels import rollouts
 from ogames.rules.omiga.table import face_codes
 
 if TYPE_CHECKING:

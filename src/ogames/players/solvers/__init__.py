@@ -1,0 +1,1 @@
+"""Solvers: programs that prove what a position or a puzzle allows (the zen form solver)."""
