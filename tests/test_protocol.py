@@ -52,3 +52,24 @@ def test_unknown_game_and_options_are_named():
     with pytest.raises(ogames.BadOption, match="no option 'colour'"):
         ogames.load("onyx", colour="red")
     assert {g["name"] for g in ogames.games()} == {"omny", "oddy", "omega", "onyx", "omiga"}
+
+
+def test_games_declare_their_dynamics_seats_and_hidden_information():
+    from ogames.rules import REAL_TIME, TURN_BASED
+
+    board = ogames.load("omny", variant="y", size=4)
+    assert (board.dynamics, board.seat_count, board.hidden_information) == (TURN_BASED, 2, False)
+    assert ogames.load("omega", players=3).seat_count == 3
+    expected = {"base": (REAL_TIME, 2), "2v2": (REAL_TIME, 4), "toddler": (TURN_BASED, 2), "zen": (TURN_BASED, 1)}
+    for variant, (dynamics, seats) in expected.items():
+        game = ogames.load("omiga", variant=variant, seed=1)
+        assert (game.dynamics, game.seat_count, game.hidden_information) == (dynamics, seats, True)
+        assert len(game.new_state().players) == seats
+
+
+def test_mcts_refuses_a_real_time_game_clearly():
+    from ogames.players import make_player
+
+    state = ogames.load("omiga", seed=3).new_state()
+    with pytest.raises(ValueError, match="turn-based games"):
+        make_player("mcts", iterations=10).choose(state)

@@ -7,8 +7,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ogames.errors import BadOption
 from ogames.players.omiga.bots import Bot
-from ogames.rules import load
+from ogames.rules import REAL_TIME, load
 from ogames.rules.omiga.realtime import RealtimeState
 
 
@@ -61,8 +62,10 @@ def run_match(
     report = MatchReport((bot_a.name, bot_b.name))
     for number in range(games):
         game = load("omiga", **{**(options or {}), "seed": seed + number})
+        if game.dynamics != REAL_TIME:
+            raise BadOption(f"bot matches are for the real-time modes (base, 2v2), not {game.options['variant']}")
         state = game.new_state()
-        assert isinstance(state, RealtimeState)
+        assert isinstance(state, RealtimeState)  # what REAL_TIME promises; narrows the type
         a_colour = "white" if number % 2 == 0 else "black"
         bots = {actor: bot_a if state.colour_of(actor) == a_colour else bot_b for actor in state.actors}
         play_game(state, bots, seed + number, max_time)

@@ -17,6 +17,7 @@ from ogames.arena.realtime_match import run_match
 from ogames.cli import omiga_turns
 from ogames.errors import OgamesError
 from ogames.players.omiga.bots import Bot
+from ogames.rules import REAL_TIME
 from ogames.rules.omiga.realtime import RealtimeState
 
 app = typer.Typer(
@@ -71,10 +72,12 @@ def watch(file: Path, speed: float = typer.Option(4.0, help="replay speed (× re
     except OgamesError as exc:
         console.print(f"[red]cannot watch {file}: {exc}[/]")
         raise typer.Exit(1) from None
-    state = ogames.load(record["game"], **record["options"]).new_state(record["players"])
-    if not isinstance(state, RealtimeState):
+    game = ogames.load(record["game"], **record["options"])
+    if game.dynamics != REAL_TIME:
         console.print(f"[red]cannot watch {file}: watch shows real-time (base or 2v2) Omiga records[/]")
         raise typer.Exit(1)
+    state = game.new_state(record["players"])
+    assert isinstance(state, RealtimeState)
     console.print(render_table(state))
     last = 0.0
     for entry in record["moves"]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ogames.players.base import BasePlayer
-from ogames.rules.protocol import State
+from ogames.rules.protocol import TURN_BASED, State
 
 Playout = Callable[[State, random.Random], list[float]]
 
@@ -102,6 +102,8 @@ class MctsPlayer(BasePlayer):
         """The most visited move after searching from the state (which is not changed)."""
         if state.is_over:
             raise ValueError(f"no move to choose: {state.result.describe() if state.result else 'over'}")
+        if state.game.dynamics != TURN_BASED:
+            raise ValueError(f"mcts plays turn-based games; {state.game.title} here is {state.game.dynamics}: use its bots")
         moves = state.legal_moves()
         if len(moves) == 1:
             self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None}

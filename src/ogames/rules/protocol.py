@@ -18,6 +18,9 @@ from typing import Any, ClassVar
 from ogames.errors import BadOption, IllegalMove
 from ogames.rules.options import OptionSet, jsonable
 
+TURN_BASED = "turn-based"
+REAL_TIME = "real-time"
+
 RECORD_FORMAT = "ogames-record"
 RECORD_VERSION = 1
 
@@ -56,6 +59,22 @@ class Game(ABC):
     @abstractmethod
     def colours(self) -> tuple[str, ...]:
         """The colours in play, in turn order; seat i starts with colour i."""
+
+    # ----- what kind of game this is (OpenSpiel's GameType, in brief) ------------------------
+    @property
+    def dynamics(self) -> str:
+        """TURN_BASED (one mover at a time, `play`) or REAL_TIME (everyone acts at once on a clock)."""
+        return TURN_BASED
+
+    @property
+    def seat_count(self) -> int:
+        """How many players sit at the game (seat i starts with colour i; may differ from the colours)."""
+        return len(self.colours)
+
+    @property
+    def hidden_information(self) -> bool:
+        """Whether a player cannot see everything that decides the game (e.g. the order of a deck)."""
+        return False
 
     @abstractmethod
     def new_state(self, players: Sequence[str] | None = None) -> State:

@@ -16,10 +16,11 @@ from typing import Any
 
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, State
+from ogames.rules.protocol import REAL_TIME, TURN_BASED, Game, State
 
 VARIANTS = ("base", "2v2", "kids", "toddler", "zen")
 TODDLER_COLOURS = ("white", "black", "red", "blue", "green", "yellow")
+REALTIME_VARIANTS = ("base", "2v2")
 FIXED_PLAYERS = {"base": 2, "2v2": 4, "kids": 2, "zen": 1}
 _LAZY = {
     "kids": "ogames.rules.omiga.kids:KidsState",
@@ -93,6 +94,21 @@ class Omiga(Game):
         if self.options["variant"] == "toddler":
             return TODDLER_COLOURS[: self.options["players"]]
         return ("white", "black")
+
+    @property
+    def dynamics(self) -> str:
+        """Base and 2v2 are played in real time; kids, toddler and zen in turns."""
+        return REAL_TIME if self.options["variant"] in REALTIME_VARIANTS else TURN_BASED
+
+    @property
+    def seat_count(self) -> int:
+        """2v2 seats four players on two colours; zen one player laying both."""
+        return int(self.options["players"])
+
+    @property
+    def hidden_information(self) -> bool:
+        """The order of every deck is hidden from every player."""
+        return True
 
     def new_state(self, players: Sequence[str] | None = None) -> State:
         """The position on the signal (start cards laid, hands drawn)."""
