@@ -56,7 +56,7 @@ def measure(options: dict, seconds: float) -> dict[str, float]:
             lambda: k.playout_stepwise(state.stones, game.table, game.cell_sides, game.runs, 1, rng.getrandbits(32), order),
             seconds,
         ),
-        "reference": rate(lambda: k.playout_stepwise_ref(empty, neighbours, cell_sides, m, 1, rng), seconds),
+        "reference": rate(lambda: k.playout_stepwise_reference(empty, neighbours, cell_sides, m, 1, rng), seconds),
         "generic": rate(lambda: State.random_playout(state, rng), seconds),
     }
 

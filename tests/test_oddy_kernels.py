@@ -35,14 +35,14 @@ def random_position(game, rng: random.Random, full: bool) -> np.ndarray:
 def test_win_test_matches_reference_on_every_mask(m):
     runs = k.run_masks(m)
     for mask in range(1 << m):
-        assert k.wins(np.int64(mask), runs) == k.wins_ref(mask, m)
+        assert k.wins(np.int64(mask), runs) == k.wins_reference(mask, m)
 
 
 def test_win_test_matches_reference_on_25_sides():
     runs, rng = k.run_masks(25), random.Random(5)
     for _ in range(3000):
         mask = rng.getrandbits(25) & rng.getrandbits(25) & rng.getrandbits(25)  # sparse masks: both answers occur
-        assert k.wins(np.int64(mask), runs) == k.wins_ref(mask, 25)
+        assert k.wins(np.int64(mask), runs) == k.wins_reference(mask, 25)
     assert k.wins(np.int64((1 << 25) - 1), runs) and not k.wins(np.int64((1 << 13) - 1), runs)
 
 
@@ -65,7 +65,7 @@ def test_group_sides_matches_reference(seed, which):
         if stones[start] == 0:
             continue
         count, touched = k.group_sides(stones, game.table, game.cell_sides, start, out)
-        group, expected = k.group_sides_ref(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), start)
+        group, expected = k.group_sides_reference(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), start)
         assert set(out[:count].tolist()) == group and int(touched) == expected
 
 
@@ -74,7 +74,7 @@ def test_group_sides_matches_reference(seed, which):
 def test_winning_group_counts_match_reference(seed, which, full):
     game = GAMES[which]
     stones = random_position(game, random.Random(seed), full)
-    expected = k.winning_group_counts_ref(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
+    expected = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
     assert k.winning_group_counts(stones, game.table, game.cell_sides, game.runs).tolist() == expected
 
 
@@ -83,7 +83,7 @@ def test_winning_group_counts_match_reference(seed, which, full):
 def test_a_full_board_has_exactly_one_winning_group(seed, which):
     game = GAMES[which]
     stones = random_position(game, random.Random(seed), full=True)
-    counts = k.winning_group_counts_ref(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
+    counts = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
     assert sum(counts) == 1
 
 
@@ -150,7 +150,7 @@ def test_stepwise_reference_ends_where_the_rules_end(seed, which):
     game, rng = GAMES[which], random.Random(seed)
     state = started(game, rng)
     ply = state.ply
-    value, placed, order = k.playout_stepwise_ref(
+    value, placed, order = k.playout_stepwise_reference(
         state.stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"], state.turn + 1, rng
     )
     play_order(state, np.array(order))

@@ -43,11 +43,6 @@ class Board:
         # Immutable: copies of game states share their board instead of copying its arrays.
         return self
 
-    @property
-    def size(self) -> int:
-        """Number of cells."""
-        return len(self.labels)
-
     def __len__(self) -> int:
         return len(self.labels)
 
@@ -72,10 +67,6 @@ class Board:
             return self._index[key]
         except KeyError:
             raise UnknownLabel(f"{label!r} is not a cell of this {self.kind} board") from None
-
-    def label(self, cell: int) -> str:
-        """The canonical label of a cell number."""
-        return self.labels[cell]
 
     def has(self, label: str) -> bool:
         """Whether a label names a cell of this board."""

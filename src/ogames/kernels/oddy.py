@@ -1,4 +1,4 @@
-"""Odd-Y kernels (numba) beside their plain-Python references (the `*_ref` functions).
+"""Odd-Y kernels (numba) beside their plain-Python references (the `*_reference` functions).
 
 Conventions: `stones` holds 0 for empty, 1 for black, 2 for white; `table` is the board's padded
 neighbour table; `cell_sides[c]` is the bitmask of the sides cell c lies on (a corner has two
@@ -63,7 +63,7 @@ def wins(touched: np.int64, runs: np.ndarray) -> bool:
     return True
 
 
-def wins_ref(touched: int, m: int) -> bool:
+def wins_reference(touched: int, m: int) -> bool:
     """Reference: the touched sides are not all among sides j … j+(m+1)/2−1 for any j."""
     sides = {s for s in range(m) if touched >> s & 1}
     k = (m + 1) // 2
@@ -83,7 +83,7 @@ def group_sides(stones: np.ndarray, table: np.ndarray, cell_sides: np.ndarray, s
     return count, touched
 
 
-def group_sides_ref(
+def group_sides_reference(
     stones: Sequence[int], neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], start: int
 ) -> tuple[set[int], int]:
     """Reference: start's group and the mask of the sides it touches."""
@@ -117,7 +117,7 @@ def winning_group_counts(stones: np.ndarray, table: np.ndarray, cell_sides: np.n
     return counts
 
 
-def winning_group_counts_ref(
+def winning_group_counts_reference(
     stones: Sequence[int], neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int
 ) -> list[int]:
     """Reference: number of winning groups of each colour, [0, black's, white's]."""
@@ -126,9 +126,9 @@ def winning_group_counts_ref(
     for seed in range(len(stones)):
         if stones[seed] == 0 or seed in seen:
             continue
-        group, touched = group_sides_ref(stones, neighbours, cell_sides, seed)
+        group, touched = group_sides_reference(stones, neighbours, cell_sides, seed)
         seen |= group
-        if wins_ref(touched, m):
+        if wins_reference(touched, m):
             counts[stones[seed]] += 1
     return counts
 
@@ -224,7 +224,7 @@ def playout_stepwise(
     return 0, count  # unreachable on a position nobody has won (no draws)
 
 
-def playout_stepwise_ref(
+def playout_stepwise_reference(
     stones: Sequence[int], neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int, first: int, rng: random.Random
 ) -> tuple[int, int, list[int]]:
     """Reference: random placements with a win test after each; (winner value, placements, order)."""
@@ -234,7 +234,7 @@ def playout_stepwise_ref(
     value = first
     for k, cell in enumerate(order):
         board[cell] = value
-        if wins_ref(group_sides_ref(board, neighbours, cell_sides, cell)[1], m):
+        if wins_reference(group_sides_reference(board, neighbours, cell_sides, cell)[1], m):
             return value, k + 1, order
         value = 3 - value
     return 0, len(order), order
