@@ -238,7 +238,10 @@ class RealtimeState(State):
             return self.clock
         if isinstance(t, bool) or not isinstance(t, numbers.Real):
             raise IllegalMove(action, f"the time t must be a number of seconds, not {type(t).__name__}")
-        when = float(t)
+        try:
+            when = float(t)
+        except OverflowError:
+            when = float("inf")
         if not np.isfinite(when):
             raise IllegalMove(action, f"the time t must be a finite number of seconds, not {when}")
         if when < self.clock:
@@ -337,4 +340,9 @@ class RealtimeState(State):
 
 def _finite(t: Any) -> bool:
     """Whether t is a usable time (a finite real number)."""
-    return isinstance(t, numbers.Real) and not isinstance(t, bool) and bool(np.isfinite(float(t)))
+    if isinstance(t, bool) or not isinstance(t, numbers.Real):
+        return False
+    try:
+        return bool(np.isfinite(float(t)))
+    except OverflowError:
+        return False
