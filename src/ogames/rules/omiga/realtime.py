@@ -1,4 +1,4 @@
-"""The real-time engine shared by Omiga's base game and 2v2: the single authority over the table.
+"""The real-time engine shared by Omiga's base game, 2v2 and kids: the single authority over the table.
 
 Actions come from any actor at any moment, each with a time `t` on a clock that the caller
 drives (simulated in tests and bot matches, the wall clock in live play). They are applied in
