@@ -290,7 +290,7 @@ def kids(
     save: omiga_turns.SaveOption = None,
 ) -> None:
     """Play «Дети» (kids): one card at a time, first to the far edge; in real time against a bot."""
-    if think is not None and not think >= 0:
+    if think is not None and not 0 <= think < float("inf"):
         raise fail(f"--think {think}: use a number of seconds, 0 or more")
     try:
         rival = Bot.make(opponent)
