@@ -26,7 +26,7 @@ from rich.text import Text
 import ogames
 from ogames.arena.realtime_match import play_game, run_match
 from ogames.cli import omiga_turns
-from ogames.cli.omiga_turns import bands, column_name, fail, play_and_save, save_folder, write_record
+from ogames.cli.omiga_turns import bands, column_name, fail, load_state, play_and_save, record_name, save_folder, write_record
 from ogames.errors import OgamesError
 from ogames.players.omiga.bots import Bot
 from ogames.rules import REAL_TIME
@@ -133,7 +133,7 @@ def match(
     bots: tuple[str, str] = typer.Option(("racer@club", "random@club"), help="two bots as strategy@reaction"),
     games: int = typer.Option(10, min=1, max=10_000),
     seed: int = typer.Option(0, min=0),
-    variant: str = typer.Option("base", help="base, 2v2 or kids"),
+    variant: str = typer.Option(None, help="base (default), 2v2 or kids"),
     width: int = typer.Option(None, help="table width in cards (default 15)"),
     height: int = typer.Option(None, help="table height in cards (default 10)"),
     save: Annotated[Path | None, typer.Option(help="folder to save every game's record in")] = None,
@@ -283,7 +283,7 @@ def kids(
     seed: int = typer.Option(None, help="deck seed"),
     width: int = typer.Option(None, help="table width in cards (default 15)"),
     height: int = typer.Option(None, help="table height in cards (default 10)"),
-    pace: str = typer.Option("realtime", help="realtime (both play at once, as the booklet) or turns (for beginners)"),
+    pace: str = typer.Option(None, help="realtime (default: both play at once, as the booklet) or turns (for beginners)"),
     bot: bool = typer.Option(True, help="Black is a bot (--no-bot: two people at one keyboard)"),
     opponent: str = typer.Option(DEFAULT_OPPONENT, help="the bot as strategy@reaction, e.g. racer@child, random@3"),
     think: float = typer.Option(None, help="count each of your entries as this many seconds (default: the time you take)"),
@@ -296,20 +296,15 @@ def kids(
         rival = Bot.make(opponent)
     except ValueError as exc:
         raise fail(f"--opponent {opponent!r}: {exc}") from None
+    state = load_state({"variant": "kids", "seed": seed, "width": width, "height": height, "pace": pace})
     folder = save_folder(save)
-    options = {"variant": "kids", "seed": seed, "width": width, "height": height, "pace": pace}
-    try:
-        game = ogames.load("omiga", **{k: v for k, v in options.items() if v is not None})
-        state = game.new_state()
-    except OgamesError as exc:
-        raise fail(str(exc)) from None
-    name = f"omiga-kids-{game.options['seed']}.json"
-    if game.dynamics != REAL_TIME:
-        play_and_save(state, {1} if bot else set(), game.options["seed"], folder, name)
+    seed = state.game.options["seed"]
+    if state.game.dynamics != REAL_TIME:
+        play_and_save(state, {1} if bot else set(), seed, folder, record_name(state))
         return
     assert isinstance(state, RealtimeState)
-    play_live(state, {"black": rival} if bot else {}, game.options["seed"], think=think)
-    if folder is not None and (path := write_record(folder, name, state.record())) is not None:
+    play_live(state, {"black": rival} if bot else {}, seed, think=think)
+    if folder is not None and (path := write_record(folder, record_name(state), state.record())) is not None:
         console.print(Text(f"record saved: {path}"))
 
 

@@ -176,15 +176,17 @@ def play_and_save(state: Any, bots: set[int], seed: int, folder: Path | None, na
     return state
 
 
-def play_turns(options: dict[str, Any], bots: set[int], save: Path | None) -> None:
-    """Load a turn-based mode (errors: a clear message, exit 2), play it and save it."""
-    folder = save_folder(save)
+def load_state(options: dict[str, Any]) -> Any:
+    """A fresh state of Omiga with the options given (None: the game's default); a clear error (exit 2) if they are bad."""
     try:
-        game = load("omiga", **{k: v for k, v in options.items() if v is not None})
-        state = game.new_state()
+        return load("omiga", **{k: v for k, v in options.items() if v is not None}).new_state()
     except OgamesError as exc:
         raise fail(str(exc)) from None
-    play_and_save(state, bots, game.options["seed"], folder, f"omiga-{game.options['variant']}-{game.options['seed']}.json")
+
+
+def record_name(state: Any) -> str:
+    """The file name a game's record is saved under: omiga-VARIANT-SEED.json."""
+    return f"omiga-{state.game.options['variant']}-{state.game.options['seed']}.json"
 
 
 SaveOption = Annotated[Path | None, typer.Option(help="folder to save the game's record in (as omiga-VARIANT-SEED.json)")]
@@ -192,7 +194,7 @@ SaveOption = Annotated[Path | None, typer.Option(help="folder to save the game's
 
 @app.command()
 def toddler(
-    players: int = typer.Option(2, help="2 to 6 seats"),
+    players: int = typer.Option(None, help="2 to 6 seats (default 2)"),
     bots: int = typer.Option(1, help="how many of the last seats are bots"),
     seed: int = typer.Option(None, help="deck seed"),
     width: int = typer.Option(None, help="table width in cards (default 15)"),
@@ -200,10 +202,12 @@ def toddler(
     save: SaveOption = None,
 ) -> None:
     """Play «Карапуз» (toddler): rounds of one card, everyone races to the far edge."""
-    if not 0 <= bots <= players:
-        raise fail(f"--bots {bots}: between 0 and the number of players ({players}) of the last seats may be bots")
-    options = {"variant": "toddler", "players": players, "seed": seed, "width": width, "height": height}
-    play_turns(options, set(range(players - bots, players)), save)
+    state = load_state({"variant": "toddler", "players": players, "seed": seed, "width": width, "height": height})
+    count = len(state.players)
+    if not 0 <= bots <= count:
+        raise fail(f"--bots {bots}: between 0 and the number of players ({count}) of the last seats may be bots")
+    folder = save_folder(save)
+    play_and_save(state, set(range(count - bots, count)), state.game.options["seed"], folder, record_name(state))
 
 
 @app.command()
@@ -213,7 +217,8 @@ def zen(
     save: SaveOption = None,
 ) -> None:
     """Play «Дзен» (zen): build the chosen form alone."""
-    play_turns({"variant": "zen", "form": form, "seed": seed}, set(), save)
+    state = load_state({"variant": "zen", "form": form, "seed": seed})
+    play_and_save(state, set(), state.game.options["seed"], save_folder(save), record_name(state))
 
 
 @app.command()
