@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 
+import pytest
 from typer.testing import CliRunner
 
 import ogames
@@ -70,3 +72,110 @@ def test_play_omiga_toddler_uses_the_turn_based_loop():
     result = runner.invoke(app, ["play", "omiga", "--variant", "toddler", "--players", "3", "--seed", "3"], input="help\nquit\n")
     assert result.exit_code == 0, result.output
     assert "discard" in result.output and "(white)>" in result.output
+
+
+# ----- no traceback ever: bad options, bad folders, bad files ---------------------------------------
+def clean_exit(result, code: int = 2) -> str:
+    """The output of a command that failed cleanly: the exit code and no traceback."""
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["match", "--variant", "zen"], "real-time modes (base, 2v2, kids), not zen"),
+        (["match", "--variant", "toddler"], "not toddler"),
+        (["match", "--variant", "3v3"], "option variant='3v3' is not valid"),
+        (["match", "--width", "99"], "option width=99 is not valid"),
+        (["match", "--height", "2"], "option height=2 is not valid"),
+        (["match", "--bots", "racer@club", "genius@club"], "unknown strategy"),
+        (["match", "--bots", "racer@sloth", "random"], "unknown reaction"),
+        (["kids", "--width", "99"], "option width=99 is not valid"),
+        (["kids", "--pace", "fast"], "option pace='fast' is not valid"),
+        (["kids", "--opponent", "genius"], "unknown strategy"),
+        (["kids", "--think", "-1"], "--think -1"),
+        (["toddler", "--players", "7"], "option players=7 is not valid"),
+        (["toddler", "--players", "6", "--width", "5"], "toddler gives each player a column"),
+        (["toddler", "--bots", "5"], "--bots 5"),
+        (["toddler", "--bots", "-1"], "--bots -1"),
+        (["zen", "unicorn"], "unknown zen form 'unicorn'"),
+    ],
+)
+def test_bad_options_get_a_clear_message(args, message):
+    assert message in clean_exit(runner.invoke(app, ["omiga", *args], input="quit\n"))
+
+
+@pytest.mark.parametrize("command", [["match", "--games", "1"], ["kids"], ["toddler"], ["zen"]])
+def test_a_bad_save_folder_is_refused_before_playing(tmp_path, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    output = clean_exit(runner.invoke(app, ["omiga", *command, "--save", str(blocker / "inside")], input="quit\n"))
+    assert "cannot save records in" in output
+
+
+def test_toddler_and_zen_save_their_records(tmp_path):
+    result = runner.invoke(app, ["omiga", "toddler", "--bots", "2", "--seed", "4", "--save", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "omiga-toddler-4.json").read_text())
+    assert ogames.replay(record).is_over
+    result = runner.invoke(app, ["omiga", "zen", "--seed", "4", "--save", str(tmp_path)], input="start black\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "omiga-zen-4.json").read_text())["moves"][0]["move"] == "start black"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (bytes(range(256)) * 4, "not a readable record"),
+        (b"[" * 100_000, "cannot watch"),
+        (b'{"format": "ogames-record"}', "cannot watch"),
+        (b"", "cannot watch"),
+    ],
+)
+def test_watch_refuses_binary_nested_and_broken_files(tmp_path, content, message):
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    assert message in clean_exit(runner.invoke(app, ["omiga", "watch", str(path), "--speed", "0"]), code=1)
+
+
+def test_watch_refuses_other_games_and_a_missing_file(tmp_path):
+    path = tmp_path / "omny.json"
+    state = ogames.load("omny", variant="y", size=3).new_state()
+    state.play("a1", t=1.0)
+    path.write_text(json.dumps(state.record()))
+    assert "real-time Omiga records" in clean_exit(runner.invoke(app, ["omiga", "watch", str(path)]), code=1)
+    assert "cannot watch" in clean_exit(runner.invoke(app, ["omiga", "watch", str(tmp_path / "nothing.json")]), code=1)
+
+
+def test_watch_takes_records_without_times(tmp_path):
+    state = ogames.load("omiga", variant="kids", seed=3).new_state()
+    rng = random.Random(3)
+    for _ in range(6):
+        state.play(rng.choice(state.legal_moves()), t=state.clock + 1)
+    record = state.record()
+    for entry in record["moves"]:
+        del entry["t"]
+    path = tmp_path / "no-times.json"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["omiga", "watch", str(path)])  # the default speed: no pause without t
+    assert result.exit_code == 0, result.output
+    assert result.output.count("(no time)") == 6
+
+
+# ----- tables that fit 80 columns ----------------------------------------------------------------------
+def test_turn_based_tables_wider_than_the_console_are_drawn_in_bands():
+    result = runner.invoke(app, ["omiga", "toddler", "--width", "30", "--bots", "2", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines if "> " not in line) <= 80
+    assert any(" ad " in line for line in lines)  # two-letter columns are named as the table names them
+
+
+def test_zen_forms_fit_80_columns():
+    result = runner.invoke(app, ["omiga", "forms", "--no-solve"])
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    assert "panda-impossible" in result.output and "Шахматная доска" in result.output and "…" not in result.output

@@ -1,4 +1,6 @@
-"""Omiga kids («Дети»), RULES.md §5: start, rules 1–2 without rule 3, far edge, draws, bad input; records of kids and toddler."""
+"""Omiga kids («Дети») in its turn-based form (`pace=turns`), RULES.md §5: start, rules 1–2 without
+rule 3, far edge, draws, bad input; records of turn-based kids and toddler. Real-time kids (the
+default) is tested in test_omiga_kids_realtime.py."""
 
 from __future__ import annotations
 
@@ -17,9 +19,7 @@ from omiga_turns_helpers import snapshot
 
 
 def kids(seed: int = 1, **extra):
-    return load("omiga", variant="kids", seed=seed, **extra).new_state()
-
-
+    return load("omiga", variant="kids", pace="turns", seed=seed, **extra).new_state()
 
 
 def play_random(state, seed: int, limit: int = 10_000):
@@ -179,7 +179,7 @@ def test_kids_after_the_end_nothing_goes():
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from(["kids", "toddler"]), st.integers(0, 5000), st.integers(2, 6), st.integers(0, 80))
 def test_records_replay_every_mode_exactly(variant, seed, players, cut):
-    extra = {"players": players} if variant == "toddler" else {}
+    extra = {"players": players} if variant == "toddler" else {"pace": "turns"}
     state = load("omiga", variant=variant, seed=seed, **extra).new_state()
     play_random(state, seed, cut)
     again = replay(state.record())

@@ -69,3 +69,18 @@ def test_describe_is_json_ready():
     assert [d["name"] for d in described] == ["size", "pie", "variant", "komi", "cells", "sides"]
     assert described[2]["choices"] == ["sunder", "y", "free-y"]
     assert described[0]["minimum"] == 2 and described[0]["maximum"] == 19
+
+
+def test_an_option_for_some_variants_is_refused_for_the_others():
+    specs = OptionSet(
+        (
+            Option("variant", "choice", "a", "variant", choices=("a", "b")),
+            Option("depth", "int", None, "only for b", minimum=1, applies_to=("b",)),
+        )
+    )
+    assert specs.parse("g", {"variant": "b", "depth": "3"})["depth"] == 3
+    assert specs.parse("g", {"variant": "a"})["depth"] is None  # not given: fine
+    assert specs.parse("g", {"variant": "a", "depth": None})["depth"] is None  # as records store it
+    with pytest.raises(BadOption, match="option depth=3 does not apply to g variant=a"):
+        specs.parse("g", {"depth": 3})
+    assert specs.describe()[1]["applies_to"] == ["b"]

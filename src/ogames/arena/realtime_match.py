@@ -63,7 +63,8 @@ def run_match(
     for number in range(games):
         game = load("omiga", **{**(options or {}), "seed": seed + number})
         if game.dynamics != REAL_TIME:
-            raise BadOption(f"bot matches are for the real-time modes (base, 2v2), not {game.options['variant']}")
+            variant = game.options["variant"] + (" with pace=turns" if game.options.get("pace") == "turns" else "")
+            raise BadOption(f"bot matches are for the real-time modes (base, 2v2, kids), not {variant}")
         state = game.new_state()
         assert isinstance(state, RealtimeState)  # what REAL_TIME promises; narrows the type
         a_colour = "white" if number % 2 == 0 else "black"

@@ -320,8 +320,8 @@ def play_command(
 
 
 def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, set[int]]:
-    """Omiga has its own faces: the turn-based modes their own loop (bots in every non-human seat),
-    real time none at a prompt."""
+    """Omiga has its own faces: kids, toddler and zen their loop (`omiga_turns.loop`; bots in every
+    non-human seat; real-time kids runs on the simulated clock there), base and 2v2 none at a prompt."""
     variant = game.options["variant"]
     if variant not in ("kids", "toddler", "zen"):
         raise BadOption(

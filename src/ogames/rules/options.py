@@ -21,6 +21,9 @@ class Option:
 
     kinds: "int", "bool", "choice", "half" (a whole number or a whole number plus 0.5),
     "text", "labels" (a list of cell labels), "ints" (a tuple of whole numbers).
+    `applies_to` names the variants the option is for (empty: every variant). Such an option has
+    the default None, so that "not given" can be told apart: `OptionSet.parse` refuses it for any
+    other variant, and the game's `settle` fills its value where it applies.
     """
 
     name: str
@@ -31,6 +34,7 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     cli: bool = True  # shown as a --flag on the command line
+    applies_to: tuple[str, ...] = ()  # the variants it is for; empty: every variant
 
     def coerce(self, value: Any) -> Any:
         """The option's canonical value for a given one, or BadOption saying why not."""
@@ -51,6 +55,8 @@ class Option:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.applies_to:
+            out["applies_to"] = list(self.applies_to)
         return out
 
     def _fail(self, value: Any, want: str) -> BadOption:
@@ -148,7 +154,13 @@ class OptionSet:
                 near = difflib.get_close_matches(str(name), known, n=1)
                 hint = f" (did you mean {near[0]}?)" if near else f" (known: {', '.join(known)})"
                 raise BadOption(f"{game} has no option {name!r}{hint}")
-        return {o.name: o.coerce(given.get(o.name)) for o in self.options}
+        values = {o.name: o.coerce(given.get(o.name)) for o in self.options}
+        variant = values.get("variant")
+        for option in self.options:
+            value = values[option.name]
+            if option.applies_to and value is not None and variant not in option.applies_to:
+                raise BadOption(f"option {option.name}={jsonable(value)!r} does not apply to {game} variant={variant}")
+        return values
 
     def describe(self) -> list[dict[str, Any]]:
         """JSON-ready descriptions of every option."""

@@ -10,6 +10,8 @@ Strategies:
 - `greedy`: the earlier one-ply racer (block threats shown by the foe's face-up hand, advance
   without opening a win), kept to measure the racer against.
 - `random`: any legal placement, discarding only when none exists.
+In kids («Дети») the racer plays by a race count (`racer.kids_choice`), and `rollout` and `greedy`
+play as the racer: their kernels and threat tests know the base game's rules only.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ class Bot:
             if not options:
                 return "discard"
             return state.action_text(*rng.choice(options))
+        if racer.is_kids(state):
+            return racer.kids_choice(state, actor, options, rng)
         if self.strategy == "greedy":
             return greedy_choice(state, actor, options, rng)
         if self.strategy == "rollout":
@@ -109,7 +113,7 @@ def winning_cells(state: RealtimeState, actors: list[str]) -> set[int]:
     for other in actors:
         colour = state.colour_of(other)
         for _, cell, _ in state.placements(other):
-            if state.table.win_reason(cell, colour):
+            if state.wins_at(cell, colour):
                 cells.add(cell)
     return cells
 
@@ -135,7 +139,7 @@ def greedy_choice(state: RealtimeState, actor: str, options: list, rng: random.R
     looming = potential_wins(state, foe)
     best, best_score = None, float("-inf")
     for design, cell, face in options:
-        if table.win_reason(cell, colour):
+        if state.wins_at(cell, colour):
             return state.action_text(design, cell, face)
         _, row = table.position(cell)
         progress = row if table.forward(colour) == 1 else table.height - 1 - row

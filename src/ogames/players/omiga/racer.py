@@ -16,6 +16,11 @@ about to be drawn, less a tempo.
 
 Hands lie face up and discard piles are public; the unseen cards of a deck are the designs neither
 on the table, in a hand of that colour nor on its discard pile.
+
+Kids («Дети», `kids_choice`) has other rules — one card in hand, rule 3 dropped, only the far edge
+wins — so the racer plays it by a race count instead of the two-ply kernel: for each placement,
+how many placements each side still needs to reach its far edge (fitting aside, the other side's
+cards as walls), and whether the foe's card in hand could win at once afterwards.
 """
 
 from __future__ import annotations
@@ -99,10 +104,12 @@ def opponents(state: RealtimeState, actor: str) -> list[str]:
 
 def racer_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
     """The racer's action: a win now, else the placement (or discard) with the best two-ply score."""
-    table, colour = state.table, state.colour_of(actor)
+    colour = state.colour_of(actor)
     for design, cell, face in options:
-        if table.win_reason(cell, colour):
+        if state.wins_at(cell, colour):
             return state.action_text(design, cell, face)
+    if is_kids(state):
+        return kids_choice(state, actor, options, rng)
     score = racer_scores(state, actor, options, rng)["score"]
     best = int(np.argmax(score))
     if best == len(options):
@@ -134,7 +141,7 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
     foe_rows, foe_w = [], []
     for a in foes:
         for design, cell, face in state.placements(a):
-            if not table.win_reason(cell, foe_colour):
+            if not state.wins_at(cell, foe_colour):
                 foe_rows.append(_move_row(table, cell, face))
                 left = list(foe_hand)
                 left.remove(design)
@@ -174,3 +181,77 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
         "score": look + quiet, "look": look, "quiet": quiet, "rejected": rejected.mean(axis=1),
         "old": old.max(axis=1), "new": new.max(axis=1), "mine": mine.mean(axis=1),
     }
+
+
+# ----- kids («Дети»): one card in hand, rules 1 and 2, the far edge wins -----------------------------
+KIDS_THREAT = 1_000.0  # per cell where the foe's card in hand would win at once after my placement
+KIDS_RACE = 10.0  # per placement the foe needs more than I do to reach the far edge
+KIDS_ADVANCE = 1.0  # per row towards the far edge
+
+
+def is_kids(state: RealtimeState) -> bool:
+    """Whether the state plays kids' rules (the two-ply kernel and the rollouts know the base game's only)."""
+    return state.game.options.get("variant") == "kids"
+
+
+def placements_to_go(owner: np.ndarray, width: int, height: int, me: int, far_row: int) -> int:
+    """How many placements `me` needs at least to lay a card on `far_row`: steps through empty
+    cells from `me`'s cards (rule 2), fitting aside; width · height when it cannot get there."""
+    n = width * height
+    dist = [0] * n
+    frontier = []
+    for c in range(n):
+        if owner[c] >= 0:
+            continue
+        col, row = c % width, c // width
+        if (
+            (col > 0 and owner[c - 1] == me) or (col < width - 1 and owner[c + 1] == me)
+            or (row > 0 and owner[c - width] == me) or (row < height - 1 and owner[c + width] == me)
+        ):
+            dist[c] = 1
+            frontier.append(c)
+    for c in frontier:  # grows while it is read: a breadth-first search
+        if c // width == far_row:
+            return dist[c]
+        col, row = c % width, c // width
+        for z, ok in ((c - 1, col > 0), (c + 1, col < width - 1), (c - width, row > 0), (c + width, row < height - 1)):
+            if ok and owner[z] < 0 and dist[z] == 0:
+                dist[z] = dist[c] + 1
+                frontier.append(z)
+    return n
+
+
+def kids_scores(state: RealtimeState, actor: str, options: list, rng: random.Random) -> np.ndarray:
+    """A score for each placement in `options` (kids): foe wins it opens, the race, progress."""
+    table, colour = state.table, state.colour_of(actor)
+    foe_actor = opponents(state, actor)[0]
+    foe_colour = state.colour_of(foe_actor)
+    me, foe = table.index_of(colour), table.index_of(foe_colour)
+    far, foe_far = table.far_row(colour), table.far_row(foe_colour)
+    forward = table.forward(colour)
+    scores = np.zeros(len(options))
+    for i, (design, cell, face) in enumerate(options):
+        table.place(cell, colour, design, face)
+        try:
+            threats = {c for _, c, _ in state.placements(foe_actor) if state.wins_at(c, foe_colour)}
+            owner = table.owner.tolist()
+            mine = placements_to_go(owner, table.width, table.height, me, far)
+            theirs = placements_to_go(owner, table.width, table.height, foe, foe_far)
+        finally:
+            table.remove(cell)
+        row = cell // table.width
+        progress = row if forward == 1 else table.height - 1 - row
+        scores[i] = -KIDS_THREAT * len(threats) + KIDS_RACE * (theirs - mine) + KIDS_ADVANCE * progress + 0.01 * rng.random()
+    return scores
+
+
+def kids_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
+    """The racer in kids: a win now, else the placement with the best race score, else the discard
+    (allowed only when the card fits nowhere, which is when `options` is empty)."""
+    colour = state.colour_of(actor)
+    if not options:
+        return "discard"
+    for design, cell, face in options:
+        if state.wins_at(cell, colour):
+            return state.action_text(design, cell, face)
+    return state.action_text(*options[int(np.argmax(kids_scores(state, actor, options, rng)))])

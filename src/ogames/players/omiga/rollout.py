@@ -7,7 +7,9 @@ lie face up, discard piles are public, only deck orders are hidden and sampled a
 both sides acting at their reaction speeds under a simple policy (see `rollout_kernels.py`),
 and the action with the most wins (draws count half) is sent. The racer's score breaks near-ties.
 
-Only the two-player base game is rolled out; other real-time modes (2v2) fall back to the racer.
+Only the two-player base game is rolled out; the other real-time modes fall back to the racer:
+2v2, and kids (its one-card hands, rules without rule 3 and far-edge-only wins are not what the
+rollout kernel plays).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ogames.players.omiga.racer import design_arrays, racer_choice, racer_scores, unseen
+from ogames.players.omiga.racer import design_arrays, is_kids, racer_choice, racer_scores, unseen
 from ogames.players.omiga.rollout_kernels import rollouts
 from ogames.rules.omiga.table import face_codes
 
@@ -93,11 +95,11 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
 def rollout_choice(state: RealtimeState, actor: str, options: list, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
                    reaction: float = 1.0, jitter: float = 0.2) -> str:
     """The rollout bot's action: a win now, else the candidate with the best Monte-Carlo result."""
-    table, colour = state.table, state.colour_of(actor)
+    colour = state.colour_of(actor)
     for design, cell, face in options:
-        if table.win_reason(cell, colour):
+        if state.wins_at(cell, colour):
             return state.action_text(design, cell, face)
-    if len(state.actors) != 2 or not hasattr(state, "supplies"):
+    if len(state.actors) != 2 or not hasattr(state, "supplies") or is_kids(state):
         return racer_choice(state, actor, options, rng)
     candidates, counts, score = rollout_values(state, actor, options, rng, budget, reaction, jitter)
     share = (counts[:, 0] + 0.5 * counts[:, 2]) / max(1, budget.rollouts)

@@ -35,6 +35,7 @@ def lay_start(table: Table, supplies: dict[str, Supply], rng: random.Random) -> 
             break
         unfitting.append(card)
     else:
+        # `load` refuses card sets where this could happen (game.unplayable), so no round fails here.
         raise BadOption("no black card fits the first white card with this card set")
     supplies["black"].shuffle_back(unfitting)
 
@@ -49,6 +50,7 @@ class BaseState(RealtimeState):
         self.supplies = {c: Supply(len(game.card_set), colour_rng(opts["seed"], c)) for c in COLOURS}  # type: ignore[attr-defined]
         lay_start(self.table, self.supplies, colour_rng(opts["seed"], "start"))
         self.hands = {c: self.supplies[c].draw(HAND_SIZE) for c in COLOURS}
+        self._check_draws()  # a draw may hold on the signal already (a card set where nothing can follow)
 
     @property
     def actors(self) -> tuple[str, ...]:

@@ -1,17 +1,24 @@
-"""Omiga «Дети» (kids), RULES.md §5, played turn by turn.
+"""Omiga «Дети» (kids), RULES.md §5: two players race from their own edges, one card at a time.
 
-Each player lays the top card of their deck at their own home edge, both in the middle column,
-one opposite the other. Then, in turn (White first), the player to move holds one card, drawn
-from their deck (the discard pile is turned over when the deck is out), and either places it or,
-only if it fits nowhere, discards it; then they draw the next card. Placement: rules 1 and 2
-(fit every orthogonal neighbour, touch an own card), rule 3 dropped. The first card on the far
-edge (the opponent's home edge) wins; there is no "behind" win in this variant.
+The booklet: «Как и в базовой игре, игроки ходят одновременно» — both play at once, so `KidsState`
+runs on the real-time authority of the base game (`realtime.py`); `KidsTurnState` is the explicit
+turn-based form for beginners (`pace=turns`, White first).
+
+Start: each player lays the top card of their deck, as printed, at their own home edge in the
+middle column (White on the top row, Black on the bottom row, one opposite the other); then each
+draws one card. Each player holds one card at a time: they place it or, only when it fits nowhere
+on the table as it is when the discard arrives, discard it; either way they draw the next card at
+once (the discard pile is turned over, as it lies, when the deck is out). Placement: rules 1 and 2
+(fit every orthogonal neighbour of either colour, touch an own card), rule 3 dropped.
+The first card on the far edge (the opponent's home edge) wins; there is no "behind" win here.
 Draws: both players have cards on the left and the right table edges; or a player has run out of
 cards — no card they still own (hand, deck, discard pile) can be placed anywhere, which never
-changes again because opponent cards only ever block.
+changes again because opponent cards only ever block. Both are checked on the signal too.
 
-Moves: `place CELL` or `place CELL turned` (also `place 1 CELL …`: the hand's only card) and
-`discard`. The turn engine is `turn_based.py`, shared with toddler.
+Real-time actions are the base game's: `place CARD CELL [turned]` (CARD: the design number or its
+code; the hand holds one) and `discard`, written `white: place 7 d10` through `play`. Turn-based
+moves: `place CELL [turned]` (also `place 1 CELL …`) and `discard`; the engine is `turn_based.py`,
+shared with toddler. Both forms deal the same decks for a seed.
 """
 
 from __future__ import annotations
@@ -19,13 +26,98 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ogames.rules.omiga.turn_based import TurnCardState
+from ogames.rules.omiga.deck import Supply
+from ogames.rules.omiga.realtime import Action, RealtimeState
+from ogames.rules.omiga.table import KIDS_RULES, Table
+from ogames.rules.omiga.turn_based import TurnCardState, supply_rng
+from ogames.rules.protocol import Game, Result
+
+COLOURS = ("white", "black")
+SIDES_CLOSED = "both players have cards on the left and the right table edges"
 
 
-class KidsState(TurnCardState):
-    """«Дети»: two players, one card at a time, first to the far edge wins."""
+class KidsState(RealtimeState):
+    """«Дети» in real time: one card in hand each, both playing at once, first to the far edge."""
+
+    rules = KIDS_RULES
+
+    def __init__(self, game: Game, players: Sequence[str] | None = None):
+        super().__init__(game, players)
+        opts = game.options
+        card_set = game.card_set  # type: ignore[attr-defined]
+        self.table = Table(opts["width"], opts["height"], card_set)
+        self.supplies = {c: Supply(len(card_set), supply_rng(opts["seed"], "kids", c)) for c in COLOURS}
+        for colour in COLOURS:
+            design = self.supplies[colour].cards.pop()
+            row = self.table.home_rows[self.table.index_of(colour)]
+            self.table.place(self.table.number(self.table.width // 2, row), colour, design, card_set.designs[design])  # type: ignore[arg-type]
+        self.hands = {c: self.supplies[c].draw(1) for c in COLOURS}
+        self._check_draws()
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """The two colours act for themselves."""
+        return COLOURS
+
+    def colour_of(self, actor: str) -> str:
+        """The actor is the colour."""
+        return actor
+
+    def wins_at(self, cell: int, colour: str) -> str | None:
+        """Only the far edge wins in kids."""
+        if self.table.reaches_far_edge(cell, colour):
+            return f"{colour} reached the far edge at {self.table.label(cell)}"
+        return None
+
+    def discard_problem(self, actor: str) -> str | None:
+        """A card is discarded only when it fits nowhere now."""
+        problem = super().discard_problem(actor)
+        if problem:
+            return problem
+        spots = self.placements(actor)
+        if spots:
+            design, cell, _ = spots[0]
+            return f"card {design} fits, e.g. on {self.table.label(cell)}: a card is discarded only when it fits nowhere"
+        return None
+
+    def stuck(self, colour: str) -> bool:
+        """No card the colour still owns (hand, deck, discard pile) can be placed anywhere."""
+        supply = self.supplies[colour]
+        owned = set(self.hands[colour]) | set(supply.cards) | set(supply.discards)
+        return not any(self.table.legal_placements(colour, d, self.rules) for d in owned)
+
+    def _place(self, actor: str, action: Action) -> None:
+        face = self.table.card_set.designs[action.design]
+        if action.turned:
+            face = face.turned()
+        self.table.place(action.cell, actor, action.design, face)
+        self.hands[actor] = self.supplies[actor].draw(1)
+        why = self.wins_at(action.cell, actor)
+        if why:
+            self.result = Result(actor, why)
+            return
+        self._check_draws()
+
+    def _discard(self, actor: str) -> None:
+        self.supplies[actor].discard(self.hands[actor])
+        self.hands[actor] = self.supplies[actor].draw(1)
+        self._check_draws()
+
+    def _check_draws(self) -> None:
+        if self.table.sides_closed(COLOURS):
+            self.result = Result("draw", SIDES_CLOSED)
+            return
+        for colour in COLOURS:
+            if self.stuck(colour):
+                self.result = Result("draw", f"{colour} has run out of cards: none of them can be placed")
+                return
+
+
+class KidsTurnState(TurnCardState):
+    """«Дети» turn by turn (`pace=turns`): White first, one card at a time, first to the far edge."""
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players)
         for colour in self.colours:
             self.draw_card(colour)
+        self.check_start()

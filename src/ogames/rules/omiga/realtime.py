@@ -1,4 +1,4 @@
-"""The real-time engine shared by Omiga's base game and 2v2: the single authority over the table.
+"""The real-time engine shared by Omiga's base game, 2v2 and kids: the single authority over the table.
 
 Actions come from any actor at any moment, each with a time `t` on a clock that the caller
 drives (simulated in tests and bot matches, the wall clock in live play). They are applied in
@@ -13,7 +13,9 @@ number (0–35, each design is in a deck once) or its four-character code (`AB/^
 `discard` (the whole hand, then draw 3). `resign` ends the game for the actor's side.
 
 Real time has no single mover: `to_move` is None and `legal_moves()` lists every actor's
-actions written with the actor (`"white: place 7 h6"`). History entries are
+actions written with the actor (`"white: place 7 h6"`). Kids (`kids.py`) holds one card at a
+time and may discard it only when it fits nowhere; `discard_problem` says when a discard is refused.
+`t` must be a finite number not before the last accepted action (None: at the last action's time). History entries are
 `{"move": action, "by": actor, "t": time}`; `record()` adds the rejected actions under
 `meta.rejected` (for watching replays; replay ignores them). Replaying the accepted actions in
 order reproduces the game exactly, decks included, because the decks come from the seed.
@@ -21,6 +23,8 @@ order reproduces the game exactly, decks included, because the decks come from t
 
 from __future__ import annotations
 
+import numbers
+import random
 import re
 from abc import abstractmethod
 from collections.abc import Sequence
@@ -129,6 +133,17 @@ class RealtimeState(State):
         """Cells where nothing may be laid now (2v2 frozen ends); None if none are."""
         return None
 
+    def wins_at(self, cell: int, colour: str) -> str | None:
+        """Why a card of the colour on the cell wins (or scores), or None: the far edge or behind an
+        opponent card (kids: the far edge only)."""
+        return self.table.win_reason(cell, colour)
+
+    def discard_problem(self, actor: str) -> str | None:
+        """Why the actor may not discard now, or None (base and 2v2: any time the hand holds cards)."""
+        if not self.hands[actor]:
+            return f"{actor} has no cards in hand to discard"
+        return None
+
     def blocked_reason(self, cell: int) -> str:
         """Why a blocked cell is closed."""
         return f"{self.table.label(cell)} is closed"
@@ -169,7 +184,7 @@ class RealtimeState(State):
         moves = []
         for actor in self.actors:
             moves += [f"{actor}: {self.action_text(d, c, f)}" for d, c, f in self.placements(actor)]
-            if self.hands[actor]:
+            if self.discard_problem(actor) is None:
                 moves.append(f"{actor}: discard")
         return moves
 
@@ -197,9 +212,7 @@ class RealtimeState(State):
         who, body = self._split(actor, action)
         if self.result is not None:
             raise IllegalMove(action, f"the game is over: {self.result.describe()}")
-        when = self.clock if t is None else float(t)
-        if not np.isfinite(when) or when < self.clock:
-            raise IllegalMove(action, f"time {t} is before the last action at {self.clock}: actions arrive in order")
+        when = self._time(action, t)
         if body.strip().lower() == "resign":
             self.resign(self.colour_of(who), t=when)
             self.history[-1]["by"] = who
@@ -207,8 +220,9 @@ class RealtimeState(State):
             return self.history[-1]
         parsed = parse_action(body, self.table)
         if parsed.kind == "discard":
-            if not self.hands[who]:
-                raise IllegalMove(action, f"{who} has no cards in hand to discard")
+            problem = self.discard_problem(who)
+            if problem:
+                raise IllegalMove(action, problem)
             self._discard(who)
         else:
             self._check_place(who, parsed, action)
@@ -217,6 +231,22 @@ class RealtimeState(State):
         self.history.append(entry)
         self.clock = when
         return entry
+
+    def _time(self, action: str, t: Any) -> float:
+        """The checked time of an action: a finite number, not before the last accepted action."""
+        if t is None:
+            return self.clock
+        if isinstance(t, bool) or not isinstance(t, numbers.Real):
+            raise IllegalMove(action, f"the time t must be a number of seconds, not {type(t).__name__}")
+        try:
+            when = float(t)
+        except OverflowError:
+            when = float("inf")
+        if not np.isfinite(when):
+            raise IllegalMove(action, f"the time t must be a finite number of seconds, not {when}")
+        if when < self.clock:
+            raise IllegalMove(action, f"time {when:g} is before the last action at {self.clock:g}: actions arrive in order")
+        return when
 
     def _check_place(self, who: str, parsed: Action, text: str) -> None:
         hand = self.hands[who]
@@ -240,9 +270,10 @@ class RealtimeState(State):
         try:
             entry = self.act(actor, action, t)
         except IllegalMove as exc:
-            self.rejected.append({"move": action, "by": actor, "t": round(float(t), 3), "reason": exc.reason})
-            return Verdict(False, actor, action, float(t), exc.reason)
-        return Verdict(True, actor, entry["move"], float(t))
+            when = float(t) if _finite(t) else self.clock
+            self.rejected.append({"move": action, "by": actor, "t": round(when, 3), "reason": exc.reason})
+            return Verdict(False, actor, action, when, exc.reason)
+        return Verdict(True, actor, entry["move"], self.clock)
 
     def apply(self, move: str) -> dict[str, Any]:
         """Not used in real time: `play` and `act` go through the actor (kept for the protocol)."""
@@ -280,6 +311,20 @@ class RealtimeState(State):
         self.__dict__.update(fresh.__dict__)
         return self
 
+    def random_playout(self, rng: random.Random, step: float = 1.0, max_actions: int = 100_000) -> list[float]:
+        """Rewards per seat after uniformly random actions through the authority, from a copy of this
+        state: each action comes from a random actor with a legal one, `step` seconds after the last."""
+        state = self.clone()
+        assert isinstance(state, RealtimeState)
+        for _ in range(max_actions):
+            if state.result is not None:
+                return state.rewards()
+            moves = state.legal_moves()
+            if not moves:
+                raise RuntimeError(f"no actor has a legal action, yet the game goes on: {state!r}")
+            state.play(rng.choice(moves), t=state.clock + step)
+        raise RuntimeError(f"the random playout did not end within {max_actions} actions")
+
     def ended_by_stuck(self, colour: str, supply_exhausted: bool, cards: list[int]) -> bool:
         """Whether a side has no cards left but its hand(s) and none of them can be laid."""
         if not supply_exhausted:
@@ -291,3 +336,13 @@ class RealtimeState(State):
         blocked = self.blocked()
         designs = range(len(self.table.card_set))
         return not any(self.table.legal_placements(c, d, self.rules, blocked) for c in colours for d in designs)
+
+
+def _finite(t: Any) -> bool:
+    """Whether t is a usable time (a finite real number)."""
+    if isinstance(t, bool) or not isinstance(t, numbers.Real):
+        return False
+    try:
+        return bool(np.isfinite(float(t)))
+    except OverflowError:
+        return False

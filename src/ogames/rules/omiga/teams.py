@@ -13,10 +13,14 @@ Decisions where the booklet is vague (the project's rules):
   An end also freezes, scoreless, when both teams have a card on that end's side edge.
 - A round ends when both ends are frozen, when a team has no cards left but its hands and
   none of them can be laid, or when no card of either team could be laid anywhere (a dead
-  table); the open ends then freeze scoreless. Each round starts afresh with
-  new shuffles (from the seed and the round number) and the base game's start.
+  table); the open ends then freeze scoreless. These are checked on each round's start position
+  too (a round may end before anyone acts). Each round starts afresh with new shuffles (from the
+  seed and the round number) and the base game's start; `load` refuses card sets where some first
+  card could find no fitting card below it, so a round always starts and no action fails half-way.
 - The first team with at least `target` points after a round wins; if both reach it with equal
   points, rounds go on until one team is ahead after a round.
+- The match is drawn after three scoreless rounds in a row (`SCORELESS_ROUNDS`): neither team
+  scored in any of them. Otherwise a match whose rounds keep ending scoreless would never end.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ogames.rules.protocol import Game, Result
 
 ACTORS = ("white1", "black1", "white2", "black2")
 SIDES = ("left", "right")
+SCORELESS_ROUNDS = 3  # scoreless rounds in a row that draw the match
 
 
 class TeamState(RealtimeState):
@@ -42,6 +47,7 @@ class TeamState(RealtimeState):
         super().__init__(game, players, seats=4)
         self.points = {c: 0 for c in COLOURS}
         self.round = 0
+        self.scoreless = 0  # scoreless rounds in a row, just ended
         self.round_log: list[dict[str, object]] = []
         self._new_round()
 
@@ -57,17 +63,21 @@ class TeamState(RealtimeState):
         self.frozen: dict[str, str | None] = {side: None for side in SIDES}  # None, a scoring colour, or "closed"
         self.round_points = {c: 0 for c in COLOURS}
         self.hands = {a: self.supplies[a[:-1]].draw(HAND_SIZE) for a in ACTORS}
+        self._settle_round()  # a round may be over on its start position (nothing can be laid)
 
     def _end_round(self) -> None:
         for colour in COLOURS:
             self.points[colour] += self.round_points[colour]
         self.round_log.append({"round": self.round, **self.round_points})
+        self.scoreless = 0 if any(self.round_points.values()) else self.scoreless + 1
         self.round_points = {c: 0 for c in COLOURS}
         w, b = self.points["white"], self.points["black"]
         target = self.game.options["target"]
         if max(w, b) >= target and w != b:
             winner = "white" if w > b else "black"
             self.result = Result(winner, f"{winner} reached {max(w, b)} points to {min(w, b)} after {self.round} rounds")
+        elif self.scoreless >= SCORELESS_ROUNDS:
+            self.result = Result("draw", f"{SCORELESS_ROUNDS} scoreless rounds in a row ({w} to {b} after {self.round} rounds)")
         else:
             self._new_round()
 
@@ -92,9 +102,11 @@ class TeamState(RealtimeState):
         return {c: self.points[c] + self.round_points[c] for c in COLOURS}
 
     def rewards(self) -> list[float]:
-        """Per seat: 1 for both winners, 0 for the losers."""
+        """Per seat: 1 for both winners, 0 for the losers; ½ each on a drawn match."""
         if self.result is None:
             raise ValueError("the game is not over")
+        if self.result.winner == "draw":
+            return [0.5] * len(ACTORS)
         return [1.0 if self.colour_of(a) == self.result.winner else 0.0 for a in ACTORS]
 
     def partner(self, actor: str) -> str:

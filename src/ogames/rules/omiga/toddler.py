@@ -2,7 +2,8 @@
 
 All players sit at one side of the table: every home edge is row 0 and the far edge is the top
 row. Player i's area starts at column (2i + 1)·W // (2n) of the bottom row, where the top card of
-their deck is laid. Each round every player draws the top card of their own deck; then, in seat
+their deck is laid (the table must be at least as wide as the players are many: `load` refuses a
+narrower one). Each round every player draws the top card of their own deck; then, in seat
 order, each places it or, only if it fits nowhere, discards it. Placement: a card touches a card
 of its own colour orthogonally and fits every orthogonal neighbour of its own colour; other
 players' cards need not fit (rule 3 dropped). A player whose deck is out turns their discard pile;
@@ -11,8 +12,8 @@ a player who has laid every card they own sits the remaining rounds out.
 The game ends at the end of a round in which someone reached the far edge: every player who did
 shares the win. `state.winners` lists them in seat order; `state.winner` is the one colour, or
 the winners joined by "+" for a shared win (e.g. "white+red"), and `rewards()` splits 1 equally
-among them. If no player can place any card they still own, the game is drawn. Resigning ends
-the game; the other players share the win.
+among them. If no player can place any card they still own, the game is drawn (checked on the
+start position too). Resigning ends the game; the other players share the win.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class ToddlerState(TurnCardState):
         self.round = 1
         self.reached: list[str] = []
         self.start_round()
+        self.check_start()
 
     def make_table(self, width: int, height: int, card_set: Any) -> Table:
         """Everyone's home edge is the bottom row."""
@@ -66,6 +68,11 @@ class ToddlerState(TurnCardState):
         """The others share the win."""
         others = [c for c in self.colours if c != colour]
         return Result(SHARED.join(others), f"{colour} resigned")
+
+    def check_start(self) -> None:
+        """The end condition on the start position: nobody can place any card they own."""
+        if all(self.stuck(c) for c in self.colours):
+            self.result = Result("draw", "no player can place any card they still own")
 
     def start_round(self) -> None:
         """Everyone draws the top card of their deck."""

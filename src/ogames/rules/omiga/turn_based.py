@@ -1,9 +1,11 @@
-"""The turn-based engine of Omiga's kids and toddler modes: one card in hand per player.
+"""The turn-based engine of Omiga's toddler mode and of kids with `pace=turns`: one card in hand per player.
 
 The player to move holds one card drawn from their deck (the discard pile turns over when the
 deck is out) and either places it or, only if it fits nowhere, discards it; then draws the next.
 Moves: `place CELL` or `place CELL turned` (also `place 1 CELL …`) and `discard`. The defaults
-here are the kids mode's (`kids.py`); toddler (`toddler.py`) overrides the table, start and end.
+here are turn-based kids' (`kids.py`); toddler (`toddler.py`) overrides the table, start and end.
+Each mode calls `check_start` once its hands are drawn: a draw that holds on the start position is
+declared at once, as after every move.
 """
 
 from __future__ import annotations
@@ -145,6 +147,16 @@ class TurnCardState(State):
             self.result = Result(colour, f"{colour} reached the far edge at {self.table.label(cell)}")
         elif self.table.sides_closed():
             self.result = Result("draw", "both players have cards on the left and the right table edges")
+
+    def check_start(self) -> None:
+        """Kids: the end conditions on the start position (both side edges closed, or a player out of cards)."""
+        if self.table.sides_closed():
+            self.result = Result("draw", "both players have cards on the left and the right table edges")
+            return
+        for c in self.colours:
+            if self.stuck(c):
+                self.result = Result("draw", f"{c} has run out of cards: none of them can be placed")
+                return
 
     def after_action(self, colour: str) -> None:
         """Pass the turn; the next player draws; a player out of placeable cards draws the game."""

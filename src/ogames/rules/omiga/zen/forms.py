@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 LEVELS = ("easy", "medium", "hard", "impossible")
+DEFAULT_FORM = "fly"  # «Муха», the first easy form: the one default of the `form` option and the zen command
 COLOURS = {"#": "black", "o": "white"}
 
 

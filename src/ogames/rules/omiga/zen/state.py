@@ -27,11 +27,10 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face
 from ogames.rules.omiga.deck import HAND_SIZE, Supply
 from ogames.rules.omiga.table import ZEN_RULES, Table
-from ogames.rules.omiga.zen.forms import Form, form_named
+from ogames.rules.omiga.zen.forms import DEFAULT_FORM, Form, form_named
 from ogames.rules.protocol import Result, State
 
 LOST = "nobody"
-DEFAULT_FORM = "fly"
 
 
 def _option(game: Any, name: str, default: Any) -> Any:
@@ -59,6 +58,8 @@ class ZenState(State):
         self.hand: list[tuple[str, int]] = []
         self.layout: dict[tuple[int, int], str] = {}
         self.offsets: set[tuple[int, int]] = set()
+        # The end conditions hold from the start as after every move (with full decks nothing ends yet).
+        self._check_loss()
 
     # ----- protocol ----------------------------------------------------------------------
     @property
