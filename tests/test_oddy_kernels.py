@@ -74,7 +74,8 @@ def test_group_sides_matches_reference(seed, which):
 def test_winning_group_counts_match_reference(seed, which, full):
     game = GAMES[which]
     stones = random_position(game, random.Random(seed), full)
-    expected = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
+    sides = game.cell_sides.tolist()
+    expected = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, sides, game.options["sides"])
     assert k.winning_group_counts(stones, game.table, game.cell_sides, game.runs).tolist() == expected
 
 
@@ -83,7 +84,8 @@ def test_winning_group_counts_match_reference(seed, which, full):
 def test_a_full_board_has_exactly_one_winning_group(seed, which):
     game = GAMES[which]
     stones = random_position(game, random.Random(seed), full=True)
-    counts = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, game.cell_sides.tolist(), game.options["sides"])
+    sides = game.cell_sides.tolist()
+    counts = k.winning_group_counts_reference(stones.tolist(), game.board.neighbours, sides, game.options["sides"])
     assert sum(counts) == 1
 
 
