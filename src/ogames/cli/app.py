@@ -15,6 +15,7 @@ from rich.console import Console
 import ogames
 from ogames.cli.args import parse_play_args
 from ogames.cli.describe import WIDTH, PlayCommand, games_lines
+from ogames.cli.engine import prepare_engine, search_note
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.players import BasePlayer, make_player
@@ -115,12 +116,7 @@ class Session:
         colour = self.state.to_move
         move = player.choose(self.state)
         self.state.play(move)
-        info = player.info()
-        detail = ""
-        if info.get("iterations"):
-            value = info.get("value")
-            detail = f"  [dim]({info['seconds']:.1f} s, {info['iterations']} playouts"
-            detail += f", expects {value:.0%})[/]" if value is not None else ")[/]"
+        detail = search_note(player.info())
         self.console.print(f"{player.name} ({colour}) plays [bold]{move}[/]{detail}")
 
     def human_turn(self) -> bool:
@@ -286,6 +282,8 @@ def play_command(
     console.print(f"[bold]{type(loaded).title}[/] {shown}")
     console.print("  ".join(f"{colour}: {state.players[seat]}" for colour, seat in state.owner.items()))
     console.print("[dim]type help for commands[/]")
+    if any(not p.human for p in players):
+        prepare_engine(console, state)
     session = Session(state, players, console)
     if session.run():
         session.offer_save()
