@@ -50,10 +50,11 @@ def render(state: State, *, highlight: Iterable[str] = frozenset(), **_: Any) ->
         text.append(" " * (pad - pad // 2))
         return text
 
-    example = board.labels[-1]
-    items.append((Text(example, style=LABEL_STYLE), "an empty cell, by its label"))
+    ring, position = state.game.options["size"] - 1, min(2, state.game.options["size"] - 2)
+    example = f"c{ring}-{position}"
+    items.append((Text(example, style=LABEL_STYLE), "an empty cell shows its label"))
     notes = [
-        "label = sector letter, ring, position (c4-2: sector c, ring 4, position 2); o = centre",
+        f"label = sector letter, ring, position ({example}: sector c, ring {ring}, position {position}); o = centre",
         f"side k runs from corner k to corner k + 1 (corners are on both); {goal}; {LAST_MOVE_NOTE}",
     ]
     return with_key(draw_polar_board(board, glyph), key(items, notes))
