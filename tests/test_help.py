@@ -122,3 +122,10 @@ def test_value_forms() -> None:
 )
 def test_game_named(args: list[str], game: str | None) -> None:
     assert game_named(args) == game
+
+
+def test_play_help_warns_where_a_game_option_is_shadowed_by_the_play_commands_own() -> None:
+    _, out = run(["play", "omiga", "--help"])
+    assert "(on `ogames play`, --seed is read as the computer players' option above)" in " ".join(out.split())
+    _, out = run(["play", "omny", "--help"])
+    assert "is read as the computer players' option" not in out

@@ -124,6 +124,10 @@ def game_help(name: str) -> list[str]:
             continue
         lines += _wrap(option_summary(option), 6, "  ")
         lines += _wrap(option["help"], 6, "      ")
+        if flag(option["name"]) in _PLAY_VALUE_OPTIONS:
+            # The play command's own option of that name takes the value before the game sees it.
+            shadowed = f"(on `ogames play`, {flag(option['name'])} is read as the computer players' option above)"
+            lines += _wrap(shadowed, 6, "      ")
     lines += ["", "Seats (who plays each colour; --think, --iterations and --seed tune mcts):"]
     lines += seat_lines(description["name"])
     default = colours_of(description["name"])[0]
