@@ -226,21 +226,24 @@ def plain(text: Text) -> list[str]:
 
 def test_hex_drawing_of_a_triangle_rows_shift_half_a_cell_and_labels_sit_at_the_edges() -> None:
     lines = plain(draw_hex_board(triangle(3), lambda c: Text("·")))
-    assert lines == ["    3  ·", "  2  ·   ·", "1  ·   ·   ·", " a   b   c"]
+    # Row numbers at both ends; every column's letter below the bottom row, column a's also above
+    # its top end (a3), half a cell to the right as the column slants.
+    assert lines == ["         a", "    3  ·  3", "  2  ·   ·  2", "1  ·   ·   ·  1", " a   b   c"]
 
 
 def test_hex_drawing_of_a_hexagon_puts_column_letters_on_both_edges() -> None:
     lines = plain(draw_hex_board(hexagon(2), lambda c: Text("·")))
-    # Column a does not reach the bottom row, so its letter is on top; b and c are below.
-    assert lines[0].split() == ["a"] and lines[-1].split() == ["b", "c"]
+    # Columns a and b reach the top row, b and c the bottom row: each letter stands at every end it has.
+    assert lines[0].split() == ["a", "b"] and lines[-1].split() == ["b", "c"]
     assert [line.split()[0] for line in lines[1:-1]] == ["3", "2", "1"]
+    assert [line.split()[-1] for line in lines[1:-1]] == ["3", "2", "1"]
     # The middle row sticks out by half a cell on each side, as a hexagon should.
     assert lines[2].index("·") < lines[1].index("·") and lines[2].rindex("·") > lines[1].rindex("·")
 
 
 def test_hex_drawing_glyphs_up_to_three_characters_stay_in_their_slot() -> None:
     lines = plain(draw_hex_board(triangle(2), lambda c: Text("XYZ")))
-    assert lines == ["  2 XYZ", "1 XYZ XYZ", " a   b"]
+    assert lines == ["       a", "  2 XYZ 2", "1 XYZ XYZ 1", " a   b"]
 
 
 def test_hex_drawing_from_coords_has_no_edge_labels() -> None:
@@ -250,9 +253,11 @@ def test_hex_drawing_from_coords_has_no_edge_labels() -> None:
 
 def test_polar_drawing_shows_every_label_once() -> None:
     board = polar(5, 4)
-    drawing = draw_polar_board(board, lambda c: Text(board.labels[c])).plain
+    drawing = draw_polar_board(board, lambda c: Text(board.labels[c]), number_sides=False).plain
     words = drawing.split()
     assert sorted(words) == sorted(board.labels)
+    numbered = draw_polar_board(board, lambda c: Text(board.labels[c])).plain.replace("side ", "side:").split()
+    assert sorted(numbered) == sorted([*board.labels, *(f"side:{s}" for s in range(5))])
 
 
 def test_render_state_highlights_the_last_move_and_falls_back_for_unknown_games() -> None:

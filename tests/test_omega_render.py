@@ -23,8 +23,8 @@ def test_seed_endgame_shows_groups_and_scores():
     assert out.rstrip().endswith("36") and "places" not in out  # the play loop announces the result
     for line in ("black  bob     7·4·1", "red    cy      5·4·2·1", "blue   di      6·3·2·1"):
         assert line in out
-    # 12 stones of each colour plus one per colour in the table, each colour with its own shape.
-    assert [out.count(shape) for shape in "○●▲■"] == [13, 13, 13, 13]
+    # 12 stones of each colour plus one per colour in the key and in the table, each colour with its own shape.
+    assert [out.count(shape) for shape in "○●▲■"] == [14, 14, 14, 14]
 
 
 def test_turn_line_names_the_player_and_the_next_stone_and_pie_choices():

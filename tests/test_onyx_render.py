@@ -44,7 +44,8 @@ def test_last_move_and_captures_are_highlighted() -> None:
     drawing = render_state(state)
     assert isinstance(drawing, Text)
     text = plain(drawing)
-    assert text.count("×") == 2 and "last move captured c1 b2" in text and "white 2" in text
+    assert text.count("×") == 3 and "× just captured" in text  # two on the board, one in the key
+    assert "last move captured c1 b2" in text and "white 2" in text
     reversed_spans = [drawing.plain[s.start : s.end] for s in drawing.spans if "reverse" in str(s.style)]
     assert reversed_spans == [BLACK]
     # The reversed stone sits on c2: row 2's line, third point.

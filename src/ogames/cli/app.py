@@ -11,15 +11,15 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 import ogames
 from ogames.cli.args import parse_play_args
+from ogames.cli.describe import WIDTH, PlayCommand, games_lines
+from ogames.cli.engine import prepare_engine, search_note
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.players import BasePlayer, make_player
 from ogames.records import load_file, save
-from ogames.rules import REGISTRY, game_class
 from ogames.rules.protocol import Game, State
 
 app = typer.Typer(
@@ -61,43 +61,12 @@ def _ask(console: Console, prompt: str) -> str | None:
 # ----- games ------------------------------------------------------------------------------------
 
 
-def _option_summary(option: dict[str, Any]) -> str:
-    kind = option["kind"]
-    if "choices" in option:
-        kind = "|".join(str(c) for c in option["choices"])
-    elif "minimum" in option or "maximum" in option:
-        kind += f" {option.get('minimum', '')}–{option.get('maximum', '')}"
-    default = option["default"]
-    shown = "" if default is None else f" = {default}"
-    return f"--{option['name'].replace('_', '-')} ({kind}){shown}"
-
-
-def _game_descriptions() -> list[dict[str, Any]]:
-    """`ogames.games()`, or game by game if one module is unfinished (the others still show)."""
-    try:
-        return ogames.games()
-    except Exception:  # a game module being written must not hide the others
-        found = []
-        for name in REGISTRY:
-            try:
-                found.append(game_class(name).describe())
-            except Exception:  # skip exactly the broken one
-                continue
-        return found
-
-
 @app.command("games")
 def games_command() -> None:
-    """List the games with their variants and options."""
-    table = Table(title="ogames", show_lines=True)
-    table.add_column("game", style="bold")
-    table.add_column("title")
-    table.add_column("variants")
-    table.add_column("options")
-    for game in _game_descriptions():
-        options = "\n".join(_option_summary(o) for o in game["options"] if o.get("cli", True))
-        table.add_row(game["name"], f"{game['title']}\n[dim]{game['summary']}[/]", ", ".join(game["variants"]) or "—", options)
-    _console().print(table)
+    """List the games with their variants, options, seats and rules pages."""
+    console = Console(highlight=False, width=WIDTH, soft_wrap=True)
+    for line in games_lines():
+        console.print(line, markup=False)
 
 
 # ----- play -------------------------------------------------------------------------------------
@@ -147,12 +116,7 @@ class Session:
         colour = self.state.to_move
         move = player.choose(self.state)
         self.state.play(move)
-        info = player.info()
-        detail = ""
-        if info.get("iterations"):
-            value = info.get("value")
-            detail = f"  [dim]({info['seconds']:.1f} s, {info['iterations']} playouts"
-            detail += f", expects {value:.0%})[/]" if value is not None else ")[/]"
+        detail = search_note(player.info())
         self.console.print(f"{player.name} ({colour}) plays [bold]{move}[/]{detail}")
 
     def human_turn(self) -> bool:
@@ -269,6 +233,7 @@ def build_players(colours: tuple[str, ...], seats: dict[str, str], count: int, *
 
 @app.command(
     "play",
+    cls=PlayCommand,
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": ["--help"]},
 )
 def play_command(
@@ -278,7 +243,10 @@ def play_command(
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
     seed: Annotated[int | None, typer.Option(help="random seed for computer players (repeatable games)")] = None,
 ) -> None:
-    """Play a game: game options as --name value (see `ogames games`), seats as --<colour> human|random|mcts."""
+    """Play a game: game options as --name value, seats as --<colour> human|random|mcts.
+
+    `ogames play GAME --help` adds that game's options, seats and rules page below.
+    """
     console = _console()
     try:
         options, seats = parse_play_args(game, ctx.args)
@@ -314,6 +282,8 @@ def play_command(
     console.print(f"[bold]{type(loaded).title}[/] {shown}")
     console.print("  ".join(f"{colour}: {state.players[seat]}" for colour, seat in state.owner.items()))
     console.print("[dim]type help for commands[/]")
+    if any(not p.human for p in players):
+        prepare_engine(console, state)
     session = Session(state, players, console)
     if session.run():
         session.offer_save()

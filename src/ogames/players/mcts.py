@@ -20,6 +20,10 @@ from ogames.rules.protocol import TURN_BASED, State
 
 Playout = Callable[[State, random.Random], list[float]]
 
+# The chosen move's mean reward is an estimate of the win chance only once this many playouts went
+# through that move; below it `info()` marks the value as not reliable and faces should not show it.
+MIN_PLAYOUTS_FOR_VALUE = 200
+
 
 def default_playout(state: State, rng: random.Random) -> list[float]:
     """Uniformly random moves to the end, through the game's (possibly compiled) playout."""
@@ -95,7 +99,9 @@ class MctsPlayer(BasePlayer):
         self.last = {}
 
     def info(self) -> dict[str, Any]:
-        """Figures of the last search: iterations, seconds, the chosen move's visits and mean reward."""
+        """Figures of the last search: iterations, seconds, the chosen move's visits and mean reward
+        (`value`), and whether that mean rests on enough playouts to be shown as a win chance
+        (`reliable`: at least MIN_PLAYOUTS_FOR_VALUE through the chosen move)."""
         return dict(self.last)
 
     def choose(self, state: State) -> str:
@@ -106,7 +112,7 @@ class MctsPlayer(BasePlayer):
             raise ValueError(f"mcts plays turn-based games; {state.game.title} here is {state.game.dynamics}: use its bots")
         moves = state.legal_moves()
         if len(moves) == 1:
-            self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None}
+            self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None, "reliable": False}
             return moves[0]
         return self.search(state).best().move
 
@@ -133,6 +139,7 @@ class MctsPlayer(BasePlayer):
             "move": best.move if best else None,
             "visits": best.visits if best else 0,
             "value": best.mean(root.seat) if best else None,
+            "reliable": bool(best) and best.visits >= MIN_PLAYOUTS_FOR_VALUE,
         }
         return root
 
@@ -160,3 +167,16 @@ class MctsPlayer(BasePlayer):
             totals = visited.totals
             for seat, reward in enumerate(rewards):
                 totals[seat] += reward
+
+
+def warm_up(state: State, seed: int = 0) -> None:
+    """Make the game's compiled kernels ready on a copy of the state: one move and one random
+    playout, the work of one search iteration. The first run after an install compiles them (seconds);
+    later runs load them from numba's cache. The state itself is not changed."""
+    if state.is_over:
+        return
+    rng = random.Random(seed)
+    sim = state.clone()
+    sim.play(rng.choice(sim.legal_moves()), t=0.0)
+    if not sim.is_over:
+        sim.random_playout(rng)

@@ -1,6 +1,8 @@
 """Drawing axial hex boards as text: rows from the highest down, each shifted half a cell, so that
-the six neighbours of a cell are visibly around it; column letters along the edges and row
-numbers at row starts. Omny, Odd-Y (triangle) and Omega all draw through `draw_hex_board`."""
+the six neighbours of a cell are visibly around it. Every edge is labelled: row numbers at both
+ends of every row, column letters above the top row and below the bottom row (a column runs
+slanting up to the right). Omny, Odd-Y (triangle) and Omega all draw through `draw_hex_board`;
+`key` writes the line that explains the glyphs under a drawing."""
 
 from __future__ import annotations
 
@@ -26,6 +28,11 @@ STONE_STYLES: dict[str, tuple[str, str]] = {
     "blue": ("●", "bold blue"),
 }
 LAST_MOVE_STYLE = "reverse"
+KEY_STYLE = "dim"
+KEY_LEAD = "key: "
+# How to read a hex cell's name, said under every hex drawing.
+HEX_LABEL_NOTE = "cell = column letter + row number (c3); a column slants up to the right"
+LAST_MOVE_NOTE = "last move reversed"
 EMPTY_GLYPH = ("·", "grey50")
 
 
@@ -116,25 +123,75 @@ def draw_hex_board(
     if not coords_from_labels:
         return canvas.render()
 
-    rows: dict[int, int] = {}
+    # Row numbers at both ends of every row, two blanks from the row's outer cells.
+    rows: dict[int, tuple[int, int]] = {}
     for x, y in axial:
-        rows[y] = min(rows.get(y, x), x)
-    for y, first in rows.items():
+        first, last = rows.get(y, (x, x))
+        rows[y] = (min(first, x), max(last, x))
+    for y, (first, last) in rows.items():
         number = str(y + 1)
         canvas.put(line_of(y), centre(first, y) - 2 - len(number), Text(number, style=LABEL_STYLE))
+        canvas.put(line_of(y), centre(last, y) + 3, Text(number, style=LABEL_STYLE))
 
+    # Column letters where a column leaves the board through the bottom row (below it, half a
+    # cell to the left, on the column's slant) and through the top row (above it, half a cell to
+    # the right); a column touching neither gets its letter below its lowest cell's slant.
     columns: dict[int, set[int]] = {}
     for x, y in axial:
         columns.setdefault(x, set()).add(y)
     for x, column_rows in columns.items():
         letters = column_letters(x)
-        if low in column_rows or high not in column_rows:
-            y_at, line = low - 1, line_of(low - 1)
-        else:
-            y_at, line = high + 1, line_of(high + 1)
-        at = centre(x, y_at) - (len(letters) - 1) // 2
-        canvas.put(line, at, Text(letters, style=LABEL_STYLE))
+        ends = [y_at for y_at, reached in ((low - 1, low in column_rows), (high + 1, high in column_rows)) if reached]
+        for y_at in ends or [low - 1]:
+            at = centre(x, y_at) - (len(letters) - 1) // 2
+            canvas.put(line_of(y_at), at, Text(letters, style=LABEL_STYLE))
     return canvas.render()
+
+
+def stone_items(colours: Iterable[str]) -> list[tuple[Text, str]]:
+    """Key entries for the stones of some colours."""
+    return [(stone_glyph(colour), colour) for colour in colours]
+
+
+def with_key(drawing: Text, legend: Text) -> Text:
+    """A drawing with its key on the lines below."""
+    out = drawing.copy()
+    out.append("\n")
+    out.append_text(legend)
+    return out
+
+
+def key(items: Iterable[tuple[Text | str, str]], notes: Iterable[str] = (), width: int = 78) -> Text:
+    """The key under a drawing: `glyph meaning` pairs on the first line(s), then each note on a line
+    of its own; everything wrapped to `width` columns (a pair is never split)."""
+    indent = " " * len(KEY_LEAD)
+    out = Text(KEY_LEAD, style=KEY_STYLE)
+    length = len(out)
+    first = True
+    for glyph, meaning in items:
+        pair = glyph.copy() if isinstance(glyph, Text) else Text(glyph)
+        pair.append(f" {meaning}", style=KEY_STYLE)
+        gap = 0 if first else 2
+        if not first and length + gap + len(pair) > width:
+            out.append("\n" + indent)
+            length, gap = len(indent), 0
+        out.append(" " * gap)
+        out.append_text(pair)
+        length += gap + len(pair)
+        first = False
+    for note in notes:
+        if not first:
+            out.append("\n" + indent)
+            length = len(indent)
+        for n, word in enumerate(note.split()):
+            gap = 0 if n == 0 else 1
+            if n and length + gap + len(word) > width:
+                out.append("\n" + indent)
+                length, gap = len(indent), 0
+            out.append(" " * gap + word, style=KEY_STYLE)
+            length += gap + len(word)
+        first = False
+    return out
 
 
 def last_move_cells(board: Board, moves: Iterable[str]) -> frozenset[int]:

@@ -10,7 +10,15 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ogames.cli.render.hexgrid import LAST_MOVE_STYLE, STONE_STYLES, draw_hex_board, stone_glyph
+from ogames.cli.render.hexgrid import (
+    EMPTY_GLYPH,
+    HEX_LABEL_NOTE,
+    LAST_MOVE_STYLE,
+    STONE_STYLES,
+    draw_hex_board,
+    key,
+    stone_glyph,
+)
 from ogames.rules.omega import OmegaState
 
 # Scores past this many digits are shown shortened (the state keeps them exact).
@@ -85,14 +93,17 @@ def match_line(state: OmegaState) -> Text | None:
 
 
 def render(state: OmegaState, *, highlight: Iterable[str] = frozenset(), **_: Any) -> RenderableType:
-    """The board of an Omega state, each colour's groups and score, and the turn."""
+    """The board of an Omega state with its key, each colour's groups and score, and the turn."""
     board = state.board
     marked = {board.index(label) for label in highlight if board.has(label)}
 
     def glyph(cell: int) -> Text:
         return stone(state.stone_at(board.labels[cell]), last=cell in marked)
 
-    parts: list[RenderableType] = [draw_hex_board(board, glyph), Text(""), score_table(state)]
+    items = [(stone(colour), colour) for colour in state.game.colours]
+    items.append((Text(EMPTY_GLYPH[0], style=EMPTY_GLYPH[1]), "empty cell"))
+    notes = ["score = product of a colour's group sizes; last turn's stones reversed", HEX_LABEL_NOTE]
+    parts: list[RenderableType] = [draw_hex_board(board, glyph), key(items, notes), Text(""), score_table(state)]
     extra = match_line(state)
     if extra is not None:
         parts.append(extra)

@@ -8,7 +8,16 @@ from typing import Any
 from rich.text import Text
 
 from ogames.boards.graph import Board
-from ogames.cli.render.hexgrid import draw_hex_board, stone_glyph
+from ogames.cli.render.hexgrid import (
+    EMPTY_GLYPH,
+    HEX_LABEL_NOTE,
+    LAST_MOVE_NOTE,
+    draw_hex_board,
+    key,
+    stone_glyph,
+    stone_items,
+    with_key,
+)
 from ogames.rules.protocol import State
 
 STAR_GLYPH = ("✦", "yellow")
@@ -32,18 +41,24 @@ def star_cells(state: State) -> frozenset[int]:
 
 
 def render(state: State, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
-    """The board of an Omny state: stones, empty star cells (✦), other empty cells (·)."""
+    """The board of an Omny state: stones, empty star cells (✦), other empty cells (·), and its key."""
     board: Board = state.board
     stars = star_cells(state)
     marked = {board.index(label) for label in highlight if board.has(label)}
 
     def glyph(cell: int) -> Text:
         colour = state.stone_at(board.labels[cell])
-        empty = STAR_GLYPH if cell in stars else ("·", "grey50")
+        empty = STAR_GLYPH if cell in stars else EMPTY_GLYPH
         text = stone_glyph(colour, last=cell in marked, empty=empty)
         if colour is not None and cell in stars:
             # A star under a stone still counts for the regions: underline the stone.
             text.stylize("underline")
         return text
 
-    return draw_hex_board(board, glyph)
+    items = stone_items(state.game.colours)
+    if stars:
+        items.append((Text(STAR_GLYPH[0], style=STAR_GLYPH[1]), "star cell"))
+    if len(stars) < len(board):
+        items.append((Text(EMPTY_GLYPH[0], style=EMPTY_GLYPH[1]), "empty cell"))
+    notes = [f"S = {len(stars)} star cells; a stone on a star is underlined; {LAST_MOVE_NOTE}", HEX_LABEL_NOTE]
+    return with_key(draw_hex_board(board, glyph), key(items, notes))

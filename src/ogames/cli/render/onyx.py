@@ -2,7 +2,8 @@
 `───` and `│`; triangle cells show their diagonal (`/` on even rows, `\\` on odd rows) and squares
 show their midpoint in the middle. Column letters above and below, row numbers on both sides,
 North at the top. The last move is reversed; the points its captures emptied show a red `×`; a
-line below counts the stones each colour has lost."""
+line below counts the stones each colour has lost, and a key explains the glyphs in the drawing
+(`b1*` names the midpoint of the square whose south-west corner is `b1`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from ogames.boards.onyx import CELLS, SIZE, is_square, point, point_label
-from ogames.cli.render.hexgrid import LABEL_STYLE, STONE_STYLES
+from ogames.cli.render.hexgrid import LABEL_STYLE, LAST_MOVE_NOTE, STONE_STYLES, key, stone_items
 from ogames.rules.protocol import State
 
 EDGE_STYLE = "grey50"
@@ -83,7 +84,28 @@ def render(state: State, *, highlight: Iterable[str] | None = None, **_: Any) ->
     out.append_text(letters)
     out.append("\n")
     out.append_text(_status(state))
+    out.append("\n")
+    out.append_text(_key(state, out.plain))
     return out
+
+
+def _key(state: State, drawn: str) -> Text:
+    """The key for the glyphs the drawing shows (open midpoints, captures only when there are some)."""
+    items = stone_items(state.game.colours)
+    items.append((Text(*EMPTY_POINT), "empty point"))
+    for (char, style), meaning in (
+        (OPEN_MIDPOINT, "open midpoint"),
+        (CLOSED_MIDPOINT, "closed midpoint"),
+        (CAPTURED, "just captured"),
+    ):
+        if char in drawn:
+            items.append((Text(char, style=style), meaning))
+    notes = [
+        "b1* = the midpoint of the square whose lower-left corner is b1 (open while all four corners are empty)",
+        "/ \\ = a triangle cell's diagonal: the two points it joins are neighbours",
+        f"black joins west and east (a, l), white south and north (1, 12); {LAST_MOVE_NOTE}",
+    ]
+    return key(items, notes)
 
 
 def _last_move(state: State) -> set[int]:
