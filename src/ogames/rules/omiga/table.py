@@ -109,6 +109,7 @@ class Table:
             raise ValueError("each owner needs a home row, the table's bottom (0) or top (height − 1) row")
         self.home_rows = tuple(home_rows)
         self._forward = np.array([1 if r == 0 else -1 for r in self.home_rows], dtype=np.int64)
+        self._deck = deck_arrays(card_set)  # looked up once: hashing a card set costs more than the kernel call
         n = width * height
         self.owner = np.full(n, -1, dtype=np.int8)
         self.design = np.full(n, -1, dtype=np.int16)
@@ -294,8 +295,7 @@ class Table:
         if isinstance(card, Face):
             codes = np.array([face_codes(f) for f in faces], dtype=np.int8)
         else:
-            deck = deck_arrays(self.card_set)
-            codes = deck.faces[card, : deck.n_faces[card]]
+            codes = self._deck.faces[card, : self._deck.n_faces[card]]
         me = self.index_of(owner)
         flags = (_FIT_MODES[rules.fit], rules.own, rules.opponent, rules.touch)
         count = legal_cells(self.arrays(blocked), me, codes, *flags, self._out)
