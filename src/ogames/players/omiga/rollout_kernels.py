@@ -13,7 +13,7 @@ Policy (`policy`): 0 = a uniformly random legal placement, discarding only when 
 a card on a cell where the foe would win with a card of its hand when no win of its own exists.
 
 The rules are the rules' own compiled predicates (`kernels/omiga.py`: `legal_cell`, `fits`,
-`wins_at`, `sides_closed`). Inputs come as bundles: the table as `TableArrays` (`Table.arrays()`),
+`wins_at`, `win_cell`, `sides_closed`). Inputs come as bundles: the table as `TableArrays` (`Table.arrays()`),
 the designs as `DeckArrays` (`deck_arrays()`), each side's cards as `SideArrays` — per owner o:
 `hands[o]` (3 slots, −1 empty), `unseen[o, :n_unseen[o]]` (the cards its deck may hold, shuffled
 afresh per rollout: deck orders are hidden), `discards[o, :n_disc[o]]` (the public pile, bottom
