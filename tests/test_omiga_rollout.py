@@ -8,12 +8,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ogames.players.omiga.racer import design_arrays
-from ogames.players.omiga.rollout_kernels import rollouts, rollouts_reference
+from ogames.players.omiga.rollout_kernels import RolloutPlan, SideArrays, rollouts, rollouts_reference
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.table import Table, face_codes
+from ogames.rules.omiga.table import Table, deck_arrays, face_codes
 
-FACES, COUNTS = design_arrays(STANDARD)
+DESIGNS = deck_arrays(STANDARD)
 
 
 def random_position(rng: random.Random, width: int, height: int, fill: float):
@@ -45,9 +44,8 @@ def random_position(rng: random.Random, width: int, height: int, fill: float):
     for d in hands[0][hands[0] >= 0]:
         for cell, face in table.legal_placements(0, int(d))[:3]:
             cands.append((int(d), cell, *face_codes(face)))
-    forward = np.array([-1, 1], dtype=np.int64)
     blocked = np.array([rng.random() < 0.05 for _ in range(width * height)])
-    return table, blocked, forward, hands, unseen, n_unseen, piles, n_piles, np.array(cands, dtype=np.int64)
+    return table, blocked, hands, unseen, n_unseen, piles, n_piles, np.array(cands, dtype=np.int64)
 
 
 @settings(max_examples=25, deadline=None)
@@ -57,10 +55,10 @@ def random_position(rng: random.Random, width: int, height: int, fill: float):
 )
 def test_rollouts_match_reference(seed, width, height, fill, policy, jitter):
     rng = random.Random(seed)
-    table, blocked, forward, hands, unseen, n_unseen, piles, n_piles, cands = random_position(rng, width, height, fill)
-    args = (table.owner, table.hues, table.seams, blocked, width, height, 0, forward, FACES, COUNTS,
-            hands, unseen, n_unseen, piles, n_piles, np.array([1.0, rng.choice([0.5, 1.0, 2.0])]), jitter, cands, 6, 30, policy,
-            seed)
+    table, blocked, hands, unseen, n_unseen, piles, n_piles, cands = random_position(rng, width, height, fill)
+    assert list(table.arrays().forward) == [-1, 1]  # owner 0 (white) plays downwards
+    sides = SideArrays(hands, unseen, n_unseen, piles, n_piles, np.array([1.0, rng.choice([0.5, 1.0, 2.0])]))
+    args = (table.arrays(blocked), DESIGNS, sides, 0, cands, RolloutPlan(6, 30, policy, jitter, seed))
     out = np.zeros((len(cands), 3))
     before = (table.owner.copy(), hands.copy(), unseen.copy(), piles.copy())
     rollouts(*args, out)
@@ -74,9 +72,8 @@ def run(table: Table, hands, cands, n_roll: int = 40) -> np.ndarray:
     """Rollouts on a small hand-built table with empty decks; owner 0 plays downwards."""
     empty, none = np.zeros((2, 36), dtype=np.int64), np.zeros(2, dtype=np.int64)
     out = np.zeros((len(cands), 3))
-    rollouts(table.owner, table.hues, table.seams, np.zeros(table.width * table.height, dtype=np.bool_), table.width,
-             table.height, 0, np.array([-1, 1]), FACES, COUNTS, np.array(hands, dtype=np.int64), empty, none, empty, none,
-             np.array([1.0, 1.0]), 0.2, np.array(cands, dtype=np.int64), n_roll, 30, 2, 3, out)
+    sides = SideArrays(np.array(hands, dtype=np.int64), empty, none, empty, none, np.array([1.0, 1.0]))
+    rollouts(table.arrays(), DESIGNS, sides, 0, np.array(cands, dtype=np.int64), RolloutPlan(n_roll, 30, 2, 0.2, 3), out)
     return out
 
 

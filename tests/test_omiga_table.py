@@ -151,9 +151,9 @@ def test_kernel_matches_references_on_random_tables(seed, width, height, fill):
         mode = {"all": 0, "own": 1, "none": 2}[rules.fit]
         flags = (mode, rules.own, rules.opponent, rules.touch)
         me = t.index_of(owner)
-        ref = legal_cells_reference(t.owner, t.hues, t.seams, blocked, width, height, me, faces, *flags)
+        ref = legal_cells_reference(t.arrays(blocked), me, faces, *flags)
         out = np.empty((width * height * 2, 2), dtype=np.int32)
-        n = legal_cells(t.owner, t.hues, t.seams, blocked, width, height, me, faces, *flags, out)
+        n = legal_cells(t.arrays(blocked), me, faces, *flags, out)
         assert [tuple(map(int, row)) for row in out[:n]] == ref
 
 

@@ -8,7 +8,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ogames.players.omiga.racer import design_arrays
 from ogames.players.omiga.threat_kernels import (
     race,
     race_reference,
@@ -18,9 +17,15 @@ from ogames.players.omiga.threat_kernels import (
     win_weights_reference,
 )
 from ogames.rules.omiga.cards import STANDARD
-from ogames.rules.omiga.table import Table, face_codes
+from ogames.rules.omiga.table import Table, deck_arrays, face_codes
 
-FACES, COUNTS = design_arrays(STANDARD)
+DESIGNS = deck_arrays(STANDARD)
+
+
+def bundle(table: Table, blocked: np.ndarray, me: int, forward: int):
+    """The table's bundle with `me` playing in direction `forward` and the other owner the other way."""
+    directions = np.array([forward, -forward] if me == 0 else [-forward, forward], dtype=np.int64)
+    return table.arrays(blocked)._replace(forward=directions)
 
 
 def random_table(rng: random.Random, width: int, height: int, fill: float) -> Table:
@@ -47,9 +52,9 @@ def test_win_weights_match_reference(seed, width, height, fill):
     blocked = np.array([rng.random() < 0.1 for _ in range(width * height)])
     me, forward, weights = rng.randrange(2), rng.choice([1, -1]), random_weights(rng)
     out = np.zeros(width * height)
-    total = win_weights(table.owner, table.hues, table.seams, blocked, width, height, me, forward, FACES, COUNTS, weights, out)
-    arrays = (table.owner, table.hues, table.seams, blocked, width, height)
-    cells, ref_total = win_weights_reference(*arrays, me, forward, FACES, COUNTS, weights)
+    t = bundle(table, blocked, me, forward)
+    total = win_weights(t, DESIGNS, me, weights, out)
+    cells, ref_total = win_weights_reference(t, DESIGNS, me, weights)
     assert np.allclose(out, cells) and abs(total - ref_total) < 1e-9
 
 
@@ -62,11 +67,11 @@ def test_win_weights_see_behind_and_far_edge():
     out, blocked = np.zeros(150), np.zeros(150, dtype=np.bool_)
     weights = np.zeros(36)
     weights[0] = 1.0
-    total = win_weights(table.owner, table.hues, table.seams, blocked, 15, 10, 1, 1, FACES, COUNTS, weights, out)
+    total = win_weights(table.arrays(blocked), DESIGNS, 1, weights, out)
     # Black (owner 1, playing upwards) wins on h7, behind the white card, beside its own g7.
     assert total == 1.0 and out[table.cell("h7")] == 1.0
     blocked[table.cell("h7")] = True
-    assert win_weights(table.owner, table.hues, table.seams, blocked, 15, 10, 1, 1, FACES, COUNTS, weights, out) == 0.0
+    assert win_weights(table.arrays(blocked), DESIGNS, 1, weights, out) == 0.0
 
 
 @settings(max_examples=15, deadline=None)
@@ -89,13 +94,13 @@ def test_two_ply_matches_reference(seed):
     mine, theirs = moves(me), moves(foe)
     my_w = np.array([random_weights(rng) for _ in mine])
     foe_w = np.array([random_weights(rng) for _ in theirs])
-    args = (width, height, me, foe, forward, -forward, FACES, COUNTS)
     out = np.zeros((len(mine), len(theirs), 4))
-    arrays = (table.owner.copy(), table.hues.copy(), table.seams.copy(), blocked)
-    two_ply(*arrays, *args, np.array(mine, dtype=np.int64), my_w, np.array(theirs, dtype=np.int64), foe_w, out)
-    ref = two_ply_reference(table.owner, table.hues, table.seams, blocked, *args, mine, my_w, theirs, foe_w)
+    t = bundle(table, blocked, me, forward)
+    work = t.copy()
+    two_ply(work, DESIGNS, me, foe, np.array(mine, dtype=np.int64), my_w, np.array(theirs, dtype=np.int64), foe_w, out)
+    ref = two_ply_reference(t, DESIGNS, me, foe, mine, my_w, theirs, foe_w)
     assert np.allclose(out, ref)
-    assert (arrays[0] == table.owner).all()  # the kernel takes back every card it tried
+    assert (work.owner == table.owner).all()  # the kernel takes back every card it tried
 
 
 @settings(max_examples=40, deadline=None)
@@ -107,8 +112,9 @@ def test_race_matches_reference(seed, depth):
     blocked = np.array([rng.random() < 0.1 for _ in range(width * height)])
     me, forward = rng.randrange(2), rng.choice([1, -1])
     dist = np.zeros(width * height, dtype=np.int64)
-    total = race(table.owner, blocked, width, height, me, forward, depth, 0.5, dist)
-    ref_total, ref_dist = race_reference(table.owner, blocked, width, height, me, forward, depth, 0.5)
+    t = bundle(table, blocked, me, forward)
+    total = race(t, me, depth, 0.5, dist)
+    ref_total, ref_dist = race_reference(t, me, depth, 0.5)
     assert abs(total - ref_total) < 1e-9 and list(dist) == ref_dist
 
 
@@ -119,6 +125,6 @@ def test_race_counts_placements_to_a_win():
     table.place(table.cell("h5"), "black", 0, a)
     dist = np.zeros(150, dtype=np.int64)
     blocked = np.zeros(150, dtype=np.bool_)
-    race(table.owner, blocked, 15, 10, 1, 1, 5, 0.5, dist)
+    race(table.arrays(blocked), 1, 5, 0.5, dist)
     # Black reaches h7 (behind h6) by g5, g6, g7 and then h7: four placements (or the mirror on the right).
     assert dist[table.cell("h7")] == 4 and dist[table.cell("g5")] == 1 and dist[table.cell("g6")] == 2

@@ -26,14 +26,12 @@ cards as walls), and whether the foe's card in hand could win at once afterwards
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ogames.players.omiga.threat_kernels import race, two_ply
-from ogames.rules.omiga.cards import CardSet
-from ogames.rules.omiga.table import face_codes
+from ogames.rules.omiga.table import deck_arrays, face_codes
 
 if TYPE_CHECKING:
     from ogames.rules.omiga.realtime import RealtimeState
@@ -51,20 +49,6 @@ RACE_DEPTH, RACE_DECAY = 2, 0.5
 DISCARD_COST = 12.0  # a discard spends a tempo
 NEXT = 0.5  # a win with a card of the hand about to be drawn
 LATER = 0.25  # a win with a card still in the deck: sooner or later it comes
-
-
-@lru_cache(maxsize=16)
-def design_arrays(card_set: CardSet) -> tuple[np.ndarray, np.ndarray]:
-    """Each design's faces as kernel codes `(n, 2, 4)` and how many faces each has."""
-    n = len(card_set)
-    faces = np.zeros((n, 2, 4), dtype=np.int8)
-    counts = np.zeros(n, dtype=np.int64)
-    for d in range(n):
-        options = card_set.faces(d)
-        counts[d] = len(options)
-        for k, face in enumerate(options):
-            faces[d, k] = face_codes(face)
-    return faces, counts
 
 
 def unseen(state: RealtimeState, colour: str) -> list[int]:
@@ -123,12 +107,9 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
     foes = opponents(state, actor)
     foe_colour = state.colour_of(foes[0])
     me, foe = table.index_of(colour), table.index_of(foe_colour)
-    forward, foe_forward = table.forward(colour), table.forward(foe_colour)
+    forward = table.forward(colour)
     n = len(table.card_set)
-    faces, counts = design_arrays(table.card_set)
-    blocked = state.blocked()
-    if blocked is None:
-        blocked = np.zeros(table.width * table.height, dtype=np.bool_)
+    arrays = table.arrays(state.blocked())
     my_hand = list(state.hands[actor])
     my_drawn, foe_drawn = unseen(state, colour), unseen(state, foe_colour)
 
@@ -151,8 +132,7 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
 
     out = np.zeros((len(my_rows), len(foe_rows), 4))
     two_ply(
-        table.owner.copy(), table.hues.copy(), table.seams.copy(), blocked, table.width, table.height, me, foe, forward,
-        foe_forward, faces, counts, np.array(my_rows, dtype=np.int64), np.array(my_w),
+        arrays.copy(), deck_arrays(table.card_set), me, foe, np.array(my_rows, dtype=np.int64), np.array(my_w),
         np.array(foe_rows, dtype=np.int64), np.array(foe_w), out,
     )
     rejected, old, new, mine = out[..., 0], out[..., 1], out[..., 2], out[..., 3]
@@ -161,22 +141,22 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
     quiet = np.zeros(len(my_rows))
 
     # Quiet-position terms on table + M: how near each side is to a win (fitting aside).
-    owner, dist = table.owner.copy(), np.zeros(table.width * table.height, dtype=np.int64)
+    after = arrays._replace(owner=table.owner.copy())
+    owner, dist = after.owner, np.zeros(table.width * table.height, dtype=np.int64)
 
-    def reach(owner: np.ndarray) -> float:
-        size = (owner, blocked, table.width, table.height)
-        mine = race(*size, me, forward, RACE_DEPTH, RACE_DECAY, dist)
-        theirs = race(*size, foe, foe_forward, RACE_DEPTH, RACE_DECAY, dist)
+    def reach(t) -> float:
+        mine = race(t, me, RACE_DEPTH, RACE_DECAY, dist)
+        theirs = race(t, foe, RACE_DEPTH, RACE_DECAY, dist)
         return RACE_MINE * mine - RACE_FOE * theirs
 
     for i, (_, cell, _) in enumerate(options):
         row = cell // table.width
         progress = row if forward == 1 else table.height - 1 - row
         owner[cell] = me
-        quiet[i] = ADVANCE * progress + reach(owner) + 0.01 * rng.random()
+        quiet[i] = ADVANCE * progress + reach(after) + 0.01 * rng.random()
         owner[cell] = -1
     # A discard leaves the table as it is.
-    quiet[-1] = reach(owner) - DISCARD_COST
+    quiet[-1] = reach(after) - DISCARD_COST
     return {
         "score": look + quiet, "look": look, "quiet": quiet, "rejected": rejected.mean(axis=1),
         "old": old.max(axis=1), "new": new.max(axis=1), "mine": mine.mean(axis=1),

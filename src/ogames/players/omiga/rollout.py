@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ogames.players.omiga.racer import design_arrays, is_kids, racer_choice, racer_scores, unseen
-from ogames.players.omiga.rollout_kernels import rollouts
-from ogames.rules.omiga.table import face_codes
+from ogames.players.omiga.racer import is_kids, racer_choice, racer_scores, unseen
+from ogames.players.omiga.rollout_kernels import RolloutPlan, SideArrays, rollouts
+from ogames.rules.omiga.table import deck_arrays, face_codes
 
 if TYPE_CHECKING:
     from ogames.rules.omiga.realtime import RealtimeState
@@ -52,7 +52,6 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
     score = racer_scores(state, actor, options, rng)["score"]
     order = [int(i) for i in np.argsort(-score[:-1], kind="stable")[: budget.candidates]]
     candidates = [*order, len(options)]
-    faces, counts = design_arrays(table.card_set)
     cands = np.zeros((len(candidates), 6), dtype=np.int64)
     for row, i in enumerate(candidates):
         if i == len(options):
@@ -60,21 +59,15 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
         else:
             design, cell, face = options[i]
             cands[row] = (design, cell, *face_codes(face))
-    n = table.width * table.height
-    blocked = state.blocked()
-    if blocked is None:
-        blocked = np.zeros(n, dtype=np.bool_)
     hands = np.full((2, 3), -1, dtype=np.int64)
     pool = np.zeros((2, len(table.card_set)), dtype=np.int64)
     n_pool = np.zeros(2, dtype=np.int64)
     piles = np.zeros_like(pool)
     n_piles = np.zeros(2, dtype=np.int64)
-    forward = np.zeros(2, dtype=np.int64)
     for who, col in ((actor, colour), (foe_actor, foe_colour)):
         o = table.index_of(col)
         hand = state.hands[who]
         hands[o, : len(hand)] = hand
-        forward[o] = table.forward(col)
         deck = unseen(state, col)
         supply = state.supplies[col]  # type: ignore[attr-defined]
         if deck == list(supply.discards):
@@ -84,11 +77,9 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
         piles[o, : len(supply.discards)] = supply.discards
         n_piles[o] = len(supply.discards)
     out = np.zeros((len(candidates), 3))
-    rollouts(
-        table.owner, table.hues, table.seams, blocked, table.width, table.height, me, forward, faces, counts,
-        hands, pool, n_pool, piles, n_piles, np.array([reaction, reaction]), jitter, cands,
-        budget.rollouts, budget.horizon, budget.policy, rng.randrange(1 << 40), out,
-    )
+    sides = SideArrays(hands, pool, n_pool, piles, n_piles, np.array([reaction, reaction]))
+    plan = RolloutPlan(budget.rollouts, budget.horizon, budget.policy, jitter, rng.randrange(1 << 40))
+    rollouts(table.arrays(state.blocked()), deck_arrays(table.card_set), sides, me, cands, plan, out)
     return candidates, out, score[candidates]
 
 

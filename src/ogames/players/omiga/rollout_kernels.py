@@ -12,11 +12,12 @@ Policy (`policy`): 0 = a uniformly random legal placement, discarding only when 
 (the project's `random` bot); 1 = the same but a winning placement is always taken; 2 = also lay
 a card on a cell where the foe would win with a card of its hand when no win of its own exists.
 
-Arrays are the table's (see `kernels/omiga.py`): `owner`, `hues`, `seams`, `blocked`;
-`forward[o]` is +1 for the owner playing upwards, −1 downwards. Cards are design numbers with
-`design_faces[d, k]` and `n_faces[d]` as in `threat_kernels.py`. Per owner o: `hands[o]`
-(3 slots, −1 empty), `unseen[o, :n_unseen[o]]` (the cards its deck may hold, shuffled afresh per
-rollout: deck orders are hidden), `discards[o, :n_disc[o]]` (the public pile, bottom first).
+The rules are the rules' own compiled predicates (`kernels/omiga.py`: `legal_cell`, `fits`,
+`wins_at`, `win_cell`, `sides_closed`). Inputs come as bundles: the table as `TableArrays` (`Table.arrays()`),
+the designs as `DeckArrays` (`deck_arrays()`), each side's cards as `SideArrays` — per owner o:
+`hands[o]` (3 slots, −1 empty), `unseen[o, :n_unseen[o]]` (the cards its deck may hold, shuffled
+afresh per rollout: deck orders are hidden), `discards[o, :n_disc[o]]` (the public pile, bottom
+first), `reaction[o]` (seconds per decision) — and the search's size as `RolloutPlan`.
 `cands[i] = (design, cell, left, right, top, bottom)`, cell −1 meaning a discard.
 
 Random numbers come from a 48-bit linear congruential generator written out in both versions
@@ -25,116 +26,115 @@ Random numbers come from a 48-bit linear congruential generator written out in b
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from ogames.players.omiga.threat_kernels import fits as _fits
+from ogames.kernels.omiga import (
+    FIT_ALL,
+    DeckArrays,
+    TableArrays,
+    fits,
+    fits_reference,
+    legal_cell,
+    legal_cell_reference,
+    njit_noalloc,
+    sides_closed,
+    sides_closed_reference,
+    win_cell,
+    win_cell_reference,
+    wins_at,
+    wins_at_reference,
+)
 
 MASK48 = (1 << 48) - 1
 _MUL, _ADD = 0x5DEECE66D, 0xB
 DISCARD, WAIT = -2, -3  # action cells besides a real cell
 
 
+class SideArrays(NamedTuple):
+    """Both sides' cards and speeds, indexed by owner (see the module doc)."""
+
+    hands: np.ndarray
+    unseen: np.ndarray
+    n_unseen: np.ndarray
+    discards: np.ndarray
+    n_disc: np.ndarray
+    reaction: np.ndarray
+
+
+class RolloutPlan(NamedTuple):
+    """How many rollouts per candidate, events per rollout, the policy, the delays' jitter, the seed."""
+
+    n_roll: int
+    horizon: int
+    policy: int
+    jitter: float
+    seed: int
+
+
 # ----- the numba kernel ----------------------------------------------------------------------
-@njit(cache=True)
+@njit_noalloc
 def _next(rs, bits):  # pragma: no cover - compiled
     # int64 products wrap; the low 48 bits are the same as Python's exact product masked.
     rs[0] = (rs[0] * _MUL + _ADD) & MASK48
     return rs[0] >> (48 - bits)
 
 
-@njit(cache=True)
+@njit_noalloc
 def _below(rs, n):  # pragma: no cover - compiled
     return (_next(rs, 31) * n) >> 31
 
 
-@njit(cache=True)
+@njit_noalloc
 def _delay(rs, reaction, jitter):  # pragma: no cover - compiled
     u = _next(rs, 24) / 16777216.0
     return reaction * (1.0 + jitter * (2.0 * u - 1.0))
 
 
-@njit(cache=True)
-def _open_for(owner, blocked, width, height, side, cell):  # pragma: no cover - compiled
-    """Rules 2 and 3 for `side` on an empty open cell."""
-    if owner[cell] >= 0 or blocked[cell]:
-        return False
-    col = cell % width
-    row = cell // width
-    own = False
-    opp = False
-    for dc in (-1, 0, 1):
-        for dr in (-1, 0, 1):
-            if dc == 0 and dr == 0:
-                continue
-            c2 = col + dc
-            r2 = row + dr
-            if 0 <= c2 < width and 0 <= r2 < height:
-                o = owner[r2 * width + c2]
-                if o >= 0:
-                    if o != side:
-                        opp = True
-                    elif dc == 0 or dr == 0:
-                        own = True
-    return own and opp
-
-
-@njit(cache=True)
-def _wins_at(owner, width, height, side, fwd, cell):  # pragma: no cover - compiled
-    row = cell // width
-    if row == (height - 1 if fwd == 1 else 0):
-        return True
-    back = row - fwd
-    if back < 0 or back >= height:
-        return False
-    o = owner[back * width + cell % width]
-    return o >= 0 and o != side
-
-
-@njit(cache=True)
-def _decide(owner, hues, seams, blocked, width, height, side, forward, design_faces, n_faces, hands, policy, rs, opts, act):
-    # pragma: no cover - compiled
+@njit_noalloc
+def _decide(t, designs, side, hands, policy, rs, opts, act):  # pragma: no cover - compiled
     """Write side's next action into act[side]: (design, cell, left, right, top, bottom)."""
     foe = 1 - side
     count = 0
     blocks = 0
-    for cell in range(width * height):
-        if not _open_for(owner, blocked, width, height, side, cell):
+    for cell in range(t.width * t.height):
+        if not legal_cell(t, cell, side, True, True, False):
             continue
-        wins = _wins_at(owner, width, height, side, forward[side], cell)
+        wins = wins_at(t, cell, side)
         first = count
         for h in range(3):
             d = hands[side, h]
             if d < 0:
                 continue
-            for k in range(n_faces[d]):
-                if _fits(owner, hues, seams, width, height, cell, design_faces[d, k]):
+            for k in range(designs.n_faces[d]):
+                if fits(t, cell, side, designs.faces[d, k], FIT_ALL):
                     if wins and policy >= 1:
                         act[side, 0] = d
                         act[side, 1] = cell
                         for q in range(4):
-                            act[side, 2 + q] = design_faces[d, k, q]
+                            act[side, 2 + q] = designs.faces[d, k, q]
                         return
                     opts[count, 0] = d
                     opts[count, 1] = k
                     opts[count, 2] = cell
                     opts[count, 3] = 0
                     count += 1
-        if policy >= 2 and count > first and _open_for(owner, blocked, width, height, foe, cell):
-            if _wins_at(owner, width, height, foe, forward[foe], cell):
-                threat = False
-                for h in range(3):
-                    d = hands[foe, h]
-                    if d < 0 or threat:
-                        continue
-                    for k in range(n_faces[d]):
-                        if _fits(owner, hues, seams, width, height, cell, design_faces[d, k]):
-                            threat = True
-                            break
-                if threat:
-                    for q in range(first, count):
-                        opts[q, 3] = 1
-                    blocks += count - first
+        if policy >= 2 and count > first and win_cell(t, cell, foe):
+            threat = False
+            for h in range(3):
+                d = hands[foe, h]
+                if d < 0 or threat:
+                    continue
+                for k in range(designs.n_faces[d]):
+                    if fits(t, cell, foe, designs.faces[d, k], FIT_ALL):
+                        threat = True
+                        break
+            if threat:
+                for q in range(first, count):
+                    opts[q, 3] = 1
+                blocks += count - first
     if count == 0:
         act[side, 1] = DISCARD if hands[side, 0] >= 0 or hands[side, 1] >= 0 or hands[side, 2] >= 0 else WAIT
         return
@@ -153,10 +153,10 @@ def _decide(owner, hues, seams, blocked, width, height, side, forward, design_fa
     act[side, 0] = d
     act[side, 1] = opts[q, 2]
     for z in range(4):
-        act[side, 2 + z] = design_faces[d, opts[q, 1], z]
+        act[side, 2 + z] = designs.faces[d, opts[q, 1], z]
 
 
-@njit(cache=True)
+@njit_noalloc
 def _draw(side, hands, deck, n_deck, disc, n_disc):  # pragma: no cover - compiled
     for h in range(3):
         if n_deck[side] == 0:
@@ -172,9 +172,8 @@ def _draw(side, hands, deck, n_deck, disc, n_disc):  # pragma: no cover - compil
         hands[side, h] = deck[side, n_deck[side]]
 
 
-@njit(cache=True)
-def _step(owner, hues, seams, blocked, width, height, side, forward, hands, deck, n_deck, disc, n_disc, act):
-    # pragma: no cover - compiled
+@njit_noalloc
+def _step(t, side, hands, deck, n_deck, disc, n_disc, act):  # pragma: no cover - compiled
     """Apply side's landing action; return 1 if it wins, 0 otherwise."""
     cell = act[side, 1]
     if cell == WAIT:
@@ -187,13 +186,13 @@ def _step(owner, hues, seams, blocked, width, height, side, forward, hands, deck
                 hands[side, h] = -1
         _draw(side, hands, deck, n_deck, disc, n_disc)
         return 0
-    if owner[cell] >= 0 or not _fits(owner, hues, seams, width, height, cell, act[side, 2:]):
+    if t.owner[cell] >= 0 or not fits(t, cell, side, act[side, 2:], FIT_ALL):
         return 0  # rejected by the authority: the table changed under it
-    owner[cell] = side
-    hues[cell, 0] = act[side, 2]
-    hues[cell, 1] = act[side, 3]
-    seams[cell, 0] = act[side, 4]
-    seams[cell, 1] = act[side, 5]
+    t.owner[cell] = side
+    t.hues[cell, 0] = act[side, 2]
+    t.hues[cell, 1] = act[side, 3]
+    t.seams[cell, 0] = act[side, 4]
+    t.seams[cell, 1] = act[side, 5]
     left = 0
     for h in range(3):
         if hands[side, h] == act[side, 0]:
@@ -202,36 +201,21 @@ def _step(owner, hues, seams, blocked, width, height, side, forward, hands, deck
             left += 1
     if left == 0:
         _draw(side, hands, deck, n_deck, disc, n_disc)
-    return 1 if _wins_at(owner, width, height, side, forward[side], cell) else 0
-
-
-@njit(cache=True)
-def _closed(owner, width, height):  # pragma: no cover - compiled
-    for side in range(2):
-        left = False
-        right = False
-        for row in range(height):
-            if owner[row * width] == side:
-                left = True
-            if owner[row * width + width - 1] == side:
-                right = True
-        if not (left and right):
-            return False
-    return True
+    return 1 if wins_at(t, cell, side) else 0
 
 
 @njit(cache=True)
 def rollouts(
-    owner, hues, seams, blocked, width, height, me, forward, design_faces, n_faces,
-    hands, unseen, n_unseen, discards, n_disc, reaction, jitter, cands, n_roll, horizon, policy, seed, out,
+    t: TableArrays, designs: DeckArrays, sides: SideArrays, me: int, cands: np.ndarray, plan: RolloutPlan, out: np.ndarray
 ) -> None:
-    """Play `n_roll` continuations per candidate; write out[i] = (my wins, foe wins, draws or horizon)."""
-    n = width * height
+    """Play `plan.n_roll` continuations per candidate; write out[i] = (my wins, foe wins, draws or horizon)."""
+    n = t.width * t.height
     foe = 1 - me
-    w_owner = np.empty(n, dtype=owner.dtype)
-    w_hues = np.empty((n, 2), dtype=hues.dtype)
-    w_seams = np.empty((n, 2), dtype=seams.dtype)
+    # The work table: its own cards, the caller's blocked cells and directions.
+    w = TableArrays(np.empty_like(t.owner), np.empty_like(t.hues), np.empty_like(t.seams), t.blocked, t.forward,
+                    t.width, t.height)
     w_hands = np.empty((2, 3), dtype=np.int64)
+    unseen, n_unseen, discards, n_disc = sides.unseen, sides.n_unseen, sides.discards, sides.n_disc
     room = unseen.shape[1] + discards.shape[1]  # every card a side owns fits, whichever pile it is in
     deck = np.empty((2, room), dtype=np.int64)
     n_deck = np.empty(2, dtype=np.int64)
@@ -241,17 +225,18 @@ def rollouts(
     act = np.empty((2, 6), dtype=np.int64)
     t_next = np.empty(2)
     rs = np.empty(1, dtype=np.int64)
+    reaction, jitter, policy = sides.reaction, plan.jitter, plan.policy
     for i in range(cands.shape[0]):
         out[i, 0] = 0.0
         out[i, 1] = 0.0
         out[i, 2] = 0.0
-        for r in range(n_roll):
+        for r in range(plan.n_roll):
             # The same random numbers for every candidate (rollout r starts alike): fairer comparisons.
-            rs[0] = ((seed + r * 7919) ^ _MUL) & MASK48
-            w_owner[:] = owner
-            w_hues[:, :] = hues
-            w_seams[:, :] = seams
-            w_hands[:, :] = hands
+            rs[0] = ((plan.seed + r * 7919) ^ _MUL) & MASK48
+            w.owner[:] = t.owner
+            w.hues[:, :] = t.hues
+            w.seams[:, :] = t.seams
+            w_hands[:, :] = sides.hands
             for s in range(2):
                 m = n_unseen[s]
                 for q in range(m):
@@ -265,8 +250,7 @@ def rollouts(
                 w_disc[s] = n_disc[s]
                 for q in range(n_disc[s]):
                     disc[s, q] = discards[s, q]
-            _decide(w_owner, w_hues, w_seams, blocked, width, height, foe, forward, design_faces, n_faces, w_hands, policy, rs,
-                    opts, act)
+            _decide(w, designs, foe, w_hands, policy, rs, opts, act)
             t_next[foe] = _next(rs, 24) / 16777216.0 * _delay(rs, reaction[foe], jitter)
             for z in range(6):
                 act[me, z] = cands[i, z]
@@ -274,16 +258,14 @@ def rollouts(
                 act[me, 1] = DISCARD
             t_next[me] = _delay(rs, reaction[me], jitter)
             winner = -1
-            for _ in range(horizon):
+            for _ in range(plan.horizon):
                 side = me if t_next[me] < t_next[foe] else foe
-                if _step(w_owner, w_hues, w_seams, blocked, width, height, side, forward, w_hands, deck, n_deck, disc, w_disc,
-                         act) == 1:
+                if _step(w, side, w_hands, deck, n_deck, disc, w_disc, act) == 1:
                     winner = side
                     break
-                if _closed(w_owner, width, height):
+                if sides_closed(w, 2):
                     break
-                _decide(w_owner, w_hues, w_seams, blocked, width, height, side, forward, design_faces, n_faces, w_hands, policy,
-                        rs, opts, act)
+                _decide(w, designs, side, w_hands, policy, rs, opts, act)
                 t_next[side] += _delay(rs, reaction[side], jitter)
             if winner == me:
                 out[i, 0] += 1.0
@@ -313,52 +295,27 @@ class _Rng:
 
 
 def rollouts_reference(
-    owner, hues, seams, blocked, width, height, me, forward, design_faces, n_faces,
-    hands, unseen, n_unseen, discards, n_disc, reaction, jitter, cands, n_roll, horizon, policy, seed,
+    t: TableArrays, designs: DeckArrays, sides: SideArrays, me: int, cands, plan: RolloutPlan
 ) -> np.ndarray:
-    """The same as `rollouts` with lists and dicts, written the plain way; returns the (k, 3) counts."""
+    """The same as `rollouts` with lists, through the reference predicates; returns the (k, 3) counts."""
     foe = 1 - me
-    n = width * height
-
-    def at(cells: dict, col: int, row: int):
-        return cells.get(row * width + col) if 0 <= col < width and 0 <= row < height else None
-
-    def fits(cells: dict, cell: int, face) -> bool:
-        col, row = cell % width, cell // width
-        left, right = at(cells, col - 1, row), at(cells, col + 1, row)
-        below, above = at(cells, col, row - 1), at(cells, col, row + 1)
-        return ((left is None or left[1][1] == face[0]) and (right is None or right[1][0] == face[1])
-                and (below is None or below[2][0] == face[3]) and (above is None or above[2][1] == face[2]))
-
-    def open_for(cells: dict, side: int, cell: int) -> bool:
-        if cell in cells or blocked[cell]:
-            return False
-        col, row = cell % width, cell // width
-        orth = [at(cells, col + a, row + b) for a, b in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-        diag = [at(cells, col + a, row + b) for a in (-1, 1) for b in (-1, 1)]
-        return any(c is not None and c[0] == side for c in orth) and any(c is not None and c[0] != side for c in orth + diag)
-
-    def wins_at(cells: dict, side: int, cell: int) -> bool:
-        col, row = cell % width, cell // width
-        if row == (height - 1 if forward[side] == 1 else 0):
-            return True
-        back = at(cells, col, row - forward[side])
-        return back is not None and back[0] != side
+    n = t.width * t.height
+    jitter, policy = plan.jitter, plan.policy
 
     def faces(d: int):
-        return [tuple(int(x) for x in design_faces[d][k]) for k in range(n_faces[d])]
+        return [tuple(int(x) for x in designs.faces[d][k]) for k in range(designs.n_faces[d])]
 
-    def decide(cells: dict, side: int, hands: list, rng: _Rng):
+    def decide(w: TableArrays, side: int, hands: list, rng: _Rng):
         options, blocking = [], []
         for cell in range(n):
-            if not open_for(cells, side, cell):
+            if not legal_cell_reference(w, cell, side, True, True, False):
                 continue
-            here = [(d, cell, f) for d in hands[side] for f in faces(d) if fits(cells, cell, f)]
-            if policy >= 1 and here and wins_at(cells, side, cell):
+            here = [(d, cell, f) for d in hands[side] for f in faces(d) if fits_reference(w, cell, side, f, FIT_ALL)]
+            if policy >= 1 and here and wins_at_reference(w, cell, side):
                 return here[0]
             options += here
-            if policy >= 2 and here and open_for(cells, 1 - side, cell) and wins_at(cells, 1 - side, cell):
-                if any(fits(cells, cell, f) for d in hands[1 - side] for f in faces(d)):
+            if policy >= 2 and here and win_cell_reference(w, cell, 1 - side):
+                if any(fits_reference(w, cell, 1 - side, f, FIT_ALL) for d in hands[1 - side] for f in faces(d)):
                     blocking += here
         if not options:
             return ("discard",) if hands[side] else ("wait",)
@@ -375,29 +332,25 @@ def rollouts_reference(
 
     out = np.zeros((len(cands), 3))
     for i, cand in enumerate(cands):
-        for r in range(n_roll):
-            rng = _Rng(((seed + r * 7919) ^ _MUL) & MASK48)
-            cells = {
-                c: (int(owner[c]), tuple(int(x) for x in hues[c]), tuple(int(x) for x in seams[c]))
-                for c in range(n)
-                if owner[c] >= 0
-            }
-            held = [[int(d) for d in hands[s] if d >= 0] for s in range(2)]
+        for r in range(plan.n_roll):
+            rng = _Rng(((plan.seed + r * 7919) ^ _MUL) & MASK48)
+            w = t.copy()
+            held = [[int(d) for d in sides.hands[s] if d >= 0] for s in range(2)]
             decks, piles = [], []
             for s in range(2):
-                deck = [int(d) for d in unseen[s][: n_unseen[s]]]
+                deck = [int(d) for d in sides.unseen[s][: sides.n_unseen[s]]]
                 for q in range(len(deck) - 1, 0, -1):
                     z = rng.below(q + 1)
                     deck[q], deck[z] = deck[z], deck[q]
                 decks.append(deck)
-                piles.append([int(d) for d in discards[s][: n_disc[s]]])
-            acts: dict[int, tuple] = {foe: decide(cells, foe, held, rng)}
-            t_next = {foe: rng.next(24) / 16777216.0 * rng.delay(reaction[foe], jitter)}
+                piles.append([int(d) for d in sides.discards[s][: sides.n_disc[s]]])
+            acts: dict[int, tuple] = {foe: decide(w, foe, held, rng)}
+            t_next = {foe: rng.next(24) / 16777216.0 * rng.delay(sides.reaction[foe], jitter)}
             design, cell = int(cand[0]), int(cand[1])
             acts[me] = ("discard",) if cell < 0 else (design, cell, tuple(int(x) for x in cand[2:]))
-            t_next[me] = rng.delay(reaction[me], jitter)
+            t_next[me] = rng.delay(sides.reaction[me], jitter)
             winner = -1
-            for _ in range(horizon):
+            for _ in range(plan.horizon):
                 side = me if t_next[me] < t_next[foe] else foe
                 action = acts[side]
                 if action[0] == "discard":
@@ -406,18 +359,17 @@ def rollouts_reference(
                     draw(side, held, decks, piles)
                 elif action[0] != "wait":
                     d, c, f = action
-                    if c not in cells and fits(cells, c, f):
-                        cells[c] = (side, f[:2], f[2:])
+                    if w.owner[c] < 0 and fits_reference(w, c, side, f, FIT_ALL):
+                        w.owner[c], w.hues[c], w.seams[c] = side, f[:2], f[2:]
                         held[side].remove(d)
                         if not held[side]:
                             draw(side, held, decks, piles)
-                        if wins_at(cells, side, c):
+                        if wins_at_reference(w, c, side):
                             winner = side
                             break
-                grid = [[cells.get(row * width + col, (-1,))[0] for row in range(height)] for col in (0, width - 1)]
-                if all(s in grid[0] and s in grid[1] for s in (0, 1)):
+                if sides_closed_reference(w, 2):
                     break
-                acts[side] = decide(cells, side, held, rng)
-                t_next[side] += rng.delay(reaction[side], jitter)
+                acts[side] = decide(w, side, held, rng)
+                t_next[side] += rng.delay(sides.reaction[side], jitter)
             out[i, 0 if winner == me else 1 if winner == foe else 2] += 1
     return out

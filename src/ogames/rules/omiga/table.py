@@ -16,6 +16,8 @@ Shared by every Omiga mode (base, 2v2, kids, toddler, zen). Stable API:
   `table.why_not(cell, owner, face, rules)` → None or the reason in words;
   `table.legal_placements(owner, card, rules, blocked)` → [(cell, Face)] via the numba kernel,
   `legal_placements_slow` the same through the predicates (tests compare them).
+- Kernels: `table.arrays(blocked)` → the `TableArrays` bundle every compiled rule takes (shared
+  arrays), `deck_arrays(card_set)` → the designs as a `DeckArrays` bundle (see `kernels/omiga.py`).
 - Ends: `reaches_far_edge(cell, owner)`, `is_behind(cell, owner)`, `win_reason(cell, owner)`,
   `on_side_edges(owner)`, `sides_closed(owners)`.
 Owners may be given as names or indices everywhere.
@@ -25,13 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from ogames.boards.graph import Board
 from ogames.boards.grid import square_grid
 from ogames.errors import UnknownLabel
-from ogames.kernels.omiga import FIT_ALL, FIT_NONE, FIT_OWN, HUE_CODE, SEAM_CODE, legal_cells
+from ogames.kernels.omiga import FIT_ALL, FIT_NONE, FIT_OWN, HUE_CODE, SEAM_CODE, DeckArrays, TableArrays, legal_cells
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
 
 _FIT_MODES = {"all": FIT_ALL, "own": FIT_OWN, "none": FIT_NONE}
@@ -71,6 +74,20 @@ def face_codes(face: Face) -> tuple[int, int, int, int]:
     return HUE_CODE[face.left], HUE_CODE[face.right], SEAM_CODE[face.top], SEAM_CODE[face.bottom]
 
 
+@lru_cache(maxsize=16)
+def deck_arrays(card_set: CardSet) -> DeckArrays:
+    """The kernels' bundle of a card set: each design's faces as codes `(n, 2, 4)` and how many it has."""
+    n = len(card_set)
+    faces = np.zeros((n, 2, 4), dtype=np.int8)
+    counts = np.zeros(n, dtype=np.int64)
+    for d in range(n):
+        options = card_set.faces(d)
+        counts[d] = len(options)
+        for k, face in enumerate(options):
+            faces[d, k] = face_codes(face)
+    return DeckArrays(faces, counts)
+
+
 class Table:
     """The card grid with flat arrays for the kernel and Face objects for people and predicates."""
 
@@ -91,6 +108,8 @@ class Table:
         if len(home_rows) != len(self.owners) or any(r not in (0, height - 1) for r in home_rows):
             raise ValueError("each owner needs a home row, the table's bottom (0) or top (height − 1) row")
         self.home_rows = tuple(home_rows)
+        self._forward = np.array([1 if r == 0 else -1 for r in self.home_rows], dtype=np.int64)
+        self._deck = deck_arrays(card_set)  # looked up once: hashing a card set costs more than the kernel call
         n = width * height
         self.owner = np.full(n, -1, dtype=np.int8)
         self.design = np.full(n, -1, dtype=np.int16)
@@ -254,6 +273,13 @@ class Table:
         return None
 
     # ----- all legal placements ------------------------------------------------------------
+    def arrays(self, blocked: np.ndarray | None = None) -> TableArrays:
+        """The table as the kernels' bundle; its arrays are the table's own, so later changes show."""
+        return TableArrays(
+            self.owner, self.hues, self.seams, self._no_block if blocked is None else blocked, self._forward,
+            self.width, self.height,
+        )
+
     def faces_of(self, card: int | Face) -> tuple[Face, ...]:
         """The faces a card may show: a design number's faces from the card set, or a face and its turn."""
         if isinstance(card, Face):
@@ -266,23 +292,14 @@ class Table:
     ) -> list[tuple[int, Face]]:
         """Every (cell, face) where the owner may lay the card (numba kernel; cells in order)."""
         faces = self.faces_of(card)
-        codes = np.array([face_codes(f) for f in faces], dtype=np.int8)
-        count = legal_cells(
-            self.owner,
-            self.hues,
-            self.seams,
-            self._no_block if blocked is None else blocked,
-            self.width,
-            self.height,
-            self.index_of(owner),
-            codes,
-            _FIT_MODES[rules.fit],
-            rules.own,
-            rules.opponent,
-            rules.touch,
-            self._out,
-        )
-        return [(int(self._out[i, 0]), faces[int(self._out[i, 1])]) for i in range(count)]
+        if isinstance(card, Face):
+            codes = np.array([face_codes(f) for f in faces], dtype=np.int8)
+        else:
+            codes = self._deck.faces[card, : self._deck.n_faces[card]]
+        me = self.index_of(owner)
+        flags = (_FIT_MODES[rules.fit], rules.own, rules.opponent, rules.touch)
+        count = legal_cells(self.arrays(blocked), me, codes, *flags, self._out)
+        return [(cell, faces[k]) for cell, k in self._out[:count].tolist()]
 
     def legal_placements_slow(
         self, owner: str | int, card: int | Face, rules: PlacementRules = BASE_RULES, blocked: np.ndarray | None = None
