@@ -296,16 +296,16 @@ class OmegaState(State):
         if not isinstance(move, str):
             raise IllegalMove(move, "a move must be text such as a cell label")
         key = " ".join(move.strip().lower().split())
+        stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
             raise IllegalMove(move, f"the game is over: {self.result.describe()}")
         if key == "resign":
-            return self.resign(self.player_colour, t=t)
+            return self.resign(self.player_colour, t=stamp)
         words = key.split()
         if len(words) > 1 and words[0] != "swap":
             return self._play_several(move, words, t)
         by, starts_turn = self.player_colour, self.stone_index == 0
         entry = self.apply(key)
-        stamp = _stamp(t)
         # One history entry per turn: a placement that does not start a turn extends the last entry.
         if starts_turn or not self.history:
             self.history.append({**entry, "by": by, "t": stamp})

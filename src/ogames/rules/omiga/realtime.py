@@ -32,7 +32,7 @@ import numpy as np
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
-from ogames.rules.protocol import Game, Result, State
+from ogames.rules.protocol import Game, Result, State, check_time
 
 _PLACE = re.compile(r"^place\s+(\S+)\s+(?:at\s+)?([a-z]+\d+)(\s+turned)?$")
 
@@ -197,8 +197,8 @@ class RealtimeState(State):
         who, body = self._split(actor, action)
         if self.result is not None:
             raise IllegalMove(action, f"the game is over: {self.result.describe()}")
-        when = self.clock if t is None else float(t)
-        if not np.isfinite(when) or when < self.clock:
+        when = self.clock if t is None else check_time(t, action)
+        if when < self.clock:
             raise IllegalMove(action, f"time {t} is before the last action at {self.clock}: actions arrive in order")
         if body.strip().lower() == "resign":
             self.resign(self.colour_of(who), t=when)
@@ -236,7 +236,9 @@ class RealtimeState(State):
             raise IllegalMove(text, why)
 
     def submit(self, actor: str, action: str, t: float) -> Verdict:
-        """Apply an action if the rules allow it; otherwise log the rejection. Never raises for rule reasons."""
+        """Apply an action if the rules allow it; otherwise log the rejection. Never raises for rule
+        reasons (a `t` that is not a time is the caller's mistake: IllegalMove, nothing logged)."""
+        check_time(t, action)
         try:
             entry = self.act(actor, action, t)
         except IllegalMove as exc:
