@@ -24,7 +24,11 @@ def shown(value: object, limit: int = SHOWN) -> str:
         text = f"<{type(value).__name__}>"
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({type(value).__name__})"
+    try:
+        what = f"{type(value).__name__} of {len(value)}"  # type: ignore[arg-type]
+    except Exception:  # not sized
+        what = type(value).__name__
+    return f"{text[:limit]}… ({what})"
 
 
 def _capped(message: str) -> str:

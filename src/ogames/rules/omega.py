@@ -58,7 +58,7 @@ class Omega(Game):
     option_set = OptionSet(
         (
             Option("players", "int", 2, "number of players (2–4): white, black, red, blue", minimum=2, maximum=4),
-            Option("size", "int", 5, "side of the hexagonal board (cells per side)", minimum=4, maximum=12),
+            Option("size", "int", 5, "side of the hexagonal board, 4 to 12 cells", minimum=4, maximum=12),
             Option("pie", "bool", False, "pie rule: after the first turn, later players may swap colours with a previous one"),
             Option("match", "bool", False, "two-game tournament match, colours exchanged for the second; summed scores decide"),
         )

@@ -130,6 +130,7 @@ class Option:
             value = value.replace(",", " ").split()
         if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value) or not value:
             raise self._fail(value, "a list of cell labels is needed")
+        self._check_items(value)
         return tuple(v.strip().lower() for v in value)
 
     def _as_ints(self, value: Any) -> tuple[int, ...]:
@@ -137,7 +138,12 @@ class Option:
             value = value.replace(",", " ").split()
         if not isinstance(value, Sequence) or not value:
             raise self._fail(value, "a list of whole numbers is needed")
+        self._check_items(value)
         return tuple(self._as_int(v) for v in value)
+
+    def _check_items(self, value: Sequence[Any]) -> None:
+        if len(value) > self.max_items:
+            raise self._fail(value, f"at most {self.max_items} entries are allowed")
 
 
 @dataclass(frozen=True)

@@ -49,14 +49,28 @@ class Omiga(Game):
     option_set = OptionSet(
         (
             Option("variant", "choice", "base", "base, 2v2, kids, toddler or zen", choices=VARIANTS),
-            Option("width", "int", 15, "table width in cards", minimum=3, maximum=52),
-            Option("height", "int", 10, "table height in cards", minimum=3, maximum=52),
+            Option("width", "int", 15, "table width in cards, 3 to 52", minimum=3, maximum=52),
+            Option("height", "int", 10, "table height in cards, 3 to 52", minimum=3, maximum=52),
             Option("turning", "bool", True, "cards may be laid turned 180°"),
-            Option("seed", "int", None, "seed of the deck shuffles (chosen and stored when not given)", minimum=0),
+            Option(
+                "seed",
+                "int",
+                None,
+                "seed of the deck shuffles, 0 to 2^53−1 (chosen and stored when not given)",
+                minimum=0,
+                maximum=2**53 - 1,  # records are read exactly by JavaScript too
+            ),
             Option("players", "int", None, "number of players (toddler: 2 to 6; fixed otherwise)", minimum=1, maximum=6),
-            Option("form", "text", "muha", "zen: the form to build"),
+            Option("form", "text", "muha", "zen: the form to build (its name, see `ogames omiga forms`)", max_length=40),
             Option("target", "int", 7, "2v2: points to win", minimum=1, maximum=99),
-            Option("cards", "text", "standard", "the card set: 'standard' or face codes like 'AB/^ BA\\v'", cli=False),
+            Option(
+                "cards",
+                "text",
+                "standard",
+                "the card set: 'standard' or face codes like 'AB/^ BA\\v' (at most 600 characters)",
+                cli=False,
+                max_length=600,
+            ),
         )
     )
 
