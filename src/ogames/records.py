@@ -108,18 +108,25 @@ def loads(text: str | bytes | bytearray) -> Any:
 def load_file(path: str | Path) -> dict[str, Any]:
     """Read a record from a JSON file (not yet checked against the rules: `replay` does that);
     BadRecord if it cannot be read, is too large, is not UTF-8 or is not strict JSON."""
+    where = _path_text(path)
     try:
         with Path(path).open("rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
         why = getattr(exc, "strerror", None) or str(exc)
-        raise BadRecord(f"cannot read the record {shown(str(path))}: {why}") from None
+        raise BadRecord(f"cannot read the record {where}: {why}") from None
     if len(data) > MAX_RECORD_BYTES:
-        raise BadRecord(f"{shown(str(path))} is too large for a record (more than {MAX_RECORD_BYTES} bytes)")
+        raise BadRecord(f"{where} is too large for a record (more than {MAX_RECORD_BYTES} bytes)")
     try:
         return loads(data)
     except BadRecord as exc:
-        raise BadRecord(f"{shown(str(path))}: {exc}") from None
+        raise BadRecord(f"{where}: {exc}") from None
+
+
+def _path_text(path: str | Path) -> str:
+    """A path for a message: whole, or its last 100 characters (where the file name is)."""
+    text = str(path)
+    return text if len(text) <= 160 else f"…{text[-100:]}"
 
 
 def replay(record: dict[str, Any] | str | bytes, upto: int | None = None) -> State:
@@ -139,7 +146,7 @@ def replay(record: dict[str, Any] | str | bytes, upto: int | None = None) -> Sta
     state = _start(record)
     moves = record["moves"] if upto is None else record["moves"][:upto]
     for number, entry in enumerate(moves, start=1):
-        _replay_entry(state, number, entry)
+        replay_move(state, number, entry)
     if upto is None:
         _check_outcome(record, state)
         _restore_meta(record, state)
@@ -256,8 +263,9 @@ def _start(record: dict[str, Any]) -> State:
         raise BadRecord(f"the record's game cannot start with these players and options: {_why(exc)}") from None
 
 
-def _replay_entry(state: State, number: int, entry: Any) -> None:
-    """Make one recorded move again; its history entry then holds exactly the record's time (or none)."""
+def replay_move(state: State, number: int, entry: Any) -> None:
+    """Make move `number` (from 1) of a record again on a state, as `replay` does: BadRecord if it
+    cannot be; its history entry then holds exactly the record's time (or none)."""
     _check_entry(number, entry)
     try:
         state.replay_entry(entry)
@@ -299,7 +307,7 @@ def _restore_meta(record: dict[str, Any], state: State) -> None:
             raise BadRecord("the record lacks meta: real-time records list their rejected actions under meta.rejected")
         return
     if rejected is None:
-        raise BadRecord(f"the record has meta, which {state.game.name} {_mode(state)}records do not hold")
+        raise BadRecord(f"the record has meta, which only real-time (omiga base and 2v2) records hold, not {_mode(state)}")
     meta = record["meta"]
     if not isinstance(meta, dict) or set(meta) != {"rejected"} or not isinstance(meta["rejected"], list):
         raise BadRecord("the record's meta must be {\"rejected\": [...]}")
@@ -364,7 +372,7 @@ def _why(exc: BaseException) -> str:
 
 def _mode(state: State) -> str:
     variant = state.game.options.get("variant")
-    return f"{variant} " if isinstance(variant, str) else ""
+    return f"{state.game.name} {variant}" if isinstance(variant, str) else state.game.name
 
 
 def _json_type(value: Any) -> str:
