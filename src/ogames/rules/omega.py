@@ -44,7 +44,7 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, Result, State, _stamp
+from ogames.rules.protocol import Game, Result, State, _stamp, check_move_text
 
 COLOURS = ("white", "black", "red", "blue")
 
@@ -293,9 +293,7 @@ class OmegaState(State):
     # ----- playing, resigning, undoing, records ----------------------------------------------
     def play(self, move: str, *, t: float | None = None) -> OmegaState:
         """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or resign."""
-        if not isinstance(move, str):
-            raise IllegalMove(move, "a move must be text such as a cell label")
-        key = " ".join(move.strip().lower().split())
+        key = " ".join(check_move_text(move).split())
         stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
             raise IllegalMove(move, f"the game is over: {self.result.describe()}")

@@ -32,7 +32,7 @@ import numpy as np
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
-from ogames.rules.protocol import Game, Result, State, check_time
+from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
 
 _PLACE = re.compile(r"^place\s+(\S+)\s+(?:at\s+)?([a-z]+\d+)(\s+turned)?$")
 
@@ -180,8 +180,7 @@ class RealtimeState(State):
 
     def _split(self, actor: str | None, text: str) -> tuple[str, str]:
         """The actor and action of `[actor:] action`, checking that nobody acts for someone else."""
-        if not isinstance(text, str):
-            raise IllegalMove(text, "an action must be text")
+        check_move_text(text)
         named, sep, rest = text.partition(":")
         if sep:
             named_actor = self._actor(named)
