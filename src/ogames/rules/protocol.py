@@ -239,7 +239,8 @@ class State(ABC):
             self.resign(by, t=entry.get("t"))
             return
         if by != self.to_move:
-            raise IllegalMove(move, f"the record says {shown(by)} moved, but it was {self.to_move}'s turn")
+            who = by if isinstance(by, str) and len(by) <= 40 else shown(by)
+            raise IllegalMove(move, f"the record says {who} moved, but it was {self.to_move}'s turn")
         self.play(move, t=entry.get("t"))
         problem = entry_mismatch(entry, self.history[-1])
         if problem:
