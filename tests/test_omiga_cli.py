@@ -129,7 +129,7 @@ def test_toddler_and_zen_save_their_records(tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (bytes(range(256)) * 4, "not a readable record"),
+        (bytes(range(256)) * 4, "not UTF-8"),
         (b"[" * 100_000, "cannot watch"),
         (b'{"format": "ogames-record"}', "cannot watch"),
         (b"", "cannot watch"),

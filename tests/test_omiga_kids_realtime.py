@@ -158,11 +158,11 @@ def test_discard_only_when_the_card_fits_nowhere_and_a_race_can_allow_it():
         ("white", "jump", 1.0, "an action is"),
         ("red", "discard", 1.0, "not playing"),
         ("white", "black: discard", 1.0, "cannot act for black"),
-        ("white", "place 0 h9", "abc", "must be a number"),
-        ("white", "place 0 h9", True, "must be a number"),
-        ("white", "place 0 h9", float("nan"), "finite"),
-        ("white", "place 0 h9", float("inf"), "finite"),
-        ("white", "place 0 h9", 10**400, "finite"),
+        ("white", "place 0 h9", "abc", "not a number of seconds"),
+        ("white", "place 0 h9", True, "not a number of seconds"),
+        ("white", "place 0 h9", float("nan"), "is not a time"),
+        ("white", "place 0 h9", float("inf"), "is not a time"),
+        ("white", "place 0 h9", 10**400, "is not a time"),
     ],
 )
 def test_bad_actions_change_nothing(actor, action, t, reason):
@@ -171,8 +171,14 @@ def test_bad_actions_change_nothing(actor, action, t, reason):
     with pytest.raises(IllegalMove, match=reason):
         state.act(actor, action, t)
     assert snapshot(state) == before
-    verdict = state.submit(actor, action, t)  # the tolerant form logs it and never raises
-    assert not verdict.accepted and snapshot(state) == before
+    if isinstance(t, float) and t == 1.0:
+        verdict = state.submit(actor, action, t)  # the tolerant form logs a rule's refusal, never raises
+        assert not verdict.accepted
+    else:
+        with pytest.raises(IllegalMove, match=reason):  # a t that is no time is the caller's mistake
+            state.submit(actor, action, t)
+    state.rejected.clear()
+    assert snapshot(state) == before
 
 
 def test_card_not_in_hand_rule_2_and_time_order_change_nothing():

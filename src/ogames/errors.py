@@ -1,8 +1,49 @@
-"""The errors a person can cause. Each names what was wrong; none leaves anything changed."""
+"""The errors a person can cause. Each names what was wrong; none leaves anything changed.
+
+Messages quote what the person gave, but never much of it: `shown()` cuts a long value to its
+first `SHOWN` characters, and no message is longer than `MESSAGE_LIMIT` characters, so a
+100 kB "move" gives a one-line error, not a 100 kB one.
+"""
+
+from __future__ import annotations
+
+SHOWN = 40  # characters of a person's input quoted in a message
+MESSAGE_LIMIT = 600  # characters of any error message
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A value as a message quotes it: its repr, cut after `limit` characters of text (with the
+    length said), so that no message echoes a huge input."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value)} characters)"
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's repr must not turn one error into another
+        text = f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    try:
+        what = f"{type(value).__name__} of {len(value)}"  # type: ignore[arg-type]
+    except Exception:  # not sized
+        what = type(value).__name__
+    return f"{text[:limit]}… ({what})"
+
+
+def _capped(message: str) -> str:
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    return message[: MESSAGE_LIMIT - 1] + "…"
 
 
 class OgamesError(Exception):
     """Base class of every error ogames raises on purpose."""
+
+    def __init__(self, *args: object):
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (_capped(args[0]),)
+        super().__init__(*args)
 
 
 class IllegalMove(OgamesError, ValueError):
@@ -11,7 +52,7 @@ class IllegalMove(OgamesError, ValueError):
     def __init__(self, move: object, reason: str):
         self.move = move
         self.reason = reason
-        super().__init__(f"illegal move {move!r}: {reason}")
+        super().__init__(f"illegal move {shown(move)}: {reason}")
 
 
 class UnknownLabel(OgamesError, ValueError):

@@ -13,7 +13,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ogames.errors import UnknownLabel
+from ogames.errors import UnknownLabel, shown
+
+MAX_LABEL = 24  # characters: longer text is never a cell label (labels are like c3, c4-2, b1*, aa12)
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +60,8 @@ class Board:
         if not isinstance(label, str):
             raise UnknownLabel(f"a cell label must be text, not {type(label).__name__}")
         key = label.strip().lower()
+        if len(key) > MAX_LABEL:  # no board has such labels: refuse before reading them
+            raise UnknownLabel(f"{shown(label)} is not a cell of this {self.kind} board")
         if self.normalise is not None:
             try:
                 key = self.normalise(key)
@@ -66,7 +70,7 @@ class Board:
         try:
             return self._index[key]
         except KeyError:
-            raise UnknownLabel(f"{label!r} is not a cell of this {self.kind} board") from None
+            raise UnknownLabel(f"{shown(label)} is not a cell of this {self.kind} board") from None
 
     def has(self, label: str) -> bool:
         """Whether a label names a cell of this board."""

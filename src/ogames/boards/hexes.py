@@ -12,8 +12,8 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 
-from ogames.boards.graph import Board, build_board
-from ogames.errors import UnknownLabel
+from ogames.boards.graph import MAX_LABEL, Board, build_board
+from ogames.errors import UnknownLabel, shown
 
 Axial = tuple[int, int]
 
@@ -53,9 +53,9 @@ def parse_label(label: str) -> Axial:
     """The axial coordinates of a hex label (case-insensitive, leading zeros allowed)."""
     if not isinstance(label, str):
         raise UnknownLabel(f"a cell label must be text, not {type(label).__name__}")
-    match = _LABEL.match(label.strip().lower())
+    match = _LABEL.match(label.strip().lower()) if len(label) <= MAX_LABEL else None
     if not match:
-        raise UnknownLabel(f"{label!r} is not a hex cell label (column letters then a row number, like c3)")
+        raise UnknownLabel(f"{shown(label)} is not a hex cell label (column letters then a row number, like c3)")
     return column_number(match.group(1)), int(match.group(2)) - 1
 
 

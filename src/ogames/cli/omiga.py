@@ -89,13 +89,13 @@ def _status(state: RealtimeState) -> str:
 def _read_record(file: Path) -> tuple[dict[str, Any], Any]:
     """The record in a file and its final state; a clear error (exit 1) for anything else."""
     try:
-        record = ogames.records.load_file(file)
+        record = ogames.records.load_file(file)  # names the file in its errors
+    except OgamesError as exc:
+        raise fail(f"cannot watch: {exc}", code=1) from None
+    try:
         final = ogames.replay(record)
     except OgamesError as exc:
         raise fail(f"cannot watch {file}: {exc}", code=1) from None
-    except (OSError, ValueError, RecursionError, MemoryError) as exc:
-        # Binary or absurdly nested files, whatever the reader makes of them.
-        raise fail(f"cannot watch {file}: it is not a readable record ({type(exc).__name__})", code=1) from None
     return record, final
 
 

@@ -6,7 +6,7 @@ import difflib
 import importlib
 from typing import Any
 
-from ogames.errors import BadOption
+from ogames.errors import BadOption, shown
 from ogames.rules.protocol import REAL_TIME, TURN_BASED, Game, Result, State
 
 # Game name → "module:Class". Imported on first use, so one game's import cost (numba kernels)
@@ -28,9 +28,9 @@ def game_class(name: str) -> type[Game]:
         raise BadOption(f"a game name must be text, not {type(name).__name__}")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in REGISTRY:
-        near = difflib.get_close_matches(key, list(REGISTRY), n=1)
+        near = difflib.get_close_matches(key, list(REGISTRY), n=1) if len(key) < 40 else []
         hint = f"; did you mean {near[0]}?" if near else ""
-        raise BadOption(f"unknown game {name!r} (games: {', '.join(REGISTRY)}){hint}")
+        raise BadOption(f"unknown game {shown(name)} (games: {', '.join(REGISTRY)}){hint}")
     module_name, class_name = REGISTRY[key].split(":")
     return getattr(importlib.import_module(module_name), class_name)
 

@@ -44,7 +44,7 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, Result, State, _stamp
+from ogames.rules.protocol import Game, Result, State, _stamp, check_move_text
 
 COLOURS = ("white", "black", "red", "blue")
 
@@ -58,7 +58,7 @@ class Omega(Game):
     option_set = OptionSet(
         (
             Option("players", "int", 2, "number of players (2–4): white, black, red, blue", minimum=2, maximum=4),
-            Option("size", "int", 5, "side of the hexagonal board (cells per side)", minimum=4, maximum=12),
+            Option("size", "int", 5, "side of the hexagonal board, 4 to 12 cells", minimum=4, maximum=12),
             Option("pie", "bool", False, "pie rule: after the first turn, later players may swap colours with a previous one"),
             Option("match", "bool", False, "two-game tournament match, colours exchanged for the second; summed scores decide"),
         )
@@ -293,19 +293,17 @@ class OmegaState(State):
     # ----- playing, resigning, undoing, records ----------------------------------------------
     def play(self, move: str, *, t: float | None = None) -> OmegaState:
         """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or resign."""
-        if not isinstance(move, str):
-            raise IllegalMove(move, "a move must be text such as a cell label")
-        key = " ".join(move.strip().lower().split())
+        key = " ".join(check_move_text(move).split())
+        stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
             raise IllegalMove(move, f"the game is over: {self.result.describe()}")
         if key == "resign":
-            return self.resign(self.player_colour, t=t)
+            return self.resign(self.player_colour, t=stamp)
         words = key.split()
         if len(words) > 1 and words[0] != "swap":
             return self._play_several(move, words, t)
         by, starts_turn = self.player_colour, self.stone_index == 0
         entry = self.apply(key)
-        stamp = _stamp(t)
         # One history entry per turn: a placement that does not start a turn extends the last entry.
         if starts_turn or not self.history:
             self.history.append({**entry, "by": by, "t": stamp})

@@ -31,6 +31,10 @@ STAR_WORDS = ("all", "perimeter", "corners", "centre")
 DEFAULT_SIZE = {"sunder": 5, "gyre": 5, "y": 7, "hexagon": 5, "rhombus": 5, "triangle": 7}
 DEFAULT_SIDES = (5, 6)
 MAX_SIZE = 30
+# A custom cell list may be a little larger than the largest named board (a hexagon of side 30
+# has 2611 cells): a random playout on 3000 cells takes ~60 ms; on 90,000 it took minutes.
+MAX_CELLS = 3000
+_MAX_CELLS_TEXT = 8 * MAX_CELLS  # characters of a cell list written as text (labels like ab12 and a space)
 DEFAULT_CUSTOM_SHAPE = "hexagon"
 DEFAULT_CUSTOM_STARS = "all"
 
@@ -65,15 +69,32 @@ OPTIONS = OptionSet(
             "size",
             "int",
             None,
-            "side length (default 5 for sunder, gyre, custom hexagon and rhombus; 7 for y and custom triangle)",
+            f"side length, 2 to {MAX_SIZE} (default 5 for sunder, gyre, custom hexagon and rhombus; 7 for y and custom triangle)",
             minimum=2,
             maximum=MAX_SIZE,
         ),
-        Option("sides", "ints", None, "a,b: side lengths of the irregular hexagon (free-y, custom irregular; default 5,6)"),
+        Option(
+            "sides",
+            "ints",
+            None,
+            f"a,b: side lengths of the irregular hexagon, each 2 to {MAX_SIZE} (free-y, custom irregular; default 5,6)",
+        ),
         Option("shape", "choice", None, "custom board shape (default hexagon)", choices=SHAPES),
-        Option("cells", "labels", None, "custom board: an explicit list of cell labels instead of a shape"),
+        Option(
+            "cells",
+            "labels",
+            None,
+            f"custom board: an explicit list of cell labels instead of a shape (2 to {MAX_CELLS} connected cells)",
+            max_length=_MAX_CELLS_TEXT,
+            max_items=MAX_CELLS,
+        ),
         StarsOption(
-            "stars", "text", None, "custom star cells: all, perimeter, corners, centre, a +-joined combination, or labels"
+            "stars",
+            "text",
+            None,
+            "custom star cells: all, perimeter, corners, centre, a +-joined combination, or labels",
+            max_length=_MAX_CELLS_TEXT,
+            max_items=MAX_CELLS,
         ),
         Option("komi", "half", 0, "komi k: a whole number or plus 0.5, 0 ≤ k ≤ S/2", minimum=0),
         Option("pie", "bool", False, "pie rule: White may swap seats on White's first turn"),

@@ -4,12 +4,18 @@ accept, check and describe options the same way."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ogames.errors import BadOption
+from ogames.errors import BadOption, shown
+
+MAX_TEXT = 200  # characters of an option's text, unless the option says otherwise
+MAX_ITEMS = 100  # entries of an option's list, unless the option says otherwise
+# Halves are read from plain decimals only: "1e999999999" is refused before anything computes it.
+_DECIMAL = re.compile(r"^[+-]?[0-9]{1,12}(\.[0-9]{1,12})?$")
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
@@ -24,6 +30,9 @@ class Option:
     `applies_to` names the variants the option is for (empty: every variant). Such an option has
     the default None, so that "not given" can be told apart: `OptionSet.parse` refuses it for any
     other variant, and the game's `settle` fills its value where it applies.
+
+    Every value is bounded: text by `max_length` characters, lists by `max_items` entries, and
+    numbers by `minimum`/`maximum`, so that no option can make a game too large to play.
     """
 
     name: str
@@ -35,11 +44,17 @@ class Option:
     maximum: float | None = None
     cli: bool = True  # shown as a --flag on the command line
     applies_to: tuple[str, ...] = ()  # the variants it is for; empty: every variant
+    max_length: int = MAX_TEXT  # characters of a text value (or of a list written as text)
+    max_items: int = MAX_ITEMS  # entries of a list value
 
     def coerce(self, value: Any) -> Any:
         """The option's canonical value for a given one, or BadOption saying why not."""
         if value is None:
             return self.default
+        if isinstance(value, str) and len(value) > self.max_length:
+            raise self._fail(value, f"at most {self.max_length} characters are allowed")
+        if isinstance(value, (list, tuple)) and len(value) > self.max_items:
+            raise self._fail(value, f"at most {self.max_items} entries are allowed")
         converter = getattr(self, f"_as_{self.kind}")
         result = converter(value)
         if self.kind in ("int", "half"):
@@ -60,7 +75,7 @@ class Option:
         return out
 
     def _fail(self, value: Any, want: str) -> BadOption:
-        return BadOption(f"option {self.name}={value!r} is not valid: {want}")
+        return BadOption(f"option {self.name}={shown(value)} is not valid: {want}")
 
     def _check_range(self, value: float) -> None:
         if self.minimum is not None and value < self.minimum:
@@ -102,9 +117,11 @@ class Option:
     def _as_half(self, value: Any) -> int | float:
         if isinstance(value, bool):
             raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
+        if isinstance(value, str) and not _DECIMAL.match(value.strip()):
+            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed, written like 3 or 3.5")
         try:
             exact = Fraction(value.strip() if isinstance(value, str) else value)
-        except (TypeError, ValueError, ZeroDivisionError):
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             raise self._fail(value, "a whole number or a whole number plus 0.5 is needed") from None
         if (exact * 2).denominator != 1:
             raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
@@ -120,6 +137,7 @@ class Option:
             value = value.replace(",", " ").split()
         if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value) or not value:
             raise self._fail(value, "a list of cell labels is needed")
+        self._check_items(value)
         return tuple(v.strip().lower() for v in value)
 
     def _as_ints(self, value: Any) -> tuple[int, ...]:
@@ -127,7 +145,12 @@ class Option:
             value = value.replace(",", " ").split()
         if not isinstance(value, Sequence) or not value:
             raise self._fail(value, "a list of whole numbers is needed")
+        self._check_items(value)
         return tuple(self._as_int(v) for v in value)
+
+    def _check_items(self, value: Sequence[Any]) -> None:
+        if len(value) > self.max_items:
+            raise self._fail(value, f"at most {self.max_items} entries are allowed")
 
 
 @dataclass(frozen=True)
@@ -153,13 +176,13 @@ class OptionSet:
             if name not in known:
                 near = difflib.get_close_matches(str(name), known, n=1)
                 hint = f" (did you mean {near[0]}?)" if near else f" (known: {', '.join(known)})"
-                raise BadOption(f"{game} has no option {name!r}{hint}")
+                raise BadOption(f"{game} has no option {shown(name)}{hint}")
         values = {o.name: o.coerce(given.get(o.name)) for o in self.options}
         variant = values.get("variant")
         for option in self.options:
             value = values[option.name]
             if option.applies_to and value is not None and variant not in option.applies_to:
-                raise BadOption(f"option {option.name}={jsonable(value)!r} does not apply to {game} variant={variant}")
+                raise BadOption(f"option {option.name}={shown(jsonable(value))} does not apply to {game} variant={variant}")
         return values
 
     def describe(self) -> list[dict[str, Any]]:

@@ -8,6 +8,8 @@ face needs (whose turn, who sits where, the result, the record) is common and li
 from __future__ import annotations
 
 import copy
+import math
+import numbers
 import random
 import time
 from abc import ABC, abstractmethod
@@ -15,14 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ogames.errors import BadOption, IllegalMove
+from ogames import records
+from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
 
-RECORD_FORMAT = "ogames-record"
-RECORD_VERSION = 1
+MAX_MOVE = 200  # characters of a move's text (the longest real ones, Omega turns and Omiga actions, are ~30)
+# Times are seconds: since the epoch (the default, time.time()) or since the start of a real-time
+# game. Later than this (the year 5138) is a mistake, not a time.
+MAX_TIME = 1e11
 
 
 @dataclass(frozen=True)
@@ -196,28 +201,33 @@ class State(ABC):
         return len(self.history)
 
     def play(self, move: str, *, t: float | None = None) -> State:
-        """Make a move for the colour to move; IllegalMove (nothing changed) if it is not allowed."""
-        if not isinstance(move, str):
-            raise IllegalMove(move, "a move must be text such as a cell label")
-        key = move.strip().lower()
+        """Make a move for the colour to move; IllegalMove (nothing changed) if it is not allowed.
+
+        `t` is when the move was made (seconds; default: now). Everything is checked before
+        anything changes: the move's text, the time, then the rules.
+        """
+        key = check_move_text(move)
+        stamp = _stamp(t, move)
         if self.result is not None:
             raise IllegalMove(move, f"the game is over: {self.result.describe()}")
         if key == "resign":
-            return self.resign(self.to_move, t=t)
+            return self.resign(self.to_move, t=stamp)
         by = self.to_move
         entry = self.apply(key)
-        self.history.append({**entry, "by": by, "t": _stamp(t)})
+        self.history.append({**entry, "by": by, "t": stamp})
         return self
 
     def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
         """The owner of a colour (default: the one to move) gives up."""
         colour = self.to_move if colour is None else colour
+        stamp = _stamp(t, "resign")
         if self.result is not None:
             raise IllegalMove("resign", f"the game is over: {self.result.describe()}")
-        if colour not in self.game.colours:
-            raise IllegalMove("resign", f"{colour!r} is not a colour in this game")
-        self.result = self.resign_result(colour)
-        self.history.append({"move": "resign", "by": colour, "t": _stamp(t)})
+        if not isinstance(colour, str) or colour not in self.game.colours:
+            raise IllegalMove("resign", f"{shown(colour)} is not a colour in this game ({', '.join(self.game.colours)})")
+        result = self.resign_result(colour)
+        self.result = result
+        self.history.append({"move": "resign", "by": colour, "t": stamp})
         return self
 
     def resign_result(self, colour: str) -> Result:
@@ -240,35 +250,30 @@ class State(ABC):
         return self
 
     def replay_entry(self, entry: dict[str, Any]) -> None:
-        """Make one recorded move again, checking that it is the move the record says it was."""
+        """Make one recorded move again, checking that it is the move the record says it was:
+        the same mover, the same canonical move and the same details (a winning group, captures,
+        a card), none missing and none extra. IllegalMove (nothing changed) if it is not."""
         move, by = entry["move"], entry["by"]
         if move == "resign":
             self.resign(by, t=entry.get("t"))
             return
         if by != self.to_move:
-            raise IllegalMove(move, f"the record says {by} moved, but it was {self.to_move}'s turn")
+            who = by if isinstance(by, str) and len(by) <= 40 else shown(by)
+            raise IllegalMove(move, f"the record says {who} moved, but it was {self.to_move}'s turn")
         self.play(move, t=entry.get("t"))
-        made = self.history[-1]
-        for key, value in entry.items():
-            if key not in ("t",) and made.get(key) != value:
-                raise IllegalMove(move, f"the record says {key}={value!r}, the rules give {made.get(key)!r}")
+        problem = entry_mismatch(entry, self.history[-1])
+        if problem:
+            self.undo()  # the rules took the move but wrote it otherwise: take it back (rare, so undo's cost is fine)
+            raise IllegalMove(move, problem)
 
     def record_moves(self) -> list[dict[str, Any]]:
         """The moves as records store them (override to group several placements into one entry)."""
         return [dict(entry) for entry in self.history]
 
     def record(self) -> dict[str, Any]:
-        """The whole game as a JSON-serialisable dict; `ogames.replay` turns it back into a state."""
-        return {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "game": self.game.name,
-            "options": self.game.jsonable_options(),
-            "players": list(self.players),
-            "seats": self.seats,
-            "moves": self.record_moves(),
-            "result": None if self.result is None else {"winner": self.result.winner, "reason": self.result.reason},
-        }
+        """The whole game as a JSON-serialisable dict; `ogames.replay` turns it back into a state
+        (the format is written and read in `ogames.records`)."""
+        return records.write(self)
 
     def clone(self) -> State:
         """An independent copy (the game and its board are shared: they are immutable)."""
@@ -279,5 +284,41 @@ class State(ABC):
         return f"<{self.game.title} state, {self.ply} moves, {status}>"
 
 
-def _stamp(t: float | None) -> float:
-    return round(time.time() if t is None else float(t), 3)
+def entry_mismatch(entry: dict[str, Any], made: dict[str, Any]) -> str | None:
+    """How a recorded entry differs from the one the rules made (the time aside), or None."""
+    for key in sorted((set(entry) | set(made)) - {"t"}, key=str):
+        if key not in entry:
+            return f"the record leaves out {key}={shown(made[key])}, which the rules give"
+        if key not in made:
+            return f"the record says {key}={shown(entry[key])}, which the rules do not give"
+        if made[key] != entry[key]:
+            return f"the record says {key}={shown(entry[key])}, the rules give {shown(made[key])}"
+    return None
+
+
+def check_move_text(move: object) -> str:
+    """A move's text, stripped and lower-cased; IllegalMove if it is not text of a sensible length."""
+    if not isinstance(move, str):
+        raise IllegalMove(move, f"a move must be text such as a cell label, not {type(move).__name__}")
+    if len(move) > MAX_MOVE:
+        raise IllegalMove(move, f"a move is at most {MAX_MOVE} characters")
+    return move.strip().lower()
+
+
+def check_time(t: object, move: object = None) -> float:
+    """A move's time as a float: a finite number of seconds from 0 to MAX_TIME (bool is not a
+    number here); IllegalMove naming the move otherwise."""
+    if isinstance(t, bool) or not isinstance(t, numbers.Real):
+        raise IllegalMove(move, f"its time t={shown(t)} is not a number of seconds")
+    try:
+        value = float(t)
+    except (OverflowError, ValueError, TypeError):
+        value = math.inf
+    if not math.isfinite(value) or not 0 <= value <= MAX_TIME:
+        raise IllegalMove(move, f"its time t={shown(t)} is not a time: seconds from 0 to {MAX_TIME:.0e} are needed")
+    return value
+
+
+def _stamp(t: object, move: object = None) -> float:
+    """The time a move is recorded with: `t` checked and rounded to milliseconds, or now."""
+    return round(time.time() if t is None else check_time(t, move), 3)

@@ -62,7 +62,7 @@ def score_table(state: OmegaState) -> Table:
     for colour in state.game.colours:
         sizes = state.group_sizes(colour)
         shown = "·".join(map(str, sizes)) if sizes else "—"
-        table.add_row(colour_text(colour), state.seats[colour], shown, format_score(scores[colour]))
+        table.add_row(colour_text(colour), Text(state.seats[colour]), shown, format_score(scores[colour]))
     return table
 
 

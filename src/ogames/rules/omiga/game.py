@@ -63,19 +63,27 @@ class Omiga(Game):
     option_set = OptionSet(
         (
             Option("variant", "choice", "base", "base, 2v2, kids, toddler or zen", choices=VARIANTS),
-            Option("width", "int", None, "table width in cards (default 15; not zen)", minimum=3, maximum=52,
+            Option("width", "int", None, "table width in cards, 3 to 52 (default 15; not zen)", minimum=3, maximum=52,
                    applies_to=TABLE_VARIANTS),
-            Option("height", "int", None, "table height in cards (default 10; not zen)", minimum=3, maximum=52,
+            Option("height", "int", None, "table height in cards, 3 to 52 (default 10; not zen)", minimum=3, maximum=52,
                    applies_to=TABLE_VARIANTS),
             Option("turning", "bool", True, "cards may be laid turned 180°"),
-            Option("seed", "int", None, "seed of the deck shuffles (chosen and stored when not given)", minimum=0),
+            Option(
+                "seed",
+                "int",
+                None,
+                "seed of the deck shuffles, 0 to 2^53−1 (chosen and stored when not given)",
+                minimum=0,
+                maximum=2**53 - 1,  # records are read exactly by JavaScript too
+            ),
             Option("players", "int", None, "number of players (toddler: 2 to 6; fixed otherwise)", minimum=1, maximum=6),
-            Option("form", "text", None, f"zen: the form to build (default {DEFAULT_FORM})", applies_to=("zen",)),
+            Option("form", "text", None, f"zen: the form to build (default {DEFAULT_FORM}; see `ogames omiga forms`)",
+                   applies_to=("zen",), max_length=40),
             Option("target", "int", None, "2v2: points to win (default 7)", minimum=1, maximum=99, applies_to=("2v2",)),
             Option("pace", "choice", None, "kids: realtime (default, as the booklet) or turns (one card in turn, for beginners)",
                    choices=PACES, applies_to=("kids",)),
-            Option("cards", "text", None, "the card set: 'standard' (default) or face codes like 'AB/^ BA\\v' (not zen)",
-                   cli=False, applies_to=TABLE_VARIANTS),
+            Option("cards", "text", None, "the card set: 'standard' (default) or face codes like 'AB/^ BA\\v' (600 characters)",
+                   cli=False, applies_to=TABLE_VARIANTS, max_length=600),
         )
     )
 

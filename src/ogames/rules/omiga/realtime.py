@@ -36,7 +36,7 @@ import numpy as np
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
-from ogames.rules.protocol import Game, Result, State
+from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
 
 _PLACE = re.compile(r"^place\s+(\S+)\s+(?:at\s+)?([a-z]+\d+)(\s+turned)?$")
 
@@ -195,8 +195,7 @@ class RealtimeState(State):
 
     def _split(self, actor: str | None, text: str) -> tuple[str, str]:
         """The actor and action of `[actor:] action`, checking that nobody acts for someone else."""
-        if not isinstance(text, str):
-            raise IllegalMove(text, "an action must be text")
+        check_move_text(text)
         named, sep, rest = text.partition(":")
         if sep:
             named_actor = self._actor(named)
@@ -233,17 +232,10 @@ class RealtimeState(State):
         return entry
 
     def _time(self, action: str, t: Any) -> float:
-        """The checked time of an action: a finite number, not before the last accepted action."""
+        """The checked time of an action: a time (see `check_time`), not before the last accepted action."""
         if t is None:
             return self.clock
-        if isinstance(t, bool) or not isinstance(t, numbers.Real):
-            raise IllegalMove(action, f"the time t must be a number of seconds, not {type(t).__name__}")
-        try:
-            when = float(t)
-        except OverflowError:
-            when = float("inf")
-        if not np.isfinite(when):
-            raise IllegalMove(action, f"the time t must be a finite number of seconds, not {when}")
+        when = check_time(t, action)
         if when < self.clock:
             raise IllegalMove(action, f"time {when:g} is before the last action at {self.clock:g}: actions arrive in order")
         return when
@@ -266,7 +258,9 @@ class RealtimeState(State):
             raise IllegalMove(text, why)
 
     def submit(self, actor: str, action: str, t: float) -> Verdict:
-        """Apply an action if the rules allow it; otherwise log the rejection. Never raises for rule reasons."""
+        """Apply an action if the rules allow it; otherwise log the rejection. Never raises for rule
+        reasons (a `t` that is not a time is the caller's mistake: IllegalMove, nothing logged)."""
+        check_time(t, action)
         try:
             entry = self.act(actor, action, t)
         except IllegalMove as exc:
