@@ -48,7 +48,7 @@ def main() -> None:
     out.add_row("legal_placements, numba kernel", f"{fast:,.0f}")
     out.add_row("legal_placements, reference predicates", f"{slow:,.0f}")
     out.add_row("kernel speed-up", f"{fast / slow:.0f}×")
-    for a, b in (("random@1", "random@1"), ("racer@1", "racer@1")):
+    for a, b in (("random:reaction=1", "random:reaction=1"), ("racer:reaction=1", "racer:reaction=1")):
         start = time.perf_counter()
         report = run_match(Bot.make(a), Bot.make(b), games=20, seed=7)
         out.add_row(f"simulated games, {a} vs {b}", f"{report.games / (time.perf_counter() - start):,.1f}")

@@ -18,21 +18,21 @@ from ogames.players.omiga.bots import Bot
 # Equal speeds scale the whole simulated clock, so `x@0.4` vs `y@0.4` replays `x@1` vs `y@1` exactly;
 # the unequal pairs are the informative ones.
 PAIRS = (
-    ("rollout@1", "random@1"),
-    ("rollout@1", "random@0.8"),
-    ("rollout@1", "racer@1"),
-    ("rollout@1", "greedy@1"),
-    ("racer@1", "random@1"),
-    ("racer@0.4", "random@0.4"),
-    ("racer@2", "random@2"),
-    ("greedy@1", "random@1"),
-    ("racer@1", "greedy@1"),
-    ("racer@1", "random@0.8"),
-    ("racer@0.8", "random@1"),
+    ("rollout:reaction=1", "random:reaction=1"),
+    ("rollout:reaction=1", "random:reaction=0.8"),
+    ("rollout:reaction=1", "racer:reaction=1"),
+    ("rollout:reaction=1", "greedy:reaction=1"),
+    ("racer:reaction=1", "random:reaction=1"),
+    ("racer:reaction=0.4", "random:reaction=0.4"),
+    ("racer:reaction=2", "random:reaction=2"),
+    ("greedy:reaction=1", "random:reaction=1"),
+    ("racer:reaction=1", "greedy:reaction=1"),
+    ("racer:reaction=1", "random:reaction=0.8"),
+    ("racer:reaction=0.8", "random:reaction=1"),
 )
 
 
-def decisions_per_second(spec: str = "racer@1", budget: float = 2.0) -> float:
+def decisions_per_second(spec: str = "racer:reaction=1", budget: float = 2.0) -> float:
     """A bot's decisions per second on positions from seeded random-vs-random games."""
     states = []
     for seed in range(6):
@@ -40,7 +40,7 @@ def decisions_per_second(spec: str = "racer@1", budget: float = 2.0) -> float:
         rng = random.Random(seed)
         for _ in range(12):
             for actor in state.actors:
-                action = Bot.make("random@1").decide(state, actor, rng)
+                action = Bot.make("random:reaction=1").decide(state, actor, rng)
                 if action and not state.is_over:
                     state.submit(actor, action, state.clock)
         if not state.is_over:
@@ -76,7 +76,7 @@ def main(games: int = 80, seeds: int = 4, only: str = "") -> None:
         out.add_row(a, b, *cells, f"{wins}/{decisive} = {wins / max(1, decisive):.1%}", str(draws))
     console = Console(width=160)
     console.print(out)
-    for spec in ("racer@1", "rollout@1"):
+    for spec in ("racer:reaction=1", "rollout:reaction=1"):
         console.print(f"{spec} decisions per second: {decisions_per_second(spec):,.0f}")
 
 

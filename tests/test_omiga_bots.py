@@ -39,15 +39,18 @@ def racer_move(state, actor: str) -> str:
 def test_reaction_scale_and_specs():
     assert reaction_seconds("toddler") > reaction_seconds("club") > reaction_seconds("machine")
     assert list(REACTION.values()) == sorted(REACTION.values(), reverse=True)
-    assert Bot.make("random@0.5") == Bot("random", 0.5)
-    assert Bot.make("racer@expert").reaction == REACTION["expert"]
+    assert Bot.make("random:reaction=0.5") == Bot("random", 0.5)
+    assert Bot.make("racer:reaction=expert").reaction == REACTION["expert"]
     with pytest.raises(ValueError, match="unknown reaction"):
-        Bot.make("racer@sloth")
-    with pytest.raises(ValueError, match="unknown strategy"):
-        Bot.make("cheat@1")
-    assert Bot.make("greedy@1").strategy == "greedy"
-    assert Bot.make("rollout@expert") == Bot("rollout", REACTION["expert"])
-    assert Bot.make("@1").strategy == "rollout"  # the strongest strategy is the default
+        Bot.make("racer:reaction=sloth")
+    with pytest.raises(ValueError, match="a real-time Omiga bot is one of"):
+        Bot.make("cheat:reaction=1")
+    with pytest.raises(ValueError, match="settings are written key=value"):
+        Bot.make("racer:fast")
+    assert Bot.make("greedy:reaction=1").strategy == "greedy"
+    assert Bot.make("rollout:reaction=expert") == Bot("rollout", REACTION["expert"])
+    assert Bot.make().strategy == "rollout"  # the strongest strategy is the default
+    assert Bot.make("racer").reaction == REACTION["club"]
 
 
 def test_racer_takes_an_immediate_win():
@@ -114,26 +117,26 @@ def test_rollout_falls_back_to_the_racer_in_2v2():
 
 def test_racers_play_2v2_to_the_end():
     state = ogames.load("omiga", variant="2v2", seed=4, target=2).new_state()
-    play_game(state, {a: Bot.make("racer@1") for a in state.actors}, 4, max_time=600)
+    play_game(state, {a: Bot.make("racer:reaction=1") for a in state.actors}, 4, max_time=600)
     assert state.result is not None and max(state.points.values()) >= 2
     assert any(entry["by"] == "white2" for entry in state.history) and any(entry["by"] == "black2" for entry in state.history)
 
 
 def test_fast_bot_beats_slow_bot_clearly():
-    report = run_match(Bot.make("racer@expert"), Bot.make("racer@toddler"), games=20, seed=11)
+    report = run_match(Bot.make("racer:reaction=expert"), Bot.make("racer:reaction=toddler"), games=20, seed=11)
     assert report.games == 20
     assert report.wins[0] >= 16 and report.wins[0] > 3 * report.wins[1]
 
 
 def test_strategic_bot_beats_random_bot_at_equal_speed():
     # The rollout bot (the strongest): 80% here; 78/74/68% on seeds 1100/2100/3100 (benchmarks/bench_omiga_bots.py).
-    report = run_match(Bot.make("rollout@1"), Bot.make("random@1"), games=80, seed=100)
+    report = run_match(Bot.make("rollout:reaction=1"), Bot.make("random:reaction=1"), games=80, seed=100)
     assert sum(report.wins) >= 60 and report.wins[0] >= 0.65 * sum(report.wins), report.wins
 
 
 def test_match_is_reproducible():
-    a = run_match(Bot.make("racer@1"), Bot.make("random@1.5"), games=3, seed=5)
-    b = run_match(Bot.make("racer@1"), Bot.make("random@1.5"), games=3, seed=5)
+    a = run_match(Bot.make("racer:reaction=1"), Bot.make("random:reaction=1.5"), games=3, seed=5)
+    b = run_match(Bot.make("racer:reaction=1"), Bot.make("random:reaction=1.5"), games=3, seed=5)
     assert a.records == b.records and a.wins == b.wins
 
 
@@ -142,7 +145,8 @@ def test_match_is_reproducible():
 def test_bot_game_records_replay_exactly(seed, variant, fast):
     extra = {"target": 2} if variant == "2v2" else {}
     state = ogames.load("omiga", variant=variant, seed=seed, **extra).new_state()
-    bots = {a: Bot.make(f"racer@{fast}") if i % 2 == 0 else Bot.make("random@1") for i, a in enumerate(state.actors)}
+    racer, rand = Bot.make(f"racer:reaction={fast}"), Bot.make("random:reaction=1")
+    bots = {a: racer if i % 2 == 0 else rand for i, a in enumerate(state.actors)}
     play_game(state, bots, seed, max_time=300)
     record = json.loads(json.dumps(state.record()))
     again = ogames.replay(record)
@@ -153,7 +157,7 @@ def test_bot_game_records_replay_exactly(seed, variant, fast):
 
 def test_tampered_record_is_rejected():
     state = ogames.load("omiga", seed=8).new_state()
-    play_game(state, {a: Bot.make("racer@1") for a in state.actors}, 8)
+    play_game(state, {a: Bot.make("racer:reaction=1") for a in state.actors}, 8)
     record = state.record()
     record["moves"][0]["by"] = "black" if record["moves"][0]["by"] == "white" else "white"
     with pytest.raises(BadRecord, match="move 1"):

@@ -51,9 +51,9 @@ def test_watch_refuses_a_turn_based_record(tmp_path):
 
 
 def test_match_rejects_an_unknown_bot():
-    result = runner.invoke(app, ["omiga", "match", "--bots", "racer@club", "genius@club"])
+    result = runner.invoke(app, ["omiga", "match", "--bots", "racer:reaction=club", "genius:reaction=club"])
     assert result.exit_code != 0
-    assert "unknown strategy" in result.output
+    assert "a real-time Omiga bot is one of" in result.output
 
 
 def test_turn_based_modes_share_the_omiga_command_group():
@@ -91,11 +91,11 @@ def clean_exit(result, code: int = 2) -> str:
         (["match", "--variant", "3v3"], "option variant='3v3' is not valid"),
         (["match", "--width", "99"], "option width=99 is not valid"),
         (["match", "--height", "2"], "option height=2 is not valid"),
-        (["match", "--bots", "racer@club", "genius@club"], "unknown strategy"),
-        (["match", "--bots", "racer@sloth", "random"], "unknown reaction"),
+        (["match", "--bots", "racer:reaction=club", "genius:reaction=club"], "a real-time Omiga bot is one of"),
+        (["match", "--bots", "racer:reaction=sloth", "random"], "unknown reaction"),
         (["kids", "--width", "99"], "option width=99 is not valid"),
         (["kids", "--pace", "fast"], "option pace='fast' is not valid"),
-        (["kids", "--opponent", "genius"], "unknown strategy"),
+        (["kids", "--opponent", "genius"], "a real-time Omiga bot is one of"),
         (["kids", "--think", "-1"], "--think -1"),
         (["toddler", "--players", "7"], "option players=7 is not valid"),
         (["toddler", "--players", "6", "--width", "5"], "toddler gives each player a column"),

@@ -239,7 +239,7 @@ def test_random_playout_goes_through_the_authority():
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_bot_game_ends_and_its_record_replays_exactly(seed):
     state = kids(seed)
-    play_game(state, {"white": Bot.make("racer@1"), "black": Bot.make("random@0.8")}, seed)
+    play_game(state, {"white": Bot.make("racer:reaction=1"), "black": Bot.make("random:reaction=0.8")}, seed)
     assert state.is_over
     record = json.loads(json.dumps(state.record()))
     again = ogames.replay(record)
@@ -250,7 +250,7 @@ def test_a_bot_game_ends_and_its_record_replays_exactly(seed):
 
 
 def test_the_racer_beats_random_and_every_strategy_plays_kids():
-    report = run_match(Bot.make("racer@1"), Bot.make("random@1"), games=8, seed=10, options={"variant": "kids"})
+    report = run_match(Bot.make("racer:reaction=1"), Bot.make("random:reaction=1"), games=8, seed=10, options={"variant": "kids"})
     assert report.unfinished == 0 and report.wins[0] >= 5 and report.wins[1] == 0, report.wins
     state = kids(9)
     options = state.placements("white")
@@ -300,7 +300,7 @@ def scripted(lines):
 def test_a_slow_person_sees_the_bot_act_first_on_the_simulated_clock():
     state = kids(2)
     ask, prompts = scripted(["", "", "quit"])
-    play_live(state, {"black": Bot.make("racer@1")}, 2, ask=ask, think=3.0)
+    play_live(state, {"black": Bot.make("racer:reaction=1")}, 2, ask=ask, think=3.0)
     # Each entry took 3 simulated seconds; the bot acts about once a second meanwhile.
     assert [e["by"] for e in state.history] and {e["by"] for e in state.history} == {"black"}
     # Three entries of 3 s: the bot had 9 s, about one action a second.
@@ -314,7 +314,7 @@ def test_a_person_plays_the_one_card_by_cell_and_a_refusal_keeps_the_prompt():
     cell = state.table.label(spot[1])
     turned = " turned" if spot[2] != state.table.card_set.designs[spot[0]] else ""
     ask, prompts = scripted(["place zz1", f"place {cell}{turned}", "black: discard", "moves", "help", "quit"])
-    play_live(state, {"black": Bot.make("racer@toddler")}, 3, ask=ask, think=0.5)
+    play_live(state, {"black": Bot.make("racer:reaction=toddler")}, 3, ask=ask, think=0.5)
     assert state.history[0] == {"move": f"place {spot[0]} {cell}{turned}", "by": "white", "t": 1.0}
     assert len(prompts) == 6
 

@@ -22,7 +22,7 @@ from ogames.cli.engine import prepare_engine, search_note
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.errors import shown as shorten
-from ogames.players import BasePlayer, make_player
+from ogames.players import BasePlayer, make_player, parse_spec
 from ogames.records import load_file, save
 from ogames.rules.protocol import Game, State
 
@@ -231,16 +231,24 @@ class Session:
 
 
 def build_players(colours: tuple[str, ...], seats: dict[str, str], count: int, **settings: Any) -> list[BasePlayer]:
-    """One player per seat: seat i starts with colour i; unnamed seats are human for seat 0, mcts after."""
-    kinds = []
+    """One player per seat from its spec (`mcts:think=2`): seat i starts with colour i; unnamed seats
+    are human for seat 0 and mcts after. `settings` (--think, --iterations, --seed) are defaults
+    that a seat's own spec overrides."""
+    specs = []
     for seat in range(count):
         colour = colours[seat] if seat < len(colours) else None
-        kinds.append(seats.get(colour, "human" if seat == 0 else "mcts") if colour else "mcts")
+        specs.append(seats.get(colour, "human" if seat == 0 else "mcts") if colour else "mcts")
+    kinds = [parse_spec(spec)[0] for spec in specs]
     players = []
     seed = settings.pop("seed", None)
-    for seat, kind in enumerate(kinds):
+    for seat, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
         name = kind if kinds.count(kind) == 1 else f"{kind} {kinds[:seat + 1].count(kind)}"
-        players.append(make_player(kind, name=name, seed=None if seed is None else seed + seat, **settings))
+        own = parse_spec(spec)[1]
+        defaults = {"name": name, "seed": None if seed is None else seed + seat, **settings}
+        if "think" in own or "iterations" in own:  # the seat's own budget replaces the default one
+            defaults.pop("think", None)
+            defaults.pop("iterations", None)
+        players.append(make_player(kind, **{**defaults, **own}))
     return players
 
 
@@ -270,9 +278,9 @@ def play_command(
                 f"{loaded.name} has no option or colour --{_cut(sorted(unknown)[0])} "
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
-        for colour, kind in seats.items():
-            if kind not in ("human", "random", "mcts"):
-                raise BadOption(f"--{_cut(colour)} {shorten(kind)}: a seat is human, random or mcts")
+        for colour, spec in seats.items():
+            if parse_spec(spec)[0] not in ("human", "random", "mcts"):
+                raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is human, random or mcts[:setting=value,…]")
         if not (math.isfinite(think) and 0 < think <= MAX_THINK):
             raise BadOption(f"--think {think}: the thinking time must be more than 0 and at most {MAX_THINK:.0f} seconds")
         if iterations is not None and iterations < 1:

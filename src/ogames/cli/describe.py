@@ -107,6 +107,7 @@ def seat_lines(name: str) -> list[str]:
         else:
             kind = "a bot" if name == "omiga" else "mcts"
         lines.append(f"  --{colour} {SEAT_KINDS}".ljust(34) + f"default {kind}")
+    lines.append("  a seat's player may carry settings, e.g. --white mcts:think=2,seed=1")
     return lines
 
 

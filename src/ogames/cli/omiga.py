@@ -42,7 +42,7 @@ console = Console()
 for _command in (omiga_turns.toddler, omiga_turns.zen, omiga_turns.forms):
     app.command()(_command)
 
-DEFAULT_OPPONENT = "racer@toddler"  # a bot giving a person at a keyboard about 5 s per card
+DEFAULT_OPPONENT = "racer:reaction=toddler"  # a bot giving a person at a keyboard about 5 s per card
 _HUE_STYLE = {"A": "red", "B": "blue"}
 _OWNER_STYLE = {"white": "black on grey93", "black": "white on grey23"}
 _CELL_WORD = re.compile(r"^[a-z]+\d+$")
@@ -130,7 +130,9 @@ def watch(file: Path, speed: float = typer.Option(4.0, help="replay speed (× re
 # ----- match ------------------------------------------------------------------------------------
 @app.command()
 def match(
-    bots: tuple[str, str] = typer.Option(("racer@club", "random@club"), help="two bots as strategy@reaction"),
+    bots: tuple[str, str] = typer.Option(
+        ("racer:reaction=club", "random:reaction=club"), help="two bots as player specs KIND[:reaction=SPEED]"
+    ),
     games: int = typer.Option(10, min=1, max=10_000),
     seed: int = typer.Option(0, min=0),
     variant: str = typer.Option(None, help="base (default), 2v2 or kids"),
@@ -285,7 +287,7 @@ def kids(
     height: int = typer.Option(None, help="table height in cards (default 10)"),
     pace: str = typer.Option(None, help="realtime (default: both play at once, as the booklet) or turns (for beginners)"),
     bot: bool = typer.Option(True, help="Black is a bot (--no-bot: two people at one keyboard)"),
-    opponent: str = typer.Option(DEFAULT_OPPONENT, help="the bot as strategy@reaction, e.g. racer@child, random@3"),
+    opponent: str = typer.Option(DEFAULT_OPPONENT, help="the bot as a player spec, e.g. racer:reaction=child, random:reaction=3"),
     think: float = typer.Option(None, help="count each of your entries as this many seconds (default: the time you take)"),
     save: omiga_turns.SaveOption = None,
 ) -> None:

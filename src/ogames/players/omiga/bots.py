@@ -69,16 +69,31 @@ class Bot:
             raise ValueError(f"unknown strategy {self.strategy!r}: use {', '.join(STRATEGIES)}")
 
     @classmethod
-    def make(cls, spec: str) -> Bot:
-        """A bot from `strategy[@reaction]`, e.g. `racer@expert`, `random@0.5`; the strongest (`rollout`) by default."""
-        strategy, _, speed = spec.strip().lower().partition("@")
-        # rollout wins ~71% of decisive games against racer at equal speed (benchmarks/bench_omiga_bots.py).
-        return cls(strategy or "rollout", reaction_seconds(speed or "club"))
+    def make(cls, spec: str = "rollout") -> Bot:
+        """A bot from a player spec, e.g. `racer:reaction=expert`, `random:reaction=0.5`; a bare kind
+        reacts at club speed. (rollout is the strongest: ~71% of decisive games against racer at equal
+        speed, benchmarks/bench_omiga_bots.py.)"""
+        from ogames.errors import BadOption
+        from ogames.players import parse_spec, player
+
+        kind, settings = parse_spec(spec)
+        if kind not in STRATEGIES:
+            raise BadOption(f"a real-time Omiga bot is one of {', '.join(STRATEGIES)}, not {kind!r}")
+        made = player(kind, **{"reaction": "club", **settings})
+        assert isinstance(made, Bot)
+        return made
+
+    def reset(self) -> None:
+        """Nothing is kept between decisions."""
+
+    def info(self) -> dict[str, float | str]:
+        """The strategy and the reaction time."""
+        return {"strategy": self.strategy, "reaction": self.reaction}
 
     @property
     def name(self) -> str:
-        """A short label such as `racer@0.7s`."""
-        return f"{self.strategy}@{self.reaction:g}s"
+        """The bot's spec, such as `racer:reaction=0.7` (seconds)."""
+        return f"{self.strategy}:reaction={self.reaction:g}"
 
     def delay(self, rng: random.Random) -> float:
         """The time this decision takes."""
