@@ -54,10 +54,8 @@ def test_terminal_seats_take_specs_and_own_settings_beat_the_defaults():
 
 
 def test_play_command_plays_a_game_between_two_specced_computers():
-    result = CliRunner().invoke(
-        app, ["play", "omny", "--variant", "y", "--size", "3", "--black", "random:seed=1", "--white", "mcts:iterations=20,seed=2"],
-        input="\n",
-    )
+    seats = ["--black", "random:seed=1", "--white", "mcts:iterations=20,seed=2"]
+    result = CliRunner().invoke(app, ["play", "omny", "--variant", "y", "--size", "3", *seats], input="\n")
     assert result.exit_code == 0, result.output
     assert "won" in result.output
 
