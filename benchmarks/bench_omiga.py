@@ -41,7 +41,7 @@ def main() -> None:
     table.legal_placements("white", 0)  # compile
     designs = iter(range(10**9))
     fast = per_second(lambda: table.legal_placements("white", next(designs) % 36))
-    slow = per_second(lambda: table.legal_placements_slow("white", next(designs) % 36))
+    slow = per_second(lambda: table.legal_placements_reference("white", next(designs) % 36))
     out = RichTable(title="Omiga (15 × 10 table)")
     out.add_column("measure")
     out.add_column("per second", justify="right")

@@ -47,7 +47,7 @@ def test_kids_moves_are_exactly_the_rule_1_and_2_placements_without_rule_3():
             break
         colour = state.to_move
         design = state.hands[colour][0]
-        allowed = state.table.legal_placements_slow(colour, design, KIDS_RULES)
+        allowed = state.table.legal_placements_reference(colour, design, KIDS_RULES)
         moves = state.legal_moves()
         if allowed:
             assert len(moves) == len(allowed)

@@ -79,7 +79,7 @@ def test_start_cards_at_each_home_edge_one_card_each_nobody_waits():
     actors = {move.split(":")[0] for move in state.legal_moves()}
     assert actors == {"white", "black"}  # both may act at once
     for colour in ("white", "black"):
-        allowed = state.table.legal_placements_slow(colour, state.hands[colour][0], KIDS_RULES)
+        allowed = state.table.legal_placements_reference(colour, state.hands[colour][0], KIDS_RULES)
         mine = [m for m in state.legal_moves() if m.startswith(colour)]
         assert len(mine) == (len(allowed) or 1)  # the placements, or the discard when there are none
 

@@ -145,7 +145,7 @@ def test_kernel_matches_references_on_random_tables(seed, width, height, fill):
     design = rng.randrange(36)
     for rules in RULE_SETS:
         fast = t.legal_placements(owner, design, rules, blocked)
-        slow = t.legal_placements_slow(owner, design, rules, blocked)
+        slow = t.legal_placements_reference(owner, design, rules, blocked)
         assert fast == slow
         faces = np.array([face_codes(f) for f in t.faces_of(design)], dtype=np.int8)
         mode = {"all": 0, "own": 1, "none": 2}[rules.fit]

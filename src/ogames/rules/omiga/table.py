@@ -15,7 +15,7 @@ Shared by every Omiga mode (base, 2v2, kids, toddler, zen). Stable API:
 - `PlacementRules` picks the combination (`BASE_RULES`, `KIDS_RULES`, `TODDLER_RULES`, `ZEN_RULES`);
   `table.why_not(cell, owner, face, rules)` → None or the reason in words;
   `table.legal_placements(owner, card, rules, blocked)` → [(cell, Face)] via the numba kernel,
-  `legal_placements_slow` the same through the predicates (tests compare them).
+  `legal_placements_reference` the same through the predicates (tests compare them).
 - Kernels: `table.arrays(blocked)` → the `TableArrays` bundle every compiled rule takes (shared
   arrays), `deck_arrays(card_set)` → the designs as a `DeckArrays` bundle (see `kernels/omiga.py`).
 - Ends: `reaches_far_edge(cell, owner)`, `is_behind(cell, owner)`, `win_reason(cell, owner)`,
@@ -301,7 +301,7 @@ class Table:
         count = legal_cells(self.arrays(blocked), me, codes, *flags, self._out)
         return [(cell, faces[k]) for cell, k in self._out[:count].tolist()]
 
-    def legal_placements_slow(
+    def legal_placements_reference(
         self, owner: str | int, card: int | Face, rules: PlacementRules = BASE_RULES, blocked: np.ndarray | None = None
     ) -> list[tuple[int, Face]]:
         """The same as `legal_placements`, through the rule predicates (the reference)."""
@@ -313,10 +313,6 @@ class Table:
                 if self.why_not(cell, owner, face, rules) is None:
                     out.append((cell, face))
         return out
-
-    def can_place(self, owner: str | int, cards: Iterable[int | Face], rules: PlacementRules = BASE_RULES, blocked=None) -> bool:
-        """Whether any of the cards has a legal placement."""
-        return any(self.legal_placements(owner, card, rules, blocked) for card in cards)
 
     # ----- ends of the game ----------------------------------------------------------------
     def forward(self, owner: str | int) -> int:
