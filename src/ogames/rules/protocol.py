@@ -11,7 +11,7 @@ import copy
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -104,6 +104,31 @@ class State(ABC):
         self.owner: dict[str, int] = {colour: i % count for i, colour in enumerate(game.colours)}
         self.history: list[dict[str, Any]] = []
         self.result: Result | None = None
+
+    # Fields that moves change in place: `clone()` and undo points give each copy its own
+    # `.copy()` of every `mutable_fields` entry (numpy arrays, lists, dicts, sets, or anything with
+    # a `copy()` of its own that is independent) and a `copy.deepcopy` of every `deep_fields`
+    # entry. All other fields are shared between copies, so they must be immutable or only ever
+    # replaced, never changed in place. A class lists only its own fields; its bases' are added.
+    # A state class that declares none (nor do its bases below State) has every field deep-copied.
+    mutable_fields: ClassVar[tuple[str, ...]] = ("players", "owner")
+    deep_fields: ClassVar[tuple[str, ...]] = ()
+    _shallow: ClassVar[tuple[str, ...]] = ("players", "owner")
+    _deep: ClassVar[tuple[str, ...]] = ()
+    _declared: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        shallow: dict[str, None] = {}
+        deep: dict[str, None] = {}
+        for klass in reversed(cls.__mro__):
+            shallow.update(dict.fromkeys(klass.__dict__.get("mutable_fields", ())))
+            deep.update(dict.fromkeys(klass.__dict__.get("deep_fields", ())))
+        cls._shallow = tuple(name for name in shallow if name not in deep)
+        cls._deep = tuple(deep)
+        cls._declared = any(
+            "mutable_fields" in klass.__dict__ or "deep_fields" in klass.__dict__ for klass in cls.__mro__ if klass is not State
+        )
 
     # ----- what each game implements -------------------------------------------------------
     @abstractmethod
@@ -209,7 +234,28 @@ class State(ABC):
         return Result(others[0], f"{colour} resigned")
 
     def undo(self) -> State:
-        """Take back the last move (rebuilt by replaying all earlier ones)."""
+        """Take back the last move: restore the fields kept just before it (see `keeping_undo`), or
+        rebuild the position by replaying the earlier moves when none were kept."""
+        history = self.history
+        if not history:
+            raise IllegalMove("undo", "there is no move to take back")
+        points = self.__dict__.get("_undo_points")
+        point = points[-1] if points else None
+        if point is None or point.after is not history[-1] or len(history) not in (point.ply, point.ply + 1):
+            return self.undo_by_replay()
+        points.pop()
+        del history[point.ply :]
+        if point.last is not None:
+            history[point.ply - 1] = point.last  # Omega rewrites its last entry within a turn
+        fields = self._copy_fields(point.fields)  # the point may be shared with clones: keep it intact
+        fields["history"], fields["_undo_points"] = history, points
+        self.__dict__.clear()
+        self.__dict__.update(fields)
+        return self
+
+    def undo_by_replay(self) -> State:
+        """Take back the last move by replaying all earlier ones on a new state (the plain
+        reference for `undo`, and its fallback)."""
         if not self.history:
             raise IllegalMove("undo", "there is no move to take back")
         earlier = self.history[:-1]
@@ -217,8 +263,25 @@ class State(ABC):
         for entry in earlier:
             fresh.replay_entry(entry)
         # Become the rebuilt state in place, so that references to this state stay valid.
+        self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         return self
+
+    def keeping_undo(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Make a change (a move: `play`, `resign`, a real-time action) so that `undo` can take it
+        back without replaying: keep this state's fields as they were before it, if it adds an
+        entry to the history (or rewrites the last one). Games wrap their moves in this."""
+        history = self.history
+        ply = len(history)
+        last = history[-1] if history else None
+        fields = self._copy_fields(self.__dict__, skip=("history", "_undo_points"))
+        out = change(*args, **kwargs)
+        history = self.history  # (a move may adopt the fields of a trial copy: Omega's several placements)
+        if history and (len(history) != ply or history[-1] is not last):
+            points = self.__dict__.setdefault("_undo_points", [])
+            if not points or points[-1].after is not history[-1]:  # not kept already by a nested call
+                points.append(_UndoPoint(ply, last, history[-1], fields))
+        return out
 
     def replay_entry(self, entry: dict[str, Any]) -> None:
         """Make one recorded move again, checking that it is the move the record says it was."""
@@ -252,12 +315,53 @@ class State(ABC):
         }
 
     def clone(self) -> State:
-        """An independent copy (the game and its board are shared: they are immutable)."""
-        return copy.deepcopy(self)
+        """An independent copy: its own copy of each field a move changes in place
+        (`mutable_fields`, `deep_fields`), of the history list (whose entries are never changed
+        once made) and of the undo points; everything else is shared, the game and its board
+        included (they are immutable)."""
+        other = object.__new__(type(self))
+        fields = self._copy_fields(self.__dict__)
+        fields["history"] = list(self.history)
+        points = fields.get("_undo_points")
+        if points is not None:
+            fields["_undo_points"] = list(points)
+        other.__dict__.update(fields)
+        return other
+
+    def _copy_fields(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+        """A copy of a field dict with its own copy of every mutable field (shallow `.copy()` for
+        `mutable_fields`, `copy.deepcopy` for `deep_fields`); `skip` leaves fields out."""
+        out = fields.copy()
+        for name in skip:
+            out.pop(name, None)
+        if not self._declared:
+            return copy.deepcopy(out)  # the game and its board copy to themselves
+        for name in self._shallow:
+            value = out.get(name)
+            if value is not None:
+                out[name] = value.copy()
+        for name in self._deep:
+            if name in out:
+                out[name] = copy.deepcopy(out[name])
+        return out
 
     def __repr__(self) -> str:
         status = self.result.describe() if self.result else f"{self.to_move} to move"
         return f"<{self.game.title} state, {self.ply} moves, {status}>"
+
+
+class _UndoPoint:
+    """What `undo` needs to take back one move: the history's length and last entry before it, the
+    entry the move made (to check that the point belongs to the last move), and every other field
+    as it was (with its own copies of the mutable ones)."""
+
+    __slots__ = ("after", "fields", "last", "ply")
+
+    def __init__(self, ply: int, last: dict[str, Any] | None, after: dict[str, Any], fields: dict[str, Any]):
+        self.ply = ply
+        self.last = last
+        self.after = after
+        self.fields = fields
 
 
 def _stamp(t: float | None) -> float:

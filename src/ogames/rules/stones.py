@@ -30,6 +30,7 @@ class StoneState(State):
     """Stones on cells, Black to move first, `swap` once for White when the pie rule is on."""
 
     game: StoneGame
+    mutable_fields = ("stones",)
 
     def __init__(self, game: StoneGame, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -68,6 +69,14 @@ class StoneState(State):
         if self.pie_available():
             moves.append("swap")
         return moves
+
+    def play(self, move: str, *, t: float | None = None) -> StoneState:
+        """Make a move (see State.play), keeping what `undo` needs to take it back at once."""
+        return self.keeping_undo(super().play, move, t=t)
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> StoneState:
+        """The owner of a colour gives up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
 
     def apply(self, move: str) -> dict[str, Any]:
         if move == "swap":
