@@ -57,6 +57,19 @@ class Supply:
         self.cards.extend(cards)
         self.rng.shuffle(self.cards)
 
+    def copy(self) -> Supply:
+        """An independent copy: its own deck, discard pile and random source (in the same state)."""
+        other = Supply.__new__(Supply)
+        other.rng = random.Random.__new__(random.Random)
+        other.rng.setstate(self.rng.getstate())
+        other.cards = list(self.cards)
+        other.discards = list(self.discards)
+        other.turns = self.turns
+        return other
+
+    def __deepcopy__(self, memo: dict) -> Supply:
+        return self.copy()
+
     def snapshot(self) -> dict[str, list[int]]:
         """The deck and discard pile as lists (deck top last), for tests and faces."""
         return {"deck": list(self.cards), "discards": list(self.discards)}

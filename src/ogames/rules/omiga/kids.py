@@ -37,6 +37,8 @@ class TurnCardState(State):
 
     rules: PlacementRules = KIDS_RULES
     variant = "kids"
+    mutable_fields = ("table",)
+    deep_fields = ("hands", "supplies")
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -88,6 +90,14 @@ class TurnCardState(State):
         printed = self.table.card_set.designs[design]
         moves = [f"place {self.table.label(c)}" + ("" if f == printed else " turned") for c, f in self.placements(colour)]
         return moves or ["discard"]
+
+    def play(self, move: str, *, t: float | None = None) -> State:
+        """Make a move (see State.play); `undo` takes it back at once."""
+        return self.keeping_undo(super().play, move, t=t)
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+        """A colour gives up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
 
     def apply(self, move: str) -> dict[str, Any]:
         """Check and make one move; IllegalMove (nothing changed) if it is not allowed."""
