@@ -67,6 +67,12 @@ class OnyxState(StoneState):
             return f"{self.board.labels[cell]} is a midpoint and its square's corners are not all empty ({', '.join(held)})"
         return None
 
+    def open_cells(self) -> list[int]:
+        """Empty cells, less the midpoints with a stone on a corner (placement_error, for every cell at once)."""
+        corners = self.lattice.midpoint_corners  # −1 rows for lattice points: those reads are masked out
+        held = (self.stones[corners] != EMPTY) & (corners >= 0)
+        return np.flatnonzero((self.stones == EMPTY) & ~held.any(axis=1)).tolist()
+
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         """Apply captures, then check whether the placed stone's group connects its colour's sides."""
         found = np.empty(4, dtype=np.int32)

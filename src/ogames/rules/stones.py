@@ -49,6 +49,11 @@ class StoneState(State):
         """Why a stone may not go on this empty cell, or None (override for extra rules)."""
         return None
 
+    def open_cells(self) -> list[int]:
+        """The empty cells a stone may go on now, in board order (games with a placement rule
+        may override this with a faster test that agrees with `placement_error`)."""
+        return [c for c in np.flatnonzero(self.stones == EMPTY).tolist() if self.placement_error(c) is None]
+
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         """Check for a win after a stone went on `cell`; return the result and extra record info."""
         return None, {}
@@ -65,7 +70,8 @@ class StoneState(State):
     def legal_moves(self) -> list[str]:
         if self.result:
             return []
-        moves = [self.board.labels[c] for c in np.flatnonzero(self.stones == EMPTY) if self.placement_error(int(c)) is None]
+        labels = self.board.labels
+        moves = [labels[c] for c in self.open_cells()]
         if self.pie_available():
             moves.append("swap")
         return moves
