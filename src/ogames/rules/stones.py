@@ -52,7 +52,10 @@ class StoneState(State):
     def open_cells(self) -> list[int]:
         """The empty cells a stone may go on now, in board order (games with a placement rule
         may override this with a faster test that agrees with `placement_error`)."""
-        return [c for c in np.flatnonzero(self.stones == EMPTY).tolist() if self.placement_error(c) is None]
+        empty = np.flatnonzero(self.stones == EMPTY).tolist()
+        if type(self).placement_error is StoneState.placement_error:
+            return empty  # no rule beyond "the cell is empty"
+        return [c for c in empty if self.placement_error(c) is None]
 
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         """Check for a win after a stone went on `cell`; return the result and extra record info."""
