@@ -320,11 +320,10 @@ class State(ABC):
         once made) and of the undo points; everything else is shared, the game and its board
         included (they are immutable)."""
         other = object.__new__(type(self))
-        fields = self._copy_fields(self.__dict__)
-        fields["history"] = list(self.history)
-        points = fields.get("_undo_points")
-        if points is not None:
-            fields["_undo_points"] = list(points)
+        fields = self._copy_fields(self.__dict__, skip=("history", "_undo_points"))
+        fields["history"] = copy.deepcopy(self.history) if not self._declared else list(self.history)
+        if "_undo_points" in self.__dict__:
+            fields["_undo_points"] = list(self.__dict__["_undo_points"])
         other.__dict__.update(fields)
         return other
 
