@@ -52,7 +52,9 @@ CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("omiga-zen", "omiga", {"variant": "zen", "seed": 3, "form": "fly"}, 200),
 ]
 IDS = [case[0] for case in CASES]
-SCRATCH = {"_out", "_undo_points"}  # never part of a position: scratch memory and the kept undo points
+# Never part of a position: scratch memory, the kept undo points, and whether a supply still shares
+# its random source with a copy (it takes its own before it next shuffles).
+SCRATCH = {"_out", "_undo_points", "_rng_shared"}
 
 
 def freeze(value: Any) -> Any:
@@ -141,8 +143,14 @@ def test_clone_equals_the_original_and_shares_only_immutable_parts(name, game, o
         assert copy.table.card_set is state.table.card_set
         assert not np.shares_memory(copy.table.owner, state.table.owner)
     for colour, supply in getattr(state, "supplies", {}).items():
-        assert copy.supplies[colour] is not supply and copy.supplies[colour].cards is not supply.cards
-        assert copy.supplies[colour].rng is not supply.rng
+        mine = copy.supplies[colour]
+        assert mine is not supply and mine.cards is not supply.cards and mine.discards is not supply.discards
+        # The shared random source is copied before either side shuffles: the other's stays as it was.
+        held = supply.rng.getstate()
+        mine.shuffle_back([])
+        assert supply.rng.getstate() == held and mine.rng is not supply.rng
+        supply.shuffle_back([])
+        assert mine.rng is not supply.rng
 
 
 @pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)

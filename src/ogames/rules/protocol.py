@@ -107,27 +107,28 @@ class State(ABC):
 
     # Fields that moves change in place: `clone()` and undo points give each copy its own
     # `.copy()` of every `mutable_fields` entry (numpy arrays, lists, dicts, sets, or anything with
-    # a `copy()` of its own that is independent) and a `copy.deepcopy` of every `deep_fields`
-    # entry. All other fields are shared between copies, so they must be immutable or only ever
-    # replaced, never changed in place. A class lists only its own fields; its bases' are added.
-    # A state class that declares none (nor do its bases below State) has every field deep-copied.
+    # a `copy()` of its own that is independent), and of every `nested_fields` entry (a dict whose
+    # values change in place) a new dict of the values' own `.copy()`. All other fields are shared
+    # between copies, so they must be immutable or only ever replaced, never changed in place. A
+    # class lists only its own fields; its bases' are added. A state class that declares none (nor
+    # do its bases below State) has every field deep-copied.
     mutable_fields: ClassVar[tuple[str, ...]] = ("players", "owner")
-    deep_fields: ClassVar[tuple[str, ...]] = ()
+    nested_fields: ClassVar[tuple[str, ...]] = ()
     _shallow: ClassVar[tuple[str, ...]] = ("players", "owner")
-    _deep: ClassVar[tuple[str, ...]] = ()
+    _nested: ClassVar[tuple[str, ...]] = ()
     _declared: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
         shallow: dict[str, None] = {}
-        deep: dict[str, None] = {}
+        nested: dict[str, None] = {}
         for klass in reversed(cls.__mro__):
             shallow.update(dict.fromkeys(klass.__dict__.get("mutable_fields", ())))
-            deep.update(dict.fromkeys(klass.__dict__.get("deep_fields", ())))
-        cls._shallow = tuple(name for name in shallow if name not in deep)
-        cls._deep = tuple(deep)
+            nested.update(dict.fromkeys(klass.__dict__.get("nested_fields", ())))
+        cls._shallow = tuple(name for name in shallow if name not in nested)
+        cls._nested = tuple(nested)
         cls._declared = any(
-            "mutable_fields" in klass.__dict__ or "deep_fields" in klass.__dict__ for klass in cls.__mro__ if klass is not State
+            "mutable_fields" in klass.__dict__ or "nested_fields" in klass.__dict__ for klass in cls.__mro__ if klass is not State
         )
 
     # ----- what each game implements -------------------------------------------------------
@@ -316,7 +317,7 @@ class State(ABC):
 
     def clone(self) -> State:
         """An independent copy: its own copy of each field a move changes in place
-        (`mutable_fields`, `deep_fields`), of the history list (whose entries are never changed
+        (`mutable_fields`, `nested_fields`), of the history list (whose entries are never changed
         once made) and of the undo points; everything else is shared, the game and its board
         included (they are immutable)."""
         other = object.__new__(type(self))
@@ -328,8 +329,8 @@ class State(ABC):
         return other
 
     def _copy_fields(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-        """A copy of a field dict with its own copy of every mutable field (shallow `.copy()` for
-        `mutable_fields`, `copy.deepcopy` for `deep_fields`); `skip` leaves fields out."""
+        """A copy of a field dict with its own copy of every mutable field (`.copy()` for
+        `mutable_fields`, a dict of the values' `.copy()` for `nested_fields`); `skip` leaves fields out."""
         out = fields.copy()
         for name in skip:
             out.pop(name, None)
@@ -339,9 +340,10 @@ class State(ABC):
             value = out.get(name)
             if value is not None:
                 out[name] = value.copy()
-        for name in self._deep:
-            if name in out:
-                out[name] = copy.deepcopy(out[name])
+        for name in self._nested:
+            value = out.get(name)
+            if value is not None:
+                out[name] = {key: item.copy() for key, item in value.items()}
         return out
 
     def __repr__(self) -> str:

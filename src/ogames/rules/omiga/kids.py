@@ -38,7 +38,7 @@ class TurnCardState(State):
     rules: PlacementRules = KIDS_RULES
     variant = "kids"
     mutable_fields = ("table",)
-    deep_fields = ("hands", "supplies")
+    nested_fields = ("hands", "supplies")
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players)

@@ -100,7 +100,7 @@ class RealtimeState(State):
 
     rules: PlacementRules = BASE_RULES
     mutable_fields = ("rejected", "table")
-    deep_fields = ("hands", "supplies")
+    nested_fields = ("hands", "supplies")
 
     def __init__(self, game: Game, players: Sequence[str] | None = None, seats: int | None = None):
         super().__init__(game, players, seats)

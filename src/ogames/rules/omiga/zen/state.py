@@ -43,7 +43,7 @@ class ZenState(State):
     """A zen game in progress: the form, both supplies, the hand and the layout on a table."""
 
     mutable_fields = ("table", "hand", "layout", "offsets")
-    deep_fields = ("supplies",)
+    nested_fields = ("supplies",)
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players, seats=1)
