@@ -13,9 +13,13 @@ from ogames.players import MctsPlayer
 
 CASES = [
     ("omny", {"variant": "y", "size": 7}, "Omny y 7"),
+    ("omny", {"variant": "sunder", "size": 9}, "Omny sunder 9 (217 cells)"),
+    ("omny", {"variant": "y", "size": 20}, "Omny y 20 (210 cells)"),
     ("oddy", {"sides": 5, "size": 5}, "Odd-Y 5-sided, n=5"),
     ("oddy", {"sides": 3, "size": 7}, "Odd-Y triangle 7"),
     ("omega", {"players": 2, "size": 5}, "Omega 2p hexagon 5"),
+    ("omega", {"players": 3, "size": 8}, "Omega 3p hexagon 8 (169 cells)"),
+    ("onyx", {}, "Onyx (204 points)"),
 ]
 ITERATIONS = 2000
 

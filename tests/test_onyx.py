@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -375,3 +376,18 @@ def test_tampered_records_are_rejected(tamper, message: str) -> None:
     tamper(record)
     with pytest.raises(BadRecord, match=message):
         ogames.replay(record)
+
+
+def test_legal_moves_are_the_empty_cells_the_midpoint_rule_allows() -> None:
+    """The vectorised legal-move list agrees with placement_error, cell by cell, through random games."""
+    rng = random.Random(4)
+    for _ in range(5):
+        state = new(pie=True)
+        while not state.is_over:
+            expected = [
+                state.board.labels[c]
+                for c in range(len(state.board))
+                if state.stones[c] == 0 and state.placement_error(c) is None
+            ]
+            assert state.legal_moves() == expected + (["swap"] if state.pie_available() else [])
+            state.play(rng.choice(state.legal_moves()), t=0.0)

@@ -83,13 +83,13 @@ class OddYState(StoneState):
     def __init__(self, game: OddY, players: Sequence[str] | None = None):
         super().__init__(game, players)
         self.winning_group: list[str] | None = None
-        self._buffer = np.empty(len(game.board), dtype=np.int32)
 
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
-        count, touched = group_sides(self.stones, self.game.table, self.game.cell_sides, cell, self._buffer)
+        found = np.empty(len(self.board), dtype=np.int32)
+        count, touched = group_sides(self.stones, self.game.table, self.game.cell_sides, cell, found)
         if not self.game.wins(int(touched)):
             return None, {}
-        group = sorted(self.board.labels[c] for c in self._buffer[:count])
+        group = sorted(self.board.labels[c] for c in found[:count])
         self.winning_group = group
         colour = self.game.colours[self.turn]
         sides = ", ".join(str(s) for s in range(self.game.options["sides"]) if touched >> s & 1)
@@ -100,7 +100,8 @@ class OddYState(StoneState):
         cell = self.board.index(label)
         if self.stones[cell] == 0:
             return []
-        _, touched = group_sides(self.stones, self.game.table, self.game.cell_sides, cell, self._buffer)
+        found = np.empty(len(self.board), dtype=np.int32)
+        _, touched = group_sides(self.stones, self.game.table, self.game.cell_sides, cell, found)
         return [s for s in range(self.game.options["sides"]) if int(touched) >> s & 1]
 
     def random_playout(self, rng: random.Random) -> list[float]:

@@ -94,6 +94,7 @@ class OmegaState(State):
     """An Omega position: the stones, whose turn it is, which colour's stone comes next."""
 
     game: Omega
+    mutable_fields = ("stones", "finished")
 
     def __init__(self, game: Omega, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -292,7 +293,11 @@ class OmegaState(State):
 
     # ----- playing, resigning, undoing, records ----------------------------------------------
     def play(self, move: str, *, t: float | None = None) -> OmegaState:
-        """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or resign."""
+        """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or
+        resign; `undo` takes back one placement at once."""
+        return self.keeping_undo(self._play, move, t)
+
+    def _play(self, move: str, t: float | None) -> OmegaState:
         key = " ".join(check_move_text(move).split())
         stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
@@ -304,12 +309,13 @@ class OmegaState(State):
             return self._play_several(move, words, t)
         by, starts_turn = self.player_colour, self.stone_index == 0
         entry = self.apply(key)
-        # One history entry per turn: a placement that does not start a turn extends the last entry.
+        # One history entry per turn: a placement that does not start a turn extends the last entry
+        # (by replacing it: entries are never changed once made, so copies may share them).
         if starts_turn or not self.history:
             self.history.append({**entry, "by": by, "t": stamp})
         else:
-            self.history[-1]["move"] += " " + entry["move"]
-            self.history[-1]["t"] = stamp
+            last = self.history[-1]
+            self.history[-1] = {**last, "move": last["move"] + " " + entry["move"], "t": stamp}
         return self
 
     def _play_several(self, move: str, words: list[str], t: float | None) -> OmegaState:
@@ -329,8 +335,8 @@ class OmegaState(State):
         return self
 
     def resign(self, colour: str | None = None, *, t: float | None = None) -> OmegaState:
-        """The owner of a colour (default: the player whose turn it is) gives up."""
-        super().resign(self.player_colour if colour is None else colour, t=t)
+        """The owner of a colour (default: the player whose turn it is) gives up; `undo` takes it back at once."""
+        self.keeping_undo(super().resign, self.player_colour if colour is None else colour, t=t)
         return self
 
     def resign_result(self, colour: str) -> Result:
@@ -346,7 +352,7 @@ class OmegaState(State):
             return Result(winner, f"{colour} resigned")
         return Result(winner, f"{colour} resigned; best score among the others: {_score_list({c: scores[c] for c in others})}")
 
-    def undo(self) -> OmegaState:
+    def undo_by_replay(self) -> OmegaState:
         """Take back the last placement (or swap, or resignation), by replaying everything before it."""
         if not self.history:
             raise IllegalMove("undo", "there is no move to take back")
@@ -358,6 +364,7 @@ class OmegaState(State):
         fresh = self.game.new_state(self.players)
         for entry in entries:
             fresh.replay_entry(entry)
+        self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         return self
 

@@ -44,6 +44,7 @@ class OnyxState(StoneState):
     """An Onyx position: stones, whose turn, and the captures made so far."""
 
     game: Onyx
+    mutable_fields = ("captured",)
 
     def __init__(self, game: Onyx, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -54,7 +55,6 @@ class OnyxState(StoneState):
                 self.stones[self.board.index(label)] = self.game.colours.index(colour) + 1
         self.last_captures: list[str] = []  # labels of the stones the last move removed
         self.captured: dict[str, int] = {BLACK: 0, WHITE: 0}  # stones of each colour removed so far
-        self._capture_buffer = np.empty(4, dtype=np.int32)
 
     # ----- StoneState hooks ------------------------------------------------------------------
     def placement_error(self, cell: int) -> str | None:
@@ -67,10 +67,17 @@ class OnyxState(StoneState):
             return f"{self.board.labels[cell]} is a midpoint and its square's corners are not all empty ({', '.join(held)})"
         return None
 
+    def open_cells(self) -> list[int]:
+        """Empty cells, less the midpoints with a stone on a corner (placement_error, for every cell at once)."""
+        corners = self.lattice.midpoint_corners  # −1 rows for lattice points: those reads are masked out
+        held = (self.stones[corners] != EMPTY) & (corners >= 0)
+        return np.flatnonzero((self.stones == EMPTY) & ~held.any(axis=1)).tolist()
+
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         """Apply captures, then check whether the placed stone's group connects its colour's sides."""
-        count = kernels.find_captures(self.stones, self.lattice.square_table, cell, self._capture_buffer)
-        gone = sorted(int(c) for c in self._capture_buffer[:count])
+        found = np.empty(4, dtype=np.int32)
+        count = kernels.find_captures(self.stones, self.lattice.square_table, cell, found)
+        gone = sorted(int(c) for c in found[:count])
         enemy = self.game.colours[1 - self.turn]
         for victim in gone:
             self.stones[victim] = EMPTY

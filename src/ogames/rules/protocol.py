@@ -13,7 +13,7 @@ import numbers
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -129,6 +129,32 @@ class State(ABC):
         self.history: list[dict[str, Any]] = []
         self.result: Result | None = None
 
+    # Fields that moves change in place: `clone()` and undo points give each copy its own
+    # `.copy()` of every `mutable_fields` entry (numpy arrays, lists, dicts, sets, or anything with
+    # a `copy()` of its own that is independent), and of every `nested_fields` entry (a dict whose
+    # values change in place) a new dict of the values' own `.copy()`. All other fields are shared
+    # between copies, so they must be immutable or only ever replaced, never changed in place. A
+    # class lists only its own fields; its bases' are added. A state class that declares none (nor
+    # do its bases below State) has every field deep-copied.
+    mutable_fields: ClassVar[tuple[str, ...]] = ("players", "owner")
+    nested_fields: ClassVar[tuple[str, ...]] = ()
+    _shallow: ClassVar[tuple[str, ...]] = ("players", "owner")
+    _nested: ClassVar[tuple[str, ...]] = ()
+    _declared: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        shallow: dict[str, None] = {}
+        nested: dict[str, None] = {}
+        for klass in reversed(cls.__mro__):
+            shallow.update(dict.fromkeys(klass.__dict__.get("mutable_fields", ())))
+            nested.update(dict.fromkeys(klass.__dict__.get("nested_fields", ())))
+        cls._shallow = tuple(name for name in shallow if name not in nested)
+        cls._nested = tuple(nested)
+        cls._declared = any(
+            "mutable_fields" in klass.__dict__ or "nested_fields" in klass.__dict__ for klass in cls.__mro__ if klass is not State
+        )
+
     # ----- what each game implements -------------------------------------------------------
     @abstractmethod
     def legal_moves(self) -> list[str]:
@@ -238,7 +264,28 @@ class State(ABC):
         return Result(others[0], f"{colour} resigned")
 
     def undo(self) -> State:
-        """Take back the last move (rebuilt by replaying all earlier ones)."""
+        """Take back the last move: restore the fields kept just before it (see `keeping_undo`), or
+        rebuild the position by replaying the earlier moves when none were kept."""
+        history = self.history
+        if not history:
+            raise IllegalMove("undo", "there is no move to take back")
+        points = self.__dict__.get("_undo_points")
+        point = points[-1] if points else None
+        if point is None or point.after is not history[-1] or len(history) not in (point.ply, point.ply + 1):
+            return self.undo_by_replay()
+        points.pop()
+        del history[point.ply :]
+        if point.last is not None:
+            history[point.ply - 1] = point.last  # Omega rewrites its last entry within a turn
+        fields = self._copy_fields(point.fields)  # the point may be shared with clones: keep it intact
+        fields["history"], fields["_undo_points"] = history, points
+        self.__dict__.clear()
+        self.__dict__.update(fields)
+        return self
+
+    def undo_by_replay(self) -> State:
+        """Take back the last move by replaying all earlier ones on a new state (the plain
+        reference for `undo`, and its fallback)."""
         if not self.history:
             raise IllegalMove("undo", "there is no move to take back")
         earlier = self.history[:-1]
@@ -246,8 +293,25 @@ class State(ABC):
         for entry in earlier:
             fresh.replay_entry(entry)
         # Become the rebuilt state in place, so that references to this state stay valid.
+        self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         return self
+
+    def keeping_undo(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Make a change (a move: `play`, `resign`, a real-time action) so that `undo` can take it
+        back without replaying: keep this state's fields as they were before it, if it adds an
+        entry to the history (or rewrites the last one). Games wrap their moves in this."""
+        history = self.history
+        ply = len(history)
+        last = history[-1] if history else None
+        fields = self._copy_fields(self.__dict__, skip=("history", "_undo_points"))
+        out = change(*args, **kwargs)
+        history = self.history  # (a move may adopt the fields of a trial copy: Omega's several placements)
+        if history and (len(history) != ply or history[-1] is not last):
+            points = self.__dict__.setdefault("_undo_points", [])
+            if not points or points[-1].after is not history[-1]:  # not kept already by a nested call
+                points.append(_UndoPoint(ply, last, history[-1], fields))
+        return out
 
     def replay_entry(self, entry: dict[str, Any]) -> None:
         """Make one recorded move again, checking that it is the move the record says it was:
@@ -276,8 +340,35 @@ class State(ABC):
         return records.write(self)
 
     def clone(self) -> State:
-        """An independent copy (the game and its board are shared: they are immutable)."""
-        return copy.deepcopy(self)
+        """An independent copy: its own copy of each field a move changes in place
+        (`mutable_fields`, `nested_fields`), of the history list (whose entries are never changed
+        once made) and of the undo points; everything else is shared, the game and its board
+        included (they are immutable)."""
+        other = object.__new__(type(self))
+        fields = self._copy_fields(self.__dict__, skip=("history", "_undo_points"))
+        fields["history"] = copy.deepcopy(self.history) if not self._declared else list(self.history)
+        if "_undo_points" in self.__dict__:
+            fields["_undo_points"] = list(self.__dict__["_undo_points"])
+        other.__dict__.update(fields)
+        return other
+
+    def _copy_fields(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+        """A copy of a field dict with its own copy of every mutable field (`.copy()` for
+        `mutable_fields`, a dict of the values' `.copy()` for `nested_fields`); `skip` leaves fields out."""
+        out = fields.copy()
+        for name in skip:
+            out.pop(name, None)
+        if not self._declared:
+            return copy.deepcopy(out)  # the game and its board copy to themselves
+        for name in self._shallow:
+            value = out.get(name)
+            if value is not None:
+                out[name] = value.copy()
+        for name in self._nested:
+            value = out.get(name)
+            if value is not None:
+                out[name] = {key: item.copy() for key, item in value.items()}
+        return out
 
     def __repr__(self) -> str:
         status = self.result.describe() if self.result else f"{self.to_move} to move"
@@ -322,3 +413,18 @@ def check_time(t: object, move: object = None) -> float:
 def _stamp(t: object, move: object = None) -> float:
     """The time a move is recorded with: `t` checked and rounded to milliseconds, or now."""
     return round(time.time() if t is None else check_time(t, move), 3)
+
+
+class _UndoPoint:
+    """What `undo` needs to take back one move: the history's length and last entry before it, the
+    entry the move made (to check that the point belongs to the last move), and every other field
+    as it was (with its own copies of the mutable ones)."""
+
+    __slots__ = ("after", "fields", "last", "ply")
+
+    def __init__(self, ply: int, last: dict[str, Any] | None, after: dict[str, Any], fields: dict[str, Any]):
+        self.ply = ply
+        self.last = last
+        self.after = after
+        self.fields = fields
+

@@ -30,6 +30,7 @@ class StoneState(State):
     """Stones on cells, Black to move first, `swap` once for White when the pie rule is on."""
 
     game: StoneGame
+    mutable_fields = ("stones",)
 
     def __init__(self, game: StoneGame, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -48,6 +49,14 @@ class StoneState(State):
         """Why a stone may not go on this empty cell, or None (override for extra rules)."""
         return None
 
+    def open_cells(self) -> list[int]:
+        """The empty cells a stone may go on now, in board order (games with a placement rule
+        may override this with a faster test that agrees with `placement_error`)."""
+        empty = np.flatnonzero(self.stones == EMPTY).tolist()
+        if type(self).placement_error is StoneState.placement_error:
+            return empty  # no rule beyond "the cell is empty"
+        return [c for c in empty if self.placement_error(c) is None]
+
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         """Check for a win after a stone went on `cell`; return the result and extra record info."""
         return None, {}
@@ -64,10 +73,19 @@ class StoneState(State):
     def legal_moves(self) -> list[str]:
         if self.result:
             return []
-        moves = [self.board.labels[c] for c in np.flatnonzero(self.stones == EMPTY) if self.placement_error(int(c)) is None]
+        labels = self.board.labels
+        moves = [labels[c] for c in self.open_cells()]
         if self.pie_available():
             moves.append("swap")
         return moves
+
+    def play(self, move: str, *, t: float | None = None) -> StoneState:
+        """Make a move (see State.play), keeping what `undo` needs to take it back at once."""
+        return self.keeping_undo(super().play, move, t=t)
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> StoneState:
+        """The owner of a colour gives up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
 
     def apply(self, move: str) -> dict[str, Any]:
         if move == "swap":

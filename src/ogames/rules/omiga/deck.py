@@ -18,6 +18,7 @@ class Supply:
 
     def __init__(self, designs: int, rng: random.Random):
         self.rng = rng
+        self._rng_shared = False  # copies share the random source until one of them shuffles
         self.cards: list[int] = list(range(designs))
         self.rng.shuffle(self.cards)
         self.discards: list[int] = []
@@ -55,7 +56,26 @@ class Supply:
     def shuffle_back(self, cards: Iterable[int]) -> None:
         """Put cards into the deck and shuffle it (the start: unfitting cards go back)."""
         self.cards.extend(cards)
-        self.rng.shuffle(self.cards)
+        self._own_rng().shuffle(self.cards)
+
+    def copy(self) -> Supply:
+        """An independent copy: its own deck and discard pile; the random source (rarely used
+        after the start) is shared until either supply shuffles, which first takes its own copy."""
+        other = Supply.__new__(Supply)
+        other.rng = self.rng
+        self._rng_shared = other._rng_shared = True
+        other.cards = list(self.cards)
+        other.discards = list(self.discards)
+        other.turns = self.turns
+        return other
+
+    def _own_rng(self) -> random.Random:
+        """The random source, copied first if another supply shares it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+            self.rng, self._rng_shared = rng, False
+        return self.rng
 
     def snapshot(self) -> dict[str, list[int]]:
         """The deck and discard pile as lists (deck top last), for tests and faces."""

@@ -51,10 +51,13 @@ class Action:
     turned: bool = False
 
     def text(self, table: Table) -> str:
-        """The canonical spelling, e.g. `place 3 h5 turned`."""
+        """The canonical spelling, e.g. `place 3 h5 turned` (a card that looks the same turned is
+        written unturned, as `legal_moves` lists it)."""
         if self.kind == "discard":
             return "discard"
-        return f"place {self.design} {table.label(self.cell)}" + (" turned" if self.turned else "")
+        printed = table.card_set.designs[self.design]
+        turned = self.turned and printed.turned() != printed
+        return f"place {self.design} {table.label(self.cell)}" + (" turned" if turned else "")
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class RealtimeState(State):
     """Shared plumbing of the real-time modes; subclasses supply actors, hands and the rules."""
 
     rules: PlacementRules = BASE_RULES
+    mutable_fields = ("rejected", "table")
+    nested_fields = ("hands", "supplies")
 
     def __init__(self, game: Game, players: Sequence[str] | None = None, seats: int | None = None):
         super().__init__(game, players, seats)
@@ -208,6 +213,9 @@ class RealtimeState(State):
 
     def act(self, actor: str | None, action: str, t: float | None = None) -> dict[str, Any]:
         """Apply one action now; IllegalMove (nothing changed) if the rules reject it."""
+        return self.keeping_undo(self._act, actor, action, t)
+
+    def _act(self, actor: str | None, action: str, t: float | None) -> dict[str, Any]:
         who, body = self._split(actor, action)
         if self.result is not None:
             raise IllegalMove(action, f"the game is over: {self.result.describe()}")
@@ -278,6 +286,10 @@ class RealtimeState(State):
         self.act(None, move, t)
         return self
 
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+        """A colour gives up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
+
     def resign_result(self, colour: str) -> Result:
         """The other colour wins."""
         return Result("black" if colour == "white" else "white", f"{colour} resigned")
@@ -295,13 +307,14 @@ class RealtimeState(State):
         out["meta"] = {"rejected": [dict(r) for r in self.rejected]}
         return out
 
-    def undo(self) -> State:
+    def undo_by_replay(self) -> State:
         """Take back the last accepted action (rebuilt from the seed by replaying the earlier ones)."""
         if not self.history:
             raise IllegalMove("undo", "there is no action to take back")
         fresh = self.game.new_state(self.players)
         for entry in self.history[:-1]:
             fresh.replay_entry(entry)
+        self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         return self
 

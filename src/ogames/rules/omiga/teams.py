@@ -43,6 +43,8 @@ SCORELESS_ROUNDS = 3  # scoreless rounds in a row that draw the match
 class TeamState(RealtimeState):
     """A 2v2 match: rounds of real-time play until a team reaches the target."""
 
+    mutable_fields = ("points", "round_log", "side_of_cell", "frozen", "round_points")
+
     def __init__(self, game: Game, players: Sequence[str] | None = None):
         super().__init__(game, players, seats=4)
         self.points = {c: 0 for c in COLOURS}

@@ -33,6 +33,7 @@ class ToddlerState(TurnCardState):
 
     rules = TODDLER_RULES
     variant = "toddler"
+    mutable_fields = ("reached",)
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players)

@@ -31,6 +31,8 @@ class TurnCardState(State):
 
     rules: PlacementRules = KIDS_RULES
     variant = "kids"
+    mutable_fields = ("table",)
+    nested_fields = ("hands", "supplies")
 
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -83,6 +85,14 @@ class TurnCardState(State):
         moves = [f"place {self.table.label(c)}" + ("" if f == printed else " turned") for c, f in self.placements(colour)]
         return moves or ["discard"]
 
+    def play(self, move: str, *, t: float | None = None) -> State:
+        """Make a move (see State.play); `undo` takes it back at once."""
+        return self.keeping_undo(super().play, move, t=t)
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+        """A colour gives up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
+
     def apply(self, move: str) -> dict[str, Any]:
         """Check and make one move; IllegalMove (nothing changed) if it is not allowed."""
         colour = self.colours[self.turn]
@@ -109,6 +119,7 @@ class TurnCardState(State):
                 raise IllegalMove(move, problem)
             self.table.place(cell, colour, design, face)
             self.hands[colour] = []
+            turned = face != self.table.card_set.designs[design]  # a card that looks the same turned is written unturned
             entry = {"move": f"place {self.table.label(cell)}" + (" turned" if turned else ""), "card": design}
             self.after_place(colour, cell)
         if self.result is None:

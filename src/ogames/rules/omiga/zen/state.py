@@ -41,6 +41,9 @@ def _option(game: Any, name: str, default: Any) -> Any:
 class ZenState(State):
     """A zen game in progress: the form, both supplies, the hand and the layout on a table."""
 
+    mutable_fields = ("table", "hand", "layout", "offsets")
+    nested_fields = ("supplies",)
+
     def __init__(self, game: Any, players: Sequence[str] | None = None):
         super().__init__(game, players, seats=1)
         self.form: Form = form_named(_option(game, "form", DEFAULT_FORM))
@@ -126,6 +129,14 @@ class ZenState(State):
         return [*moves, "end"]
 
     # ----- making moves ------------------------------------------------------------------
+    def play(self, move: str, *, t: float | None = None) -> State:
+        """Make a move (see State.play); `undo` takes it back at once."""
+        return self.keeping_undo(super().play, move, t=t)
+
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+        """Give up (see State.resign); `undo` takes it back at once."""
+        return self.keeping_undo(super().resign, colour, t=t)
+
     def apply(self, move: str) -> dict[str, Any]:
         """Check and make one move; IllegalMove naming the reason (nothing changed) if not allowed."""
         words = move.split()

@@ -1,0 +1,148 @@
+"""Every game, variant and mode the conformance suite runs, and how to enumerate near-miss moves.
+
+Each case is (id, game name, options). Omiga's options carry a seed so that decks, and so the
+games the suite plays, are the same on every run.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ogames.boards.graph import Board
+from ogames.rules import REAL_TIME
+from ogames.rules.protocol import Game, State
+
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("omny-y", "omny", {"variant": "y", "size": 5}),
+    ("omny-y-pie-komi", "omny", {"variant": "y", "size": 5, "pie": True, "komi": 0.5}),
+    ("omny-y-komi-choice", "omny", {"variant": "y", "size": 4, "komi_choice": True}),
+    ("omny-y-komi-choice-pie", "omny", {"variant": "y", "size": 4, "komi_choice": True, "pie": True}),
+    ("omny-sunder", "omny", {"variant": "sunder", "size": 3}),
+    ("omny-gyre", "omny", {"variant": "gyre", "size": 3}),
+    ("omny-free-y", "omny", {"variant": "free-y", "sides": (2, 3)}),
+    ("omny-custom-rhombus", "omny", {"variant": "custom", "shape": "rhombus", "size": 4, "stars": "corners"}),
+    ("omny-custom-cells", "omny", {"variant": "custom", "cells": "a1 b1 c1 a2 b2 a3", "stars": "all"}),
+    ("oddy-3", "oddy", {"sides": 3, "size": 5}),
+    ("oddy-3-polar", "oddy", {"sides": 3, "size": 4, "board": "polar"}),
+    ("oddy-5", "oddy", {"sides": 5, "size": 3}),
+    ("oddy-7-nopie", "oddy", {"sides": 7, "size": 3, "pie": False}),
+    ("omega-2", "omega", {"players": 2, "size": 4}),
+    ("omega-3-pie", "omega", {"players": 3, "size": 4, "pie": True}),
+    ("omega-4", "omega", {"players": 4, "size": 5}),
+    ("omega-2-match", "omega", {"players": 2, "size": 4, "match": True}),
+    ("onyx", "onyx", {}),
+    ("onyx-pie", "onyx", {"pie": True}),
+    ("omiga-base", "omiga", {"variant": "base", "seed": 11, "width": 7, "height": 6}),
+    ("omiga-2v2", "omiga", {"variant": "2v2", "seed": 12, "width": 7, "height": 6, "target": 2}),
+    ("omiga-kids", "omiga", {"variant": "kids", "seed": 13, "width": 7, "height": 6}),
+    ("omiga-toddler", "omiga", {"variant": "toddler", "seed": 14, "players": 3, "width": 9, "height": 5}),
+    ("omiga-zen", "omiga", {"variant": "zen", "seed": 15}),
+]
+
+CASE_IDS = [case[0] for case in CASES]
+
+
+def make(case_id: str) -> Game:
+    """The game of a case."""
+    _, name, options = next(c for c in CASES if c[0] == case_id)
+    import ogames
+
+    return ogames.load(name, **options)
+
+
+def play_random(state: State, rng: random.Random, limit: int = 5000) -> State:
+    """Uniformly random legal moves until the game ends (or `limit` moves, which fails the caller)."""
+    for _ in range(limit):
+        if state.is_over:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def near_misses(state: State, rng: random.Random, count: int = 200) -> list[str]:
+    """Canonical moves of the game's own vocabulary, most of them illegal here: the suite checks
+    that `play` accepts exactly those that `legal_moves()` lists."""
+    labels = _labels(state)
+    words: list[str] = []
+    if state.game.name == "omiga":
+        colours = list(state.game.colours)
+        if state.game.dynamics == REAL_TIME:
+            for actor in state.actors:  # type: ignore[attr-defined]
+                designs = [*state.hands[actor], rng.randrange(len(state.table.card_set))]  # type: ignore[attr-defined]
+                words += [f"{actor}: discard"]
+                words += [f"{actor}: place {d} {label}{t}" for d in designs for label in labels for t in ("", " turned")]
+        elif state.game.options["variant"] == "zen":
+            words += [f"{verb} {c}{t}" for verb in ("start", "draw") for c in colours for t in ("", " turned")]
+            words += [f"place {i} {label}{t}" for i in (1, 2, 3) for label in labels for t in ("", " turned")]
+            words += ["end"]
+        else:
+            words += ["discard"] + [f"place {label}{t}" for label in labels for t in ("", " turned")]
+    else:
+        words += [*labels, "swap", "pass"]
+        words += [f"swap {c}" for c in state.game.colours]
+        words += [f"komi={k / 2:g}" for k in range(0, 8)]
+    rng.shuffle(words)
+    return words[:count]
+
+
+def _labels(state: State) -> list[str]:
+    board = getattr(state, "board", None)
+    if board is None:
+        board = state.table.board  # type: ignore[attr-defined]
+    return list(board.labels)
+
+
+def fingerprint(state: State) -> bytes:
+    """Every mutable value of a state, as bytes: equal fingerprints mean equal states.
+
+    Immutable shared parts (the game, boards, card sets) are left out, and so are private
+    attributes (`_name`): by the project's convention those are scratch buffers and caches, whose
+    contents carry no state. Arrays count by dtype, shape and contents; other objects by their
+    attributes, recursively.
+    """
+    out: list[str] = []
+    shared = {id(value) for value in vars(state.game).values()}  # the game's immutable parts
+    _walk(state, out, shared)
+    return "\n".join(out).encode()
+
+
+def _walk(value: Any, out: list[str], seen: set[int]) -> None:
+    from ogames.rules.omiga.cards import CardSet
+
+    if isinstance(value, (Game, Board, CardSet)) or (callable(value) and not hasattr(value, "__dict__")) or id(value) in seen:
+        out.append(type(value).__name__)
+        return
+    if isinstance(value, np.ndarray):
+        out.append(f"array {value.dtype} {value.shape} {value.tobytes().hex()}")
+    elif isinstance(value, np.generic):
+        out.append(f"{type(value).__name__} {value!r}")
+    elif isinstance(value, dict):
+        out.append(f"dict {len(value)}")
+        for key in sorted(value, key=repr):
+            out.append(repr(key))
+            _walk(value[key], out, seen)
+    elif isinstance(value, (list, tuple)):
+        out.append(f"{type(value).__name__} {len(value)}")
+        for item in value:
+            _walk(item, out, seen)
+    elif isinstance(value, (set, frozenset)):
+        out.append(f"set {sorted(map(repr, value))}")
+    elif isinstance(value, random.Random):
+        out.append(f"rng {value.getstate()!r}")
+    elif hasattr(value, "__dict__") or hasattr(value, "__slots__"):
+        seen.add(id(value))
+        out.append(type(value).__name__)
+        attrs = dict(vars(value)) if hasattr(value, "__dict__") else {}
+        for slot in getattr(type(value), "__slots__", ()):
+            if hasattr(value, slot):
+                attrs[slot] = getattr(value, slot)
+        for key in sorted(attrs):
+            if key.startswith("_"):
+                continue
+            out.append(key)
+            _walk(attrs[key], out, seen)
+    else:
+        out.append(repr(value))
