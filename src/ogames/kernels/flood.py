@@ -40,28 +40,19 @@ def group_of(stones: np.ndarray, table: np.ndarray, start: int, out: np.ndarray)
 @njit(cache=True)
 def components(blocked: np.ndarray, table: np.ndarray, labels: np.ndarray) -> int:
     """Label the connected components of the cells not `blocked` (labels 0, 1, …; −1 on blocked
-    cells); return the number of components."""
+    cells); return the number of components (each is one `fill_group` over the open cells)."""
     n = blocked.shape[0]
+    open_cells = np.empty(n, dtype=np.int8)
     for c in range(n):
         labels[c] = -1
+        open_cells[c] = 0 if blocked[c] else 1
+    seen = blocked.copy()  # blocked cells are never entered
     queue = np.empty(n, dtype=np.int32)
     found = 0
     for seed in range(n):
-        if blocked[seed] or labels[seed] >= 0:
+        if seen[seed]:
             continue
-        labels[seed] = found
-        queue[0] = seed
-        head, tail = 0, 1
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            for k in range(table.shape[1]):
-                other = table[cell, k]
-                if other < 0:
-                    break
-                if not blocked[other] and labels[other] < 0:
-                    labels[other] = found
-                    queue[tail] = other
-                    tail += 1
+        for i in range(fill_group(open_cells, table, seed, seen, queue)):
+            labels[queue[i]] = found
         found += 1
     return found

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ogames.errors import BadOption
 from ogames.rules.omiga.deck import HAND_SIZE, Supply
-from ogames.rules.omiga.realtime import Action, RealtimeState
+from ogames.rules.omiga.realtime import DuelState
 from ogames.rules.omiga.table import Table
 from ogames.rules.protocol import Game, Result
 
@@ -40,7 +40,7 @@ def lay_start(table: Table, supplies: dict[str, Supply], rng: random.Random) -> 
     supplies["black"].shuffle_back(unfitting)
 
 
-class BaseState(RealtimeState):
+class BaseState(DuelState):
     """A base game: White and Black, hands of 3, first to the far edge or behind an opponent card."""
 
     def __init__(self, game: Game, players: Sequence[str] | None = None):
@@ -51,34 +51,6 @@ class BaseState(RealtimeState):
         lay_start(self.table, self.supplies, colour_rng(opts["seed"], "start"))
         self.hands = {c: self.supplies[c].draw(HAND_SIZE) for c in COLOURS}
         self._check_draws()  # a draw may hold on the signal already (a card set where nothing can follow)
-
-    @property
-    def actors(self) -> tuple[str, ...]:
-        """The two colours act for themselves."""
-        return COLOURS
-
-    def colour_of(self, actor: str) -> str:
-        """In the base game the actor is the colour."""
-        return actor
-
-    def _place(self, actor: str, action: Action) -> None:
-        face = self.table.card_set.designs[action.design]
-        if action.turned:
-            face = face.turned()
-        self.table.place(action.cell, actor, action.design, face)
-        self.hands[actor].remove(action.design)
-        if not self.hands[actor]:
-            self.hands[actor] = self.supplies[actor].draw(HAND_SIZE)
-        why = self.table.win_reason(action.cell, actor)
-        if why:
-            self.result = Result(actor, why)
-            return
-        self._check_draws()
-
-    def _discard(self, actor: str) -> None:
-        self.supplies[actor].discard(self.hands[actor])
-        self.hands[actor] = self.supplies[actor].draw(HAND_SIZE)
-        self._check_draws()
 
     def _check_draws(self) -> None:
         if self.table.sides_closed(COLOURS):

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ogames.rules.omiga.deck import Supply
-from ogames.rules.omiga.realtime import Action, RealtimeState
+from ogames.rules.omiga.realtime import DuelState
 from ogames.rules.omiga.table import KIDS_RULES, Table
 from ogames.rules.omiga.turn_based import TurnCardState, supply_rng
 from ogames.rules.protocol import Game, Result
@@ -36,10 +36,11 @@ COLOURS = ("white", "black")
 SIDES_CLOSED = "both players have cards on the left and the right table edges"
 
 
-class KidsState(RealtimeState):
+class KidsState(DuelState):
     """«Дети» in real time: one card in hand each, both playing at once, first to the far edge."""
 
     rules = KIDS_RULES
+    hand_size = 1
 
     def __init__(self, game: Game, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -53,15 +54,6 @@ class KidsState(RealtimeState):
             self.table.place(self.table.number(self.table.width // 2, row), colour, design, card_set.designs[design])  # type: ignore[arg-type]
         self.hands = {c: self.supplies[c].draw(1) for c in COLOURS}
         self._check_draws()
-
-    @property
-    def actors(self) -> tuple[str, ...]:
-        """The two colours act for themselves."""
-        return COLOURS
-
-    def colour_of(self, actor: str) -> str:
-        """The actor is the colour."""
-        return actor
 
     def wins_at(self, cell: int, colour: str) -> str | None:
         """Only the far edge wins in kids."""
@@ -85,23 +77,6 @@ class KidsState(RealtimeState):
         supply = self.supplies[colour]
         owned = set(self.hands[colour]) | set(supply.cards) | set(supply.discards)
         return not any(self.table.legal_placements(colour, d, self.rules) for d in owned)
-
-    def _place(self, actor: str, action: Action) -> None:
-        face = self.table.card_set.designs[action.design]
-        if action.turned:
-            face = face.turned()
-        self.table.place(action.cell, actor, action.design, face)
-        self.hands[actor] = self.supplies[actor].draw(1)
-        why = self.wins_at(action.cell, actor)
-        if why:
-            self.result = Result(actor, why)
-            return
-        self._check_draws()
-
-    def _discard(self, actor: str) -> None:
-        self.supplies[actor].discard(self.hands[actor])
-        self.hands[actor] = self.supplies[actor].draw(1)
-        self._check_draws()
 
     def _check_draws(self) -> None:
         if self.table.sides_closed(COLOURS):

@@ -353,3 +353,44 @@ def _finite(t: Any) -> bool:
         return bool(np.isfinite(float(t)))
     except OverflowError:
         return False
+
+
+class DuelState(RealtimeState):
+    """White against Black, each acting for their own colour with a hand of `hand_size` cards
+    (base: 3, kids: 1): lay a card, or discard the hand, and draw again when the hand is empty."""
+
+    colours_in_play = ("white", "black")
+    hand_size = 3
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """The two colours act for themselves."""
+        return self.colours_in_play
+
+    def colour_of(self, actor: str) -> str:
+        """The actor is the colour."""
+        return actor
+
+    def _place(self, actor: str, action: Action) -> None:
+        face = self.table.card_set.designs[action.design]
+        if action.turned:
+            face = face.turned()
+        self.table.place(action.cell, actor, action.design, face)
+        self.hands[actor].remove(action.design)
+        if not self.hands[actor]:
+            self.hands[actor] = self.supplies[actor].draw(self.hand_size)
+        why = self.wins_at(action.cell, actor)
+        if why:
+            self.result = Result(actor, why)
+            return
+        self._check_draws()
+
+    def _discard(self, actor: str) -> None:
+        self.supplies[actor].discard(self.hands[actor])
+        self.hands[actor] = self.supplies[actor].draw(self.hand_size)
+        self._check_draws()
+
+    @abstractmethod
+    def _check_draws(self) -> None:
+        """Declare a draw if one holds now."""
+

@@ -1,0 +1,45 @@
+"""The shared compiled group fills against their plain references."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ogames.boards.hexes import hexagon, triangle
+from ogames.kernels import reference
+from ogames.kernels.flood import components, group_of
+
+BOARDS = [triangle(6), hexagon(4)]
+
+
+def _partition(labels) -> set[frozenset[int]]:
+    groups: dict[int, set[int]] = {}
+    for cell, label in enumerate(labels):
+        if label >= 0:
+            groups.setdefault(int(label), set()).add(cell)
+    return {frozenset(g) for g in groups.values()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(range(len(BOARDS))), seed=st.integers(0, 10**6), density=st.floats(0.0, 1.0))
+def test_components_match_the_reference(which, seed, density):
+    board = BOARDS[which]
+    blocked = np.random.default_rng(seed).random(len(board)) < density
+    labels = np.empty(len(board), dtype=np.int32)
+    count = components(blocked, board.neighbour_table, labels)
+    expected = reference.components(blocked.tolist(), board.neighbours)
+    assert count == len(expected)
+    assert _partition(labels) == {frozenset(region) for region in expected}
+    assert all(labels[c] == -1 for c in np.flatnonzero(blocked))
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(range(len(BOARDS))), seed=st.integers(0, 10**6))
+def test_group_of_is_the_same_coloured_connected_set(which, seed):
+    board = BOARDS[which]
+    stones = np.random.default_rng(seed).integers(0, 3, len(board)).astype(np.int8)
+    start = int(seed % len(board))
+    out = np.empty(len(board), dtype=np.int32)
+    got = set(out[: group_of(stones, board.neighbour_table, start, out)].tolist())
+    assert got == set(reference.group_of(stones.tolist(), board.neighbours, start))
