@@ -136,21 +136,18 @@ def replay(record: dict[str, Any] | str | bytes, upto: int | None = None) -> Sta
     With `upto`, only the first `upto` moves are replayed and the rest of the record (its result,
     the seats at the end) is not checked.
     """
-    if isinstance(record, (str, bytes, bytearray)):
-        record = loads(record)
-    else:
-        record = _plain(record)
-    _check_shape(record)
-    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(record["moves"])):
-        raise BadRecord(f"upto={shown(upto)}: the record has moves 0 to {len(record['moves'])}")
-    state = _start(record)
-    moves = record["moves"] if upto is None else record["moves"][:upto]
+    data: dict[str, Any] = loads(record) if isinstance(record, (str, bytes, bytearray)) else _plain(record)
+    _check_shape(data)
+    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(data["moves"])):
+        raise BadRecord(f"upto={shown(upto)}: the record has moves 0 to {len(data['moves'])}")
+    state = _start(data)
+    moves = data["moves"] if upto is None else data["moves"][:upto]
     for number, entry in enumerate(moves, start=1):
         replay_move(state, number, entry)
     if upto is None:
-        _check_outcome(record, state)
-        _restore_meta(record, state)
-        _check_whole(record, state)
+        _check_outcome(data, state)
+        _restore_meta(data, state)
+        _check_whole(data, state)
     return state
 
 
@@ -295,8 +292,8 @@ def _check_outcome(record: dict[str, Any], state: State) -> None:
     if stored != actual:
         raise BadRecord(f"the record's result {shown(stored, 200)} is not what its moves give: {shown(actual, 200)}")
     if record["seats"] != state.seats:
-        given, actual = shown(record["seats"], 200), shown(state.seats, 200)
-        raise BadRecord(f"the record's seats {given} are not what its moves give: {actual}")
+        given, got = shown(record["seats"], 200), shown(state.seats, 200)
+        raise BadRecord(f"the record's seats {given} are not what its moves give: {got}")
 
 
 def _restore_meta(record: dict[str, Any], state: State) -> None:

@@ -95,10 +95,16 @@ class Session:
         self.players = players
         self.console = console
 
+    def mover(self) -> int:
+        """The seat that decides now (asked only while the game goes on: then there is one)."""
+        seat = self.state.mover
+        assert seat is not None, "the game is over: nobody moves"
+        return seat
+
     def status(self) -> str:
         """Whose turn it is and the score, in one line."""
         state = self.state
-        parts = [f"move {state.ply + 1}: [bold]{state.to_move}[/] to play ({escape(state.players[state.mover])})"]
+        parts = [f"move {state.ply + 1}: [bold]{state.to_move}[/] to play ({escape(state.players[self.mover()])})"]
         if state.scores:
             parts.append("score " + ", ".join(f"{c} {s}" for c, s in state.scores.items()))
         return " · ".join(parts)
@@ -114,7 +120,7 @@ class Session:
         """Play until the game ends (True) or the person quits (False)."""
         while not self.state.is_over:
             self.show()
-            player = self.players[self.state.mover]
+            player = self.players[self.mover()]
             if player.human:
                 if not self.human_turn():
                     return False
@@ -136,7 +142,7 @@ class Session:
 
     def human_turn(self) -> bool:
         """Read commands until one changes the game; False if the person quits."""
-        prompt = escape(f"{self.state.to_move} ({self.state.players[self.state.mover]})> ")
+        prompt = escape(f"{self.state.to_move} ({self.state.players[self.mover()]})> ")
         while True:
             line = _ask(self.console, prompt)
             if line is None:
@@ -205,7 +211,7 @@ class Session:
             self.console.print("[red]✗ there is no move to take back[/]")
             return False
         state.undo()
-        while state.history and not self.players[state.mover].human:
+        while state.history and not self.players[self.mover()].human:
             state.undo()
         for player in self.players:
             player.reset()
@@ -453,4 +459,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

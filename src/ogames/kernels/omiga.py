@@ -37,7 +37,7 @@ FIT_ALL, FIT_OWN, FIT_NONE = 0, 1, 2
 # without the runtime's reference counting (numba's `_nrt=False`; they must not allocate). Taking a
 # field of a bundle (`t.owner`) counts a reference, and with counting these run 4× slower inside
 # the kernels' loops; without it they beat the former flat-argument versions.
-njit_noalloc = njit(cache=True, _nrt=False)
+njit_noalloc = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt is private: numba's stubs do not list it
 
 
 class TableArrays(NamedTuple):

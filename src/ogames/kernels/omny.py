@@ -154,7 +154,7 @@ def random_playout(
 
 
 def region_stars_reference(
-    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool], cell: int
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool] | np.ndarray, cell: int
 ) -> tuple[set[int], list[int]]:
     """The group holding `cell` and the star count of each of its regions."""
     group = reference.group_of(stones, neighbours, cell)
@@ -164,7 +164,7 @@ def region_stars_reference(
 
 
 def group_wins_reference(
-    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool], cell: int, bound: int
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], stars: Sequence[bool] | np.ndarray, cell: int, bound: int
 ) -> tuple[bool, set[int]]:
     """Reference for `group_wins`: (satisfied, the group's cells)."""
     group, counts = region_stars_reference(stones, neighbours, stars, cell)

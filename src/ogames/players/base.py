@@ -30,6 +30,10 @@ class BasePlayer:
     human: bool = False
     name: str = "player"
 
+    def choose(self, state: State) -> str:
+        """A legal move for the player who decides now (`state.mover`); each kind of player has its own."""
+        raise NotImplementedError(f"{type(self).__name__} does not choose moves")
+
     def reset(self) -> None:
         """Forget anything remembered between moves (nothing by default)."""
 

@@ -51,12 +51,15 @@ class Node:
 
     def best(self) -> Node:
         """The most visited child (ties: the better mean for the seat deciding here)."""
-        return max(self.children, key=lambda c: (c.visits, c.mean(self.seat)))
+        seat = self.seat
+        assert seat is not None, "a node with children is not at the end of the game"
+        return max(self.children, key=lambda c: (c.visits, c.mean(seat)))
 
     def select(self, exploration: float) -> Node:
         """The child with the best UCB1 value for the seat deciding here."""
         log_n = math.log(self.visits)
         seat = self.seat
+        assert seat is not None, "a node with children is not at the end of the game"
         best, best_value = self.children[0], -math.inf
         for child in self.children:
             value = child.totals[seat] / child.visits + exploration * math.sqrt(log_n / child.visits)
@@ -114,7 +117,9 @@ class MctsPlayer(BasePlayer):
         if len(moves) == 1:
             self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None, "reliable": False}
             return moves[0]
-        return self.search(state).best().move
+        move = self.search(state).best().move
+        assert move is not None, "every child has a move"
+        return move
 
     def search(self, state: State) -> Node:
         """Grow a tree from the state within the budget and return its root."""
@@ -138,8 +143,8 @@ class MctsPlayer(BasePlayer):
             "seconds": time.perf_counter() - start,
             "move": best.move if best else None,
             "visits": best.visits if best else 0,
-            "value": best.mean(root.seat) if best else None,
-            "reliable": bool(best) and best.visits >= MIN_PLAYOUTS_FOR_VALUE,
+            "value": best.mean(root.seat) if best and root.seat is not None else None,
+            "reliable": best is not None and best.visits >= MIN_PLAYOUTS_FOR_VALUE,
         }
         return root
 
@@ -150,6 +155,7 @@ class MctsPlayer(BasePlayer):
         # Selection: descend while every move here has been tried.
         while not node.untried and node.children:
             node = node.select(self.exploration)
+            assert node.move is not None, "every child has a move"
             sim.play(node.move, t=0.0)
             path.append(node)
         # Expansion: one new child.

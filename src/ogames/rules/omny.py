@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -44,9 +44,9 @@ _KOMI_MOVE = re.compile(r"^komi\s*=\s*(\S+)$")
 
 @dataclass(frozen=True)
 class StarsOption(Option):
-    """The `stars` option: a `+`-joined set of named cell sets, or a list of cell labels."""
+    """The `stars` option (of kind text): a `+`-joined set of named cell sets, or a list of cell labels."""
 
-    def _as_text(self, value: Any) -> str | tuple[str, ...]:
+    def _convert(self, value: Any) -> str | tuple[str, ...]:
         if isinstance(value, str):
             words = [w.strip() for w in value.strip().lower().split("+")]
             words = ["centre" if w == "center" else w for w in words]
@@ -176,7 +176,8 @@ class Omny(StoneGame):
             else:
                 _refuse(options, "custom", allowed={"shape", "size", "stars"}, why=f"with shape={shape}")
                 size = options["size"] = options["size"] or DEFAULT_SIZE[shape]
-                board = {"triangle": triangle, "hexagon": hexagon, "rhombus": rhombus}[shape](size)
+                makers: dict[str, Callable[[int], Board]] = {"triangle": triangle, "hexagon": hexagon, "rhombus": rhombus}
+                board = makers[shape](size)
         spec = options["stars"] = options["stars"] or DEFAULT_CUSTOM_STARS
         stars = _resolve_stars(board, spec)
         if isinstance(spec, tuple):

@@ -55,8 +55,7 @@ class Option:
             raise self._fail(value, f"at most {self.max_length} characters are allowed")
         if isinstance(value, (list, tuple)) and len(value) > self.max_items:
             raise self._fail(value, f"at most {self.max_items} entries are allowed")
-        converter = getattr(self, f"_as_{self.kind}")
-        result = converter(value)
+        result = self._convert(value)
         if self.kind in ("int", "half"):
             self._check_range(result)
         return result
@@ -73,6 +72,10 @@ class Option:
         if self.applies_to:
             out["applies_to"] = list(self.applies_to)
         return out
+
+    def _convert(self, value: Any) -> Any:
+        """A given value read by its kind's `_as_<kind>`; an option may read its values its own way."""
+        return getattr(self, f"_as_{self.kind}")(value)
 
     def _fail(self, value: Any, want: str) -> BadOption:
         return BadOption(f"option {self.name}={shown(value)} is not valid: {want}")

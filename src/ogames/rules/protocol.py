@@ -15,7 +15,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from ogames import records
 from ogames.errors import BadOption, IllegalMove, shown
@@ -269,9 +269,9 @@ class State(ABC):
         history = self.history
         if not history:
             raise IllegalMove("undo", "there is no move to take back")
-        points = self.__dict__.get("_undo_points")
+        points: list[_UndoPoint] | None = self.__dict__.get("_undo_points")
         point = points[-1] if points else None
-        if point is None or point.after is not history[-1] or len(history) not in (point.ply, point.ply + 1):
+        if points is None or point is None or point.after is not history[-1] or len(history) not in (point.ply, point.ply + 1):
             return self.undo_by_replay()
         points.pop()
         del history[point.ply :]
@@ -339,7 +339,7 @@ class State(ABC):
         (the format is written and read in `ogames.records`)."""
         return records.write(self)
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy: its own copy of each field a move changes in place
         (`mutable_fields`, `nested_fields`), of the history list (whose entries are never changed
         once made) and of the undo points; everything else is shared, the game and its board

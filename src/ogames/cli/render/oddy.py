@@ -21,10 +21,10 @@ from ogames.cli.render.hexgrid import (
     with_key,
 )
 from ogames.cli.render.polar import LABEL_STYLE, draw_polar_board
-from ogames.rules.protocol import State
+from ogames.rules.stones import StoneState
 
 
-def render(state: State, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
+def render(state: StoneState, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
     """The board of an Odd-Y state with the last move highlighted, and its key."""
     board: Board = state.board
     marked = {board.index(label) for label in highlight if board.has(label)}

@@ -69,13 +69,14 @@ def score_table(state: OmegaState) -> Table:
 def turn_line(state: OmegaState) -> Text | None:
     """Whose turn it is, which colour's stone is next, and the pie choices when they are open
     (None once the game is over: the play loop announces the result)."""
-    if state.result is not None:
+    seat, colour = state.mover, state.to_move  # both None exactly when the game is over
+    if seat is None or colour is None:
         return None
-    player = state.players[state.mover]
+    player = state.players[seat]
     line = Text.assemble(
         (player, "bold"),
         f" ({state.player_colour}) places ",
-        colour_text(state.to_move),
+        colour_text(colour),
         f"'s stone — {state.stone_index + 1} of {state.p} this turn",
     )
     swaps = state.swap_options()

@@ -18,12 +18,12 @@ from ogames.cli.render.hexgrid import (
     stone_items,
     with_key,
 )
-from ogames.rules.protocol import State
+from ogames.rules.stones import StoneState
 
 STAR_GLYPH = ("✦", "yellow")
 
 
-def star_cells(state: State) -> frozenset[int]:
+def star_cells(state: StoneState) -> frozenset[int]:
     """The star cells of the state's board, as cell numbers, whichever way the game keeps them."""
     board: Board = state.board
     for owner in (state, state.game):
@@ -40,7 +40,7 @@ def star_cells(state: State) -> frozenset[int]:
     return frozenset()
 
 
-def render(state: State, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
+def render(state: StoneState, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
     """The board of an Omny state: stones, empty star cells (✦), other empty cells (·), and its key."""
     board: Board = state.board
     stars = star_cells(state)

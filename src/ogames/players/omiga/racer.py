@@ -26,6 +26,7 @@ cards as walls), and whether the foe's card in hand could win at once afterwards
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -174,7 +175,7 @@ def is_kids(state: RealtimeState) -> bool:
     return state.game.options.get("variant") == "kids"
 
 
-def placements_to_go(owner: np.ndarray, width: int, height: int, me: int, far_row: int) -> int:
+def placements_to_go(owner: Sequence[int], width: int, height: int, me: int, far_row: int) -> int:
     """How many placements `me` needs at least to lay a card on `far_row`: steps through empty
     cells from `me`'s cards (rule 2), fitting aside; width · height when it cannot get there."""
     n = width * height

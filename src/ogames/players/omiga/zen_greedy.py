@@ -21,14 +21,15 @@ def _needed(state: ZenState, colour: str) -> int:
 
 def _frontier_colours(state: ZenState) -> dict[str, int]:
     """For each colour, how many empty cells next to the layout a card of that colour could take."""
-    cells, out = state.form.cells, {}
+    cells = state.form.cells
+    out: dict[str, int] = {}
     seen = set()
     for col, row in state.layout:
         for nxt in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
             if nxt in state.layout or nxt in seen:
                 continue
             seen.add(nxt)
-            for colour in {cells.get((nxt[0] - dx, nxt[1] - dy)) for dx, dy in state.offsets} - {None}:
+            for colour in {c for dx, dy in state.offsets if (c := cells.get((nxt[0] - dx, nxt[1] - dy))) is not None}:
                 out[colour] = out.get(colour, 0) + 1
     return out
 
@@ -80,9 +81,10 @@ class Estimate:
 def play_greedy(form: str, seed: int) -> ZenState:
     """One zen game of a form, its decks shuffled by `seed`, played to the end by the greedy player."""
     state = load("omiga", variant="zen", form=form, seed=seed).new_state()
+    assert isinstance(state, ZenState)
     while not state.is_over:
         state.play(greedy_move(state), t=0.0)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def estimate(form: str, games: int = 200, first_seed: int = 0) -> Estimate:

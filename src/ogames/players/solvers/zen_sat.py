@@ -174,7 +174,7 @@ def _propagation_conflict(clauses: list[list[int]], assumptions: list[int]) -> b
     while changed:
         changed = False
         for clause in clauses:
-            open_lit = None
+            open_lit = 0  # no literal is 0: the one open literal, once count is 1
             count = 0
             for lit in clause:
                 v = value.get(abs(lit))
@@ -187,6 +187,6 @@ def _propagation_conflict(clauses: list[list[int]], assumptions: list[int]) -> b
             else:
                 if count == 0:
                     return True
-                value[abs(open_lit)] = open_lit > 0  # type: ignore[arg-type]
+                value[abs(open_lit)] = open_lit > 0
                 changed = True
     return False

@@ -29,7 +29,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -106,8 +106,8 @@ class RealtimeState(State):
     """Shared plumbing of the real-time modes; subclasses supply actors, hands and the rules."""
 
     rules: PlacementRules = BASE_RULES
-    mutable_fields = ("rejected", "table")
-    nested_fields = ("hands", "supplies")
+    mutable_fields: ClassVar[tuple[str, ...]] = ("rejected", "table")
+    nested_fields: ClassVar[tuple[str, ...]] = ("hands", "supplies")
 
     def __init__(self, game: Game, players: Sequence[str] | None = None, seats: int | None = None):
         super().__init__(game, players, seats)

@@ -122,11 +122,13 @@ class Table:
     # ----- cells and owners ------------------------------------------------------------------
     def cell(self, where: str | int) -> int:
         """The cell number of a label or number; UnknownLabel if it is not on the table."""
-        if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
-            if not 0 <= where < self.width * self.height:
-                raise UnknownLabel(f"cell {where} is not on the {self.width} × {self.height} table")
-            return int(where)
-        return self.board.index(where)
+        if isinstance(where, str):
+            return self.board.index(where)
+        if isinstance(where, bool) or not isinstance(where, (int, np.integer)):
+            raise UnknownLabel(f"a cell label must be text, not {type(where).__name__}")  # as the board says
+        if not 0 <= where < self.width * self.height:
+            raise UnknownLabel(f"cell {where} is not on the {self.width} × {self.height} table")
+        return int(where)
 
     def label(self, cell: int) -> str:
         """The label of a cell number, e.g. `h5`."""

@@ -26,6 +26,7 @@ Decisions where the booklet is vague (the project's rules):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -189,7 +190,7 @@ class TeamState(RealtimeState):
                 self._end_round()
                 return
 
-    def act(self, actor, action, t=None):  # type: ignore[override]
+    def act(self, actor: str | None, action: str, t: float | None = None) -> dict[str, Any]:
         """As in the base game; the entry also names the round it was made in."""
         current = self.round
         entry = super().act(actor, action, t)

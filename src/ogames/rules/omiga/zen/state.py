@@ -54,7 +54,9 @@ class ZenState(State):
         # size with the starting card in the middle holds every layout the rules allow.
         width, height = 2 * self.form.width - 1, 2 * self.form.height - 1
         self.table = Table(width, height, self.cards, owners=("white", "black"), home_rows=(height - 1, 0))
-        self.start_cell = self.table.number(self.form.width - 1, self.form.height - 1)
+        start_cell = self.table.number(self.form.width - 1, self.form.height - 1)
+        assert start_cell is not None, "the middle of the table is on it"
+        self.start_cell = start_cell
         self.supplies: dict[str, Supply] = {}
         for colour in self.form.colours:
             self.supplies[colour] = Supply(len(self.cards), random.Random(f"omiga-zen:{seed}:{colour}"))
