@@ -35,6 +35,7 @@ import numpy as np
 
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
+from ogames.rules.omiga.deck import Supply
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
 from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
 
@@ -361,6 +362,7 @@ class DuelState(RealtimeState):
 
     colours_in_play = ("white", "black")
     hand_size = 3
+    supplies: dict[str, Supply]  # one deck and discard pile per colour, set by subclasses
 
     @property
     def actors(self) -> tuple[str, ...]:
