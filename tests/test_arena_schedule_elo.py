@@ -122,6 +122,10 @@ def test_intervals_shrink_with_more_games(method):
 def test_a_clean_sweep_stays_finite_and_the_bootstrap_is_seeded():
     table = elo_table(["a", "b"], games_between(0, 1, 10, 0, 0), samples=100, seed=3)
     assert 0 < table.ratings[0].elo < 1000 and math.isfinite(table.ratings[0].high)
+    # every bootstrap sample is the same sweep: the interval comes from the Fisher information
+    assert table.ratings[0].error > 50 and "Fisher for 2" in table.method
+    mixed = elo_table(["a", "b", "c"], games_between(0, 1, 10, 0, 0) + games_between(1, 2, 3, 1, 2), samples=100)
+    assert "Fisher for 1" in mixed.method and all(r.error > 0 for r in mixed.ratings)
     again = elo_table(["a", "b"], games_between(0, 1, 10, 0, 0), samples=100, seed=3)
     assert again.ratings == table.ratings
 
