@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
@@ -306,7 +306,8 @@ def run(
 ) -> Summary:
     """Play every game not yet saved in the folder (in `workers` processes; 1: in this one), save
     each record as it ends, and rate the entrants from all saved games (intervals by `method`:
-    bootstrap over games or fisher, see `elo.py`)."""
+    bootstrap over games or fisher, see `elo.py`). `progress` is first called (game number −1)
+    once the workers are running: start a display thread there, not before."""
     folder = Path(folder)
     workers = default_workers() if workers is None else workers
     if workers < 1:
@@ -333,31 +334,45 @@ def run(
         if progress:
             progress(len(outcomes), len(t.pairings), number, error)
 
-    if progress:
-        progress(len(outcomes), len(t.pairings), -1, None)
+    def started() -> None:
+        if progress:
+            progress(len(outcomes), len(t.pairings), -1, None)
+
     if workers == 1 or len(missing) <= 1:
+        started()
         for pairing in missing:
             finished(*run_task(t.task(pairing)))
     else:
-        _run_pool([t.task(p) for p in missing], min(workers, len(missing)), finished)
+        _run_pool([t.task(p) for p in missing], min(workers, len(missing)), finished, started)
     table = elo_table(t.names, [outcomes[n].pairwise for n in sorted(outcomes)], method=method, samples=samples, seed=t.seed)
     return Summary(t, outcomes, table, len(missing) - len(failed), failed, said)
 
 
-def _run_pool(tasks: list[Task], workers: int, finished: Callable[..., None]) -> None:
-    # Spawned (not forked) workers: the parent runs a progress display thread, and a fork copies
-    # whatever lock such a thread holds. Each worker imports ogames once and plays many games.
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=worker_start)
+def start_method() -> str:
+    """How worker processes start: forked where the system can (no re-import, and scripts need no
+    `if __name__ == "__main__"` guard), spawned elsewhere."""
+    return "fork" if "fork" in get_all_start_methods() else "spawn"
+
+
+def _run_pool(tasks: list[Task], workers: int, finished: Callable[..., None], started: Callable[[], None]) -> None:
+    # The workers are forked when the first task is submitted, all at once, before `started` lets
+    # the caller start any thread (a progress display): a fork copies the locks other threads hold.
+    pool = ProcessPoolExecutor(workers, mp_context=get_context(start_method()), initializer=worker_start)
     try:
         pending: set[Future] = {pool.submit(run_task, task) for task in tasks}
+        started()
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 finished(*future.result())
     except BaseException:
-        # Interrupted (Ctrl-C) or failed: stop now. Saved games stay; --resume plays the rest.
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        # Interrupted (Ctrl-C) or failed: stop the games under way now. Saved games stay; a
+        # resumed run plays the rest.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(5)
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
