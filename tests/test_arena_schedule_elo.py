@@ -126,6 +126,9 @@ def test_a_clean_sweep_stays_finite_and_the_bootstrap_is_seeded():
     assert table.ratings[0].error > 50 and "Fisher for 2" in table.method
     mixed = elo_table(["a", "b", "c"], games_between(0, 1, 10, 0, 0) + games_between(1, 2, 3, 1, 2), samples=100)
     assert "Fisher for 1" in mixed.method and all(r.error > 0 for r in mixed.ratings)
+    # three-player games that always end alike: each pair's result never varies
+    same = elo_table(["x", "y", "z"], [pairwise_results({0: (1.0, 0.0), 1: (0.0, 0.0), 2: (0.0, 0.0)})] * 6, samples=50)
+    assert "Fisher for 3" in same.method and all(r.error > 0 for r in same.ratings)
     again = elo_table(["a", "b"], games_between(0, 1, 10, 0, 0), samples=100, seed=3)
     assert again.ratings == table.ratings
 

@@ -26,7 +26,7 @@ def test_a_tournament_prints_the_table_and_saves_everything(tmp_path):
     code, stdout, stderr = run([*Y4, *players, "--workers", "1", "--out", str(out)])
     assert code == 0, stderr
     assert "omny variant=y, size=4" in stdout and "2 players, 2 games (2 per pair)" in stdout
-    assert "Elo" in stdout and "95% interval" in stdout and "random" in stdout and "mcts:iterations=10" in stdout
+    assert "Elo" in stdout and "95% CI" in stdout and "random" in stdout and "mcts:iterations=10" in stdout
     assert "points of the row against the column" in stdout
     assert sorted(p.name for p in out.iterdir()) == ["elo.csv", "elo.json", "elo.png", "games", "tournament.json"]
     assert len(list((out / "games").glob("game-*.json"))) == 2

@@ -10,8 +10,9 @@ few steps.
 Confidence intervals (95%): by default a bootstrap over games (`method="bootstrap"`): the games
 are drawn again with replacement `samples` times, every sample is fitted, and the 2.5th and 97.5th
 percentiles of each entrant's rating are the interval. It is right also when one game gives
-several pairwise results (a 3-player game gives three). An entrant with the same result in all its
-games (a clean sweep) would get an interval of width 0 that way, so it gets the Fisher one.
+several pairwise results (a 3-player game gives three). An entrant with the same result against
+each opponent in all their games (a clean sweep) would get an interval of width 0 that way, so it
+gets the Fisher one.
 `method="fisher"` gives ±1.96 standard errors from the Fisher information at the fit for everyone
 (treating pairwise results as independent).
 
@@ -163,13 +164,17 @@ class EloTable:
 
 
 def uniform_results(games: Sequence[Pairwise], count: int) -> np.ndarray:
-    """Per entrant: whether all its pairwise results have one value (all wins, all draws or all losses)."""
-    seen: list[set[float]] = [set() for _ in range(count)]
+    """Per entrant: whether it had one result against each opponent in every game they met (all
+    wins, all draws or all losses against each): then every bootstrap sample repeats its results."""
+    seen: dict[tuple[int, int], set[float]] = {}
     for game in games:
         for i, j, s in game:
-            seen[i].add(s)
-            seen[j].add(1.0 - s)
-    return np.array([len(values) == 1 for values in seen], dtype=bool)
+            seen.setdefault((i, j) if i < j else (j, i), set()).add(s if i < j else 1.0 - s)
+    uniform = np.ones(count, dtype=bool)
+    for (i, j), values in seen.items():
+        if len(values) > 1:
+            uniform[i] = uniform[j] = False
+    return uniform
 
 
 def _finite(value: float) -> float | None:
@@ -209,14 +214,14 @@ def elo_table(
             draws[b] = fit(p, m, prior, pattern)
         low, high = np.percentile(draws, [2.5, 97.5], axis=0)
         label = f"bootstrap over games ({samples} samples), 95%"
-        # An entrant with one result in every game it played (a clean sweep) has it in every sample
-        # too, so the bootstrap sees no spread at all: such entrants get the Fisher interval.
+        # An entrant with one result against each opponent in every game (a clean sweep) has it in
+        # every sample too, so the bootstrap sees no spread at all: such entrants get the Fisher interval.
         same = uniform_results(games, count)
         if same.any():
             half = fisher_halfwidths(ratings, meetings, prior)
             low = np.where(same, ratings - half, low)
             high = np.where(same, ratings + half, high)
-            label += f"; Fisher for {int(same.sum())} with the same result in every game"
+            label += f"; Fisher for {int(same.sum())} with one result per opponent"
     played = meetings.sum(axis=1)
     scored = points.sum(axis=1)
     seen = np.zeros(count, dtype=int)

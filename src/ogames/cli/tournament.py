@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -176,10 +177,10 @@ def show_results(console: Console, summary: arena.Summary) -> None:
     """The Elo table (best first) and the pairwise results matrix."""
     table = summary.table
     ranked = table.ranked()
-    elo = Table(title=f"Elo ({escape(table.method)} interval)", title_justify="left")
-    for name in ("#", "player", "games", "points", "score", "Elo", "95% interval"):
+    elo = Table(title=f"Elo ({escape(table.method)} interval)", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("#", "player", "games", "points", "score", "Elo", "95% CI"):
         if name == "player":
-            elo.add_column(name, overflow="fold")
+            elo.add_column(name, overflow="fold", min_width=min(40, max(len(r.name) for r in ranked)))
         else:
             elo.add_column(name, justify="right", no_wrap=True)
     for rank, r in enumerate(ranked, 1):
@@ -189,7 +190,8 @@ def show_results(console: Console, summary: arena.Summary) -> None:
         elo.add_row(str(rank), escape(r.name), str(r.games), points, score, f"{r.elo:+.0f} ± {r.error:.0f}", interval)
     console.print(elo)
     index = {r.name: k for k, r in enumerate(table.ratings)}
-    matrix = Table(title="points of the row against the column / games", title_justify="left")
+    title = "points of the row against the column / games"
+    matrix = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     matrix.add_column("", overflow="fold")
     for k in range(1, len(ranked) + 1):
         matrix.add_column(f"{k}", justify="right", no_wrap=True)
