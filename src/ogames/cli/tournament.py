@@ -177,7 +177,8 @@ def show_results(console: Console, summary: arena.Summary) -> None:
     """The Elo table (best first) and the pairwise results matrix."""
     table = summary.table
     ranked = table.ranked()
-    elo = Table(title=f"Elo ({escape(table.method)} interval)", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    console.print(f"[bold]Elo[/] (mean 0; interval: {escape(table.method)})")
+    elo = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("#", "player", "games", "points", "score", "Elo", "95% CI"):
         if name == "player":
             elo.add_column(name, overflow="fold", min_width=min(40, max(len(r.name) for r in ranked)))
@@ -190,8 +191,8 @@ def show_results(console: Console, summary: arena.Summary) -> None:
         elo.add_row(str(rank), escape(r.name), str(r.games), points, score, f"{r.elo:+.0f} ± {r.error:.0f}", interval)
     console.print(elo)
     index = {r.name: k for k, r in enumerate(table.ratings)}
-    title = "points of the row against the column / games"
-    matrix = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    console.print("[bold]pairwise[/]: points of the row against the column / games")
+    matrix = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     matrix.add_column("", overflow="fold")
     for k in range(1, len(ranked) + 1):
         matrix.add_column(f"{k}", justify="right", no_wrap=True)
