@@ -188,3 +188,35 @@ def test_the_same_spec_twice_gets_two_names():
     assert t.names == ["random #1", "random #2", "mcts:iterations=5"]
     task = t.task(t.pairings[0])
     assert isinstance(task, Task) and task.names == ("random #1", "random #2")
+
+
+def test_real_time_games_out_of_simulated_time_count_as_draws(tmp_path):
+    t = plan("omiga", {"width": 5, "height": 5}, ["racer", "greedy"], games_per_pair=2, max_time=0.5)
+    summary = run(t, tmp_path / "slow", workers=1, samples=50)
+    assert summary.unfinished == 2 and summary.complete
+    assert [r.points for r in summary.table.ratings] == [1.0, 1.0] and summary.table.ratings[0].elo == pytest.approx(0)
+    for record in saved_records(tmp_path / "slow").values():
+        assert record["result"] is None and not ogames.replay(record).is_over
+    assert run(t, tmp_path / "slow", workers=1, resume=True, samples=50).played == 0  # kept, not replayed
+    assert t.manifest()["max_time"] == 0.5
+
+
+def test_a_game_that_fails_is_reported_and_played_on_resume(tmp_path, monkeypatch):
+    import ogames.arena.play as play
+
+    t = plan("omny", Y4, ["random", "random:seed=9"], games_per_pair=4)
+    real = play.play_task
+
+    def flaky(task):
+        if task.number == 2:
+            raise RuntimeError("the engine fell over")
+        return real(task)
+
+    monkeypatch.setattr(play, "play_task", flaky)
+    errors = []
+    summary = run(t, tmp_path / "f", workers=1, progress=lambda s, n, number, e: errors.append((number, e)), samples=50)
+    assert summary.failed == {2: "RuntimeError: the engine fell over"} and not summary.complete
+    assert (2, "RuntimeError: the engine fell over") in errors and len(summary.outcomes) == 3
+    monkeypatch.setattr(play, "play_task", real)
+    again = run(t, tmp_path / "f", workers=1, resume=True, samples=50)
+    assert again.played == 1 and again.complete
