@@ -75,7 +75,7 @@ class Tournament:
             "entrants": list(self.entrants),
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
-            "sides": self.sides,
+            "seats_per_game": self.sides,
             "games": len(self.pairings),
             **({"max_time": self.max_time} if self.real_time else {}),
         }
