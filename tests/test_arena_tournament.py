@@ -1,0 +1,222 @@
+"""Tournaments: real games in worker processes, records that replay, the manifest, resuming after
+lost and corrupt records, real-time Omiga, bigger tables, and the reports written beside them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import ogames
+from ogames.arena.play import Task, game_seed, play_task
+from ogames.arena.report import write_reports
+from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, run
+from ogames.errors import BadOption
+
+Y4 = {"variant": "y", "size": 4}
+SPECS = ["random", "mcts:iterations=30"]
+
+
+def saved_records(folder: Path) -> dict[str, dict]:
+    return {p.name: json.loads(p.read_text()) for p in sorted((folder / GAMES).glob("*.json"))}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A tiny real tournament played once in two worker processes: random vs mcts on Y 4."""
+    folder = tmp_path_factory.mktemp("tournament") / "y4"
+    t = plan("omny", Y4, SPECS, games_per_pair=6, seed=11)
+    seen = []
+    summary = run(t, folder, workers=2, progress=lambda saved, total, number, error: seen.append((saved, total, error)))
+    return t, folder, summary, seen
+
+
+def test_a_tiny_tournament_saves_every_game_as_a_record_that_replays(played):
+    t, folder, summary, seen = played
+    records = saved_records(folder)
+    assert sorted(records) == sorted(p.file_name for p in t.pairings) and len(records) == 6
+    for pairing in t.pairings:
+        record = records[pairing.file_name]
+        state = ogames.replay(record)
+        assert state.is_over
+        assert record["players"] == [t.names[e] for e in pairing.seating]
+    # seats alternate: each player starts three games
+    assert Counter(r["players"][0] for r in records.values()) == Counter({"random": 3, "mcts:iterations=30": 3})
+    assert summary.played == 6 and summary.complete and not summary.failed
+    assert seen[0] == (0, 6, None) and seen[-1] == (6, 6, None)
+
+
+def test_the_manifest_says_what_the_tournament_is(played):
+    t, folder, _, _ = played
+    manifest = json.loads((folder / MANIFEST).read_text())
+    assert manifest == t.manifest()
+    assert manifest["game"] == "omny" and manifest["options"]["variant"] == "y" and manifest["options"]["size"] == 4
+    assert manifest["entrants"] == SPECS and manifest["games_per_pair"] == 6 and manifest["seed"] == 11
+    assert manifest["games"] == 6
+
+
+def test_the_table_counts_every_game(played):
+    _, _, summary, _ = played
+    ratings = {r.name: r for r in summary.table.ratings}
+    assert ratings["random"].games == ratings["mcts:iterations=30"].games == 6
+    assert ratings["random"].points + ratings["mcts:iterations=30"].points == 6
+    assert ratings["mcts:iterations=30"].elo > ratings["random"].elo  # 30 playouts a move beat random on Y 4
+
+
+def test_games_are_reproducible_from_the_seed(played):
+    t, folder, _, _ = played
+    pairing = t.pairings[3]
+    again = play_task(t.task(pairing))  # in this process; the original was played in a worker
+    original = saved_records(folder)[pairing.file_name]
+    assert [m["move"] for m in again["moves"]] == [m["move"] for m in original["moves"]]
+    assert t.task(pairing).seed == game_seed(11, 3) != game_seed(11, 4)
+
+
+def test_reports_are_written_and_the_plot_is_a_png(played):
+    _, folder, summary, _ = played
+    paths = write_reports(summary, folder)
+    png = paths["png"].read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    table = json.loads(paths["json"].read_text())
+    assert table["games"] == 6 and {r["name"] for r in table["ratings"]} == set(SPECS)
+    assert "bootstrap" in table["method"]
+    lines = paths["csv"].read_text().splitlines()
+    assert lines[0].startswith("rank,name,games") and len(lines) == 3
+
+
+def test_resume_plays_only_the_missing_games(played, tmp_path):
+    t, source, _, _ = played
+    folder = tmp_path / "again"
+    folder.mkdir()
+    (folder / GAMES).mkdir()
+    (folder / MANIFEST).write_text((source / MANIFEST).read_text())
+    records = saved_records(source)
+    names = sorted(records)
+    for name in names:
+        (folder / GAMES / name).write_text(json.dumps(records[name]))
+    (folder / GAMES / names[0]).unlink()
+    (folder / GAMES / names[4]).unlink()
+    (folder / GAMES / names[2]).write_text((folder / GAMES / names[2]).read_text()[:150])  # cut short
+    tampered = dict(records[names[5]], players=["bob", "ann"])
+    (folder / GAMES / names[5]).write_text(json.dumps(tampered))
+    kept = {name: (folder / GAMES / name).stat().st_mtime_ns for name in (names[1], names[3])}
+
+    played_now = []
+    notes = []
+    summary = run(t, folder, 1, resume=True, progress=lambda s, n, number, e: played_now.append(number), notes=notes.extend)
+    assert sorted(n for n in played_now if n >= 0) == [0, 2, 4, 5]
+    assert summary.played == 4 and summary.complete and len(summary.outcomes) == 6
+    assert any(names[2] in note and "replacing" in note for note in notes)
+    assert any(names[5] in note and "replacing" in note for note in notes)
+    assert {name: (folder / GAMES / name).stat().st_mtime_ns for name in kept} == kept  # untouched
+    assert sum(r.games for r in summary.table.ratings) == 12
+    for record in saved_records(folder).values():
+        assert ogames.replay(record).is_over
+
+    # Everything there: a second resume plays nothing and rates the same games.
+    again = run(t, folder, workers=1, resume=True)
+    assert again.played == 0 and again.complete
+
+
+def test_a_folder_is_not_reused_by_mistake(played, tmp_path):
+    t, folder, _, _ = played
+    with pytest.raises(TournamentError, match="already holds a tournament: add --resume"):
+        run(t, folder, workers=1)
+    other = plan("omny", Y4, SPECS, games_per_pair=6, seed=12)
+    with pytest.raises(TournamentError, match=r"different tournament .*seed: 11 there, 12 here"):
+        run(other, folder, workers=1, resume=True)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    with pytest.raises(TournamentError, match="not empty"):
+        run(t, busy, workers=1)
+
+
+def test_real_time_omiga_bots_play_a_tournament(tmp_path):
+    options = {"variant": "base", "width": 5, "height": 5}
+    t = plan("omiga", options, ["racer:reaction=expert", "random:reaction=club"], games_per_pair=4, seed=2)
+    assert t.real_time and t.sides == 2
+    summary = run(t, tmp_path / "omiga", workers=1)
+    assert summary.complete and summary.played == 4
+    records = saved_records(tmp_path / "omiga")
+    seeds = {r["options"]["seed"] for r in records.values()}
+    assert len(seeds) == 4  # a new deal for every game
+    for name, record in records.items():
+        state = ogames.replay(record)
+        first = "racer:reaction=expert" if "seats-0-1" in name else "random:reaction=club"
+        assert state.seats["white"] == first
+    ratings = {r.name: r for r in summary.table.ratings}
+    assert ratings["racer:reaction=expert"].games == 4
+    assert ratings["racer:reaction=expert"].elo >= ratings["random:reaction=club"].elo
+    assert run(t, tmp_path / "omiga", workers=1, resume=True).played == 0
+
+
+def test_three_player_omega_seats_every_order(tmp_path):
+    t = plan("omega", {"players": 3, "size": 4}, ["random", "random:seed=5", "mcts:iterations=20"], games_per_pair=6, seed=1)
+    assert t.sides == 3 and len(t.pairings) == 6
+    assert {p.seating for p in t.pairings} == {(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)}
+    summary = run(t, tmp_path / "omega", workers=1, samples=100)
+    assert summary.complete
+    assert [r.games for r in summary.table.ratings] == [6, 6, 6]
+    assert [r.meetings for r in summary.table.ratings] == [12, 12, 12]  # three pairwise results per game
+    assert sum(r.points for r in summary.table.ratings) == 18
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "specs", "message"),
+    [
+        ("omny", Y4, ["random"], "2 to 64 players"),
+        ("omny", Y4, ["random", "racer"], "real-time Omiga bot"),
+        ("omny", Y4, ["random", "human"], "a person"),
+        ("omny", Y4, ["random", "mcts:think=-1"], "think time must be positive"),
+        ("omiga", {"width": 5, "height": 5}, ["racer", "mcts"], "real-time Omiga bot is one of"),
+        ("omiga", {"variant": "zen"}, ["random", "mcts"], "played alone"),
+        ("omega", {"players": 3}, ["random", "mcts"], "at least 3 players"),
+        ("chess", {}, ["random", "mcts"], "unknown game"),
+        ("omny", {"size": 99}, ["random", "mcts"], "size"),
+    ],
+)
+def test_bad_tournaments_are_refused_before_any_game(game, options, specs, message):
+    with pytest.raises(BadOption, match=message):
+        plan(game, options, specs)
+
+
+def test_the_same_spec_twice_gets_two_names():
+    t = plan("omny", Y4, ["random", "random", "mcts:iterations=5"], games_per_pair=2)
+    assert t.names == ["random #1", "random #2", "mcts:iterations=5"]
+    task = t.task(t.pairings[0])
+    assert isinstance(task, Task) and task.names == ("random #1", "random #2")
+
+
+def test_real_time_games_out_of_simulated_time_count_as_draws(tmp_path):
+    t = plan("omiga", {"width": 5, "height": 5}, ["racer", "greedy"], games_per_pair=2, max_time=0.5)
+    summary = run(t, tmp_path / "slow", workers=1, samples=50)
+    assert summary.unfinished == 2 and summary.complete
+    assert [r.points for r in summary.table.ratings] == [1.0, 1.0] and summary.table.ratings[0].elo == pytest.approx(0)
+    for record in saved_records(tmp_path / "slow").values():
+        assert record["result"] is None and not ogames.replay(record).is_over
+    assert run(t, tmp_path / "slow", workers=1, resume=True, samples=50).played == 0  # kept, not replayed
+    assert t.manifest()["max_time"] == 0.5
+
+
+def test_a_game_that_fails_is_reported_and_played_on_resume(tmp_path, monkeypatch):
+    import ogames.arena.play as play
+
+    t = plan("omny", Y4, ["random", "random:seed=9"], games_per_pair=4)
+    real = play.play_task
+
+    def flaky(task):
+        if task.number == 2:
+            raise RuntimeError("the engine fell over")
+        return real(task)
+
+    monkeypatch.setattr(play, "play_task", flaky)
+    errors = []
+    summary = run(t, tmp_path / "f", workers=1, progress=lambda s, n, number, e: errors.append((number, e)), samples=50)
+    assert summary.failed == {2: "RuntimeError: the engine fell over"} and not summary.complete
+    assert (2, "RuntimeError: the engine fell over") in errors and len(summary.outcomes) == 3
+    monkeypatch.setattr(play, "play_task", real)
+    again = run(t, tmp_path / "f", workers=1, resume=True, samples=50)
+    assert again.played == 1 and again.complete
