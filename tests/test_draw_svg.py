@@ -247,12 +247,28 @@ def test_omiga_cards_on_the_table_and_in_the_hand():
     assert preview.get("data-cell") == "a1" and with_class(preview, "hue")
 
 
-def test_zen_shows_no_home_edges():
+def test_zen_shows_no_home_edges_and_the_form_once_its_place_is_settled():
     state = ogames.load("omiga", variant="zen", seed=1).new_state()
     root = check_drawing(state)
-    assert not with_class(root, "home")
+    assert not with_class(root, "home") and not with_class(root, "form")
     form = parse(draw.form_svg(state.form))
     assert len(with_class(form, "form")) == len(state.form.cells)
+    rng = random.Random(0)
+    for _ in range(5000):  # lay cards until the layout fits the form one way only
+        if len(state.offsets) == 1 and not state.is_over:
+            break
+        if state.is_over:
+            state = ogames.load("omiga", variant="zen", seed=rng.randrange(100)).new_state()
+        moves = state.legal_moves()
+        state.play(rng.choice([m for m in moves if m.startswith("place")] or moves))
+    (dx, dy), = state.offsets
+    wanted = {state.table.label(state.table.number(c + dx, r + dy)): colour for (c, r), colour in state.form.cells.items()}
+    root = check_drawing(state)
+    shown = {}
+    for cell in with_class(root, "cell"):
+        for mark in with_class(cell, "form"):
+            shown[cell.get("data-cell")] = (classes(mark) - {"form"}).pop().removeprefix("form-")
+    assert shown == {label: colour for label, colour in wanted.items() if state.stone_at(label) is None}
 
 
 def test_labels_and_names_are_escaped():

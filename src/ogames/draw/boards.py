@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ogames.boards.graph import Board
 from ogames.boards.hexes import column_letters, parse_label
@@ -31,7 +31,6 @@ class Marks:
     highlight: frozenset[int] = frozenset()
     captured: frozenset[int] = frozenset()
     preview: tuple[int, str] | None = None
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: Marks | None = None, cell: int = -1) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ogames.draw import style
-from ogames.draw.markup import Bounds, Point, document, element, group, num, polygon, text, title
+from ogames.draw.markup import Point, document, element, group, num, polygon, text, title
 from ogames.rules.omiga.cards import Face
 
 CARD = 56.0  # SVG units per table cell
@@ -118,14 +118,14 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
         return (col * s, (H - 1 - row) * s)
 
     body: list[str] = []
-    band = 0.34 * s
-    bounds = Bounds()
-    bounds.add(-band, -band - 0.1 * s)
-    bounds.add(W * s + band, H * s + band + 0.1 * s)
-    body.append(element("rect", class_="felt", x=-band, y=-band, width=W * s + 2 * band, height=H * s + 2 * band,
-                        rx=0.2 * s, fill=style.FELT, stroke=style.FELT_EDGE, stroke_width=2))
+    gap, band = 0.12 * s, 0.3 * s  # room for seams poking out of the outer rows, then the home bands
+    reach = gap + band + (0.45 * s if coordinates else 0.12 * s)
+    side = 0.62 * s if coordinates else 0.2 * s
+    box = (-side, -reach, W * s + 2 * side, H * s + 2 * reach)
+    body.append(element("rect", class_="felt", x=box[0], y=box[1], width=box[2], height=box[3], rx=0.22 * s, fill=style.FELT,
+                        stroke=style.FELT_EDGE, stroke_width=3))
     if getattr(state, "form", None) is None:  # zen builds a form, not towards home edges
-        body += _home_bands(table, band)
+        body += _home_bands(table, gap, band)
 
     blocked = state.blocked() if hasattr(state, "blocked") else None
     form_cells = _form_cells(state)
@@ -141,8 +141,8 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
         if wants is not None and placed is None:
             fill, rim, _ = card_colours(wants)
             parts.append(element("rect", class_=f"form form-{wants}", x=x + 0.12 * s, y=y + 0.12 * s, width=0.76 * s,
-                                 height=0.76 * s, rx=0.06 * s, fill=fill, fill_opacity="0.28", stroke=fill, stroke_width=1.5,
-                                 stroke_dasharray="4 3"))
+                                 height=0.76 * s, rx=0.06 * s, fill=fill, fill_opacity="0.4", stroke=style.FELT_LABEL,
+                                 stroke_width=1.5, stroke_dasharray="4 3"))
         if frozen and placed is None:
             parts.append(_frozen(x, y, s))
         classes = []
@@ -193,41 +193,37 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
                           pointer_events="none"))
     if coordinates:
         size = 0.3 * s
-        letters_y = (-band - 0.3 * s, H * s + band + 0.3 * s)
-        numbers_x = (-band - 0.3 * s, W * s + band + 0.3 * s)
         for col in range(W):
             letters = table.label(table.number(col, 0)).rstrip("0123456789")
-            for ly in letters_y:
+            for ly in (-gap - band - 0.24 * s, H * s + gap + band + 0.24 * s):
                 body.append(_coord(col * s + s / 2, ly, letters, size))
-                bounds.add(col * s + s / 2, ly, size)
         for row in range(H):
-            for lx in numbers_x:
+            for lx in (-0.32 * s, W * s + 0.32 * s):
                 body.append(_coord(lx, (H - 1 - row) * s + s / 2, str(row + 1), size))
-                bounds.add(lx, (H - 1 - row) * s + s / 2, size)
-    box = bounds.box(0.25 * s)
     return document(body, box, name, class_="ogames-board ogames-table")
 
 
 def _coord(x: float, y: float, words: str, size: float) -> str:
-    return text(x, y, words, class_="coord", font_size=size, fill=style.LABEL, text_anchor="middle", dy="0.35em")
+    return text(x, y, words, class_="coord", font_size=size, fill=style.FELT_LABEL, text_anchor="middle", dy="0.35em")
 
 
-def _home_bands(table: Any, band: float) -> list[str]:
-    """A band along each home edge in its owners' colours, with their names."""
+def _home_bands(table: Any, gap: float, band: float) -> list[str]:
+    """A band along each home edge in its owners' colours (side by side when several share an
+    edge, as in toddler), with their names."""
     s, W, H = CARD, table.width, table.height
     out = []
     for home_row in sorted(set(table.home_rows)):
         owners = [o for o, r in zip(table.owners, table.home_rows, strict=True) if r == home_row]
-        y = H * s + 0.04 * band if home_row == 0 else -band * 1.04
+        y = H * s + gap if home_row == 0 else -gap - band
         width = W * s / len(owners)
         for k, owner in enumerate(owners):
             fill, rim, _ = card_colours(owner)
             x = k * width
-            out.append(element("rect", class_=f"home home-{owner}", data_owner=owner, x=x + 2, y=y + 0.18 * band, width=width - 4,
-                               height=0.64 * band, rx=0.2 * band, fill=fill if owner in BASE_OWNERS else rim, stroke=rim,
-                               stroke_width=1))
+            paint = fill if owner in BASE_OWNERS else rim
+            out.append(element("rect", class_=f"home home-{owner}", data_owner=owner, x=x + 0.05 * s, y=y + 0.12 * band,
+                               width=width - 0.1 * s, height=0.76 * band, rx=0.25 * band, fill=paint, stroke=rim, stroke_width=1))
             ink = "#fbfaf6" if owner in ("black", "red", "blue", "green") else "#26272b"
-            out.append(text(x + width / 2, y + band / 2, f"{owner} home", class_="home-label", font_size=0.42 * band,
+            out.append(text(x + width / 2, y + band / 2, f"{owner} home", class_="home-label", font_size=0.46 * band,
                             fill=ink, text_anchor="middle", dy="0.35em", font_weight="600", pointer_events="none"))
     return out
 

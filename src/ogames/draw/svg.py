@@ -137,8 +137,7 @@ def legend(game: Game | State) -> list[dict[str, Any]]:
     if cards:
         for hue, fill in style.HUES.items():
             entries.append({"kind": "hue", "hue": hue, "words": style.HUE_WORDS[hue], "fill": fill})
-        entries.append({"kind": "seams", "words": "top and bottom edges: / \\ diagonals, ^ point up, v point down; "
-                        "cards fit when the shared edge has one shape"})
+        entries.append({"kind": "seams", "words": "top and bottom edges: / \\ diagonals, ^ v points; cards fit edge to edge"})
     if game.name == "omny":
         entries.append({"kind": "star", "words": "star cell", "fill": style.STAR_CELL, "stroke": style.STAR_MARK})
     if game.name == "onyx":
@@ -182,7 +181,7 @@ def legend_svg(game: Game | State) -> str:
             x_text = 4.0
         body.append(text(x_text, y + 15, item["words"], font_size=14, fill="#333", dy="0.35em"))
         y += row
-    width = 34 + 8.0 * max(len(item["words"]) for item in items)
+    width = 40 + 7.4 * max(len(item["words"]) for item in items)
     name = f"key to the {game_name(game)} board"
     return document([group(body, class_="legend")], (0, 0, width, y), name, class_="ogames-legend")
 
