@@ -143,6 +143,7 @@ def test_highlight_outlines_the_asked_cells(case):
     for mark in marks:
         drawn |= set((mark.get("data-cells") or mark.get("data-cell")).split())
     assert drawn == set(labels)
+    assert all("highlighted" in cells(root)[label].find(f"{NS}title").text for label in labels)
     assert not with_class(parse(draw.board_svg(state, highlight=[])), "highlight")
 
 

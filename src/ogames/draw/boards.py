@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ogames.boards.graph import Board
 from ogames.boards.hexes import column_letters, parse_label
@@ -31,6 +32,7 @@ class Marks:
     highlight: frozenset[int] = frozenset()
     captured: frozenset[int] = frozenset()
     preview: tuple[int, str] | None = None
+    highlight_words: str = "highlighted"  # what a highlighted cell's title says ("winning group" at the end)
 
 
 def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: Marks | None = None, cell: int = -1) -> str:
@@ -42,7 +44,7 @@ def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: 
         if cell in marks.last and colour:
             words.append("last move")
         if cell in marks.highlight:
-            words.append("winning group")
+            words.append(marks.highlight_words)
         if cell in marks.captured:
             words.append("just captured")
     return f"{label}: {', '.join(words)}"
@@ -135,8 +137,8 @@ def label_text(x: float, y: float, words: str, size: float, colour: str = style.
 def hex_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, stars: frozenset[int], number_sides: bool,
             name: str) -> str:
     """A hex patch: hexagon cells, stones, star cells, edge labels, optional side numbers."""
-    return _cells_svg(state, board, False, marks, stars=stars, name=name, stone_r=0.4 * UNIT,
-                      labels=_hex_labels(board) if coordinates else [], number_sides=number_sides, labels_in_cells=False)
+    return _cells_svg(state, board, False, marks, stars=stars, name=name, stone_r=0.4 * UNIT, hex_labels=coordinates,
+                      number_sides=number_sides, labels_in_cells=False)
 
 
 def _hex_labels(board: Board) -> list[tuple[Point, str]]:
@@ -170,7 +172,7 @@ def polar_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, na
     """A polar odd-sided board: dual cells, stones, each side's number outside it, and with
     `coordinates` each empty cell's label inside it."""
     return _cells_svg(state, board, True, marks, stars=frozenset(), name=name, stone_r=0.42 * spacing(board),
-                      labels=[], number_sides=True, labels_in_cells=coordinates)
+                      hex_labels=False, number_sides=True, labels_in_cells=coordinates)
 
 
 def side_count(board: Board) -> int:
@@ -210,47 +212,84 @@ def _side_labels(board: Board, shapes: Sequence[Sequence[Point]], size: float, e
     return out
 
 
-def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: frozenset[int],
-               name: str, stone_r: float, labels: list[tuple[Point, str]], number_sides: bool, labels_in_cells: bool) -> str:
-    """Any board whose cells are tiles (hexagons, or the `dual` outlines): the tiles, stones, marks and labels."""
+@dataclass(frozen=True)
+class _Tiles:
+    """What stays the same on every drawing of a tiled board: each cell's tile (with its star
+    mark for an empty star cell), position and stone size, the edge labels, the backdrop, the viewBox."""
+
+    tiles: tuple[str, ...]
+    stars: tuple[str, ...]  # an empty star cell's star, or an empty cell's label (polar boards with coordinates)
+    points: tuple[Point, ...]
+    radius: tuple[float, ...]
+    labels: str
+    backdrop: str
+    box: tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=128)
+def _tiles(board: Board, dual: bool, stars: frozenset[int], stone_r: float, hex_labels: bool, number_sides: bool,
+           labels_in_cells: bool) -> _Tiles:
     shapes = dual_cells(board) if dual else hex_cells(board)
-    bounds = Bounds()
-    body: list[str] = []
     fits = room(board, dual)
-    radius = [min(stone_r, 0.82 * fits[c]) for c in range(len(board))]
-    for c, label in enumerate(board.labels):
+    radius = tuple(min(stone_r, 0.82 * fits[c]) for c in range(len(board)))
+    bounds = Bounds()
+    tiles, marks, pts = [], [], []
+    for c in range(len(board)):
         x, y = position(board, c)
+        pts.append((x, y))
         for p in shapes[c]:
             bounds.add(*p)
+        fill = style.STAR_CELL if c in stars else style.CELL
+        tiles.append(polygon(shapes[c], class_="tile", fill=fill, stroke=style.CELL_LINE, stroke_width=1.1,
+                             stroke_linejoin="round"))
+        if c in stars:
+            marks.append(style.star_mark(x, y, 0.3 * UNIT, class_="star", fill=style.STAR_MARK, opacity="0.8"))
+        elif labels_in_cells:
+            size = min(0.3 * UNIT, radius[c] * 0.62)
+            marks.append(label_text(x, y, board.labels[c], size, colour=style.LABEL, pointer_events="none"))
+        else:
+            marks.append("")
+    size = 0.34 * UNIT
+    labels = []
+    edge_labels = _hex_labels(board) if hex_labels else []
+    for (x, y), words in edge_labels:
+        labels.append(label_text(x, y, words, size))
+        bounds.add(x, y, size)
+    if number_sides:
+        for (x, y), svg in _side_labels(board, shapes, size, extra=0.7 * UNIT if edge_labels else 0.0):
+            labels.append(svg)
+            bounds.add(x, y, pad=size * 2)
+    rect, box = backdrop(bounds, 0.6 * UNIT)
+    return _Tiles(tuple(tiles), tuple(marks), tuple(pts), radius, "".join(labels), rect, box)
+
+
+def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: frozenset[int], name: str, stone_r: float,
+               hex_labels: bool, number_sides: bool, labels_in_cells: bool) -> str:
+    """Any board whose cells are tiles (hexagons, or the `dual` outlines): the tiles, stones, marks and labels."""
+    layout = _tiles(board, dual, stars, stone_r, hex_labels, number_sides, labels_in_cells)
+    radius = layout.radius
+    body: list[str] = [layout.backdrop]
+    for c, label in enumerate(board.labels):
+        x, y = layout.points[c]
         colour = state.stone_at(label)
         star = c in stars
-        fill = style.STAR_CELL if star else style.CELL
-        parts = [polygon(shapes[c], class_="tile", fill=fill, stroke=style.CELL_LINE, stroke_width=1.1, stroke_linejoin="round")]
-        if star and colour is None:
-            parts.append(style.star_mark(x, y, 0.3 * UNIT, class_="star", fill=style.STAR_MARK, opacity="0.8"))
+        parts = [layout.tiles[c]]
         if colour is not None:
             parts += stone_marks(colour, x, y, radius[c], c, label, marks)
-        elif labels_in_cells:
-            parts.append(label_text(x, y, label, min(0.3 * UNIT, radius[c] * 0.62), colour=style.LABEL, pointer_events="none"))
+        else:
+            parts.append(layout.stars[c])
         words = describe_cell(label, colour, star=star, marks=marks, cell=c)
         body.append(cell_group(label, words, parts, colour=colour, star=star, classes="star" if star else ""))
     if marks.highlight:
+        shapes = dual_cells(board) if dual else hex_cells(board)
         edges = outline_edges(shapes[c] for c in sorted(marks.highlight))
         body.append(element("path", class_="highlight", data_cells=" ".join(board.labels[c] for c in sorted(marks.highlight)),
                             d=path_of_edges(edges), fill="none", stroke=style.HIGHLIGHT, stroke_width=0.09 * UNIT,
                             stroke_linecap="round", pointer_events="none"))
     if marks.preview is not None:
-        body += ghost(board, marks, position(board, marks.preview[0]), radius[marks.preview[0]])
-    size = 0.34 * UNIT
-    for (x, y), words in labels:
-        body.append(label_text(x, y, words, size))
-        bounds.add(x, y, size)
-    if number_sides:
-        for (x, y), svg in _side_labels(board, shapes, size, extra=0.7 * UNIT if labels else 0.0):
-            body.append(svg)
-            bounds.add(x, y, pad=size * 2)
-    rect, box = backdrop(bounds, 0.6 * UNIT)
-    return document([rect, *body], box, name, class_="ogames-board")
+        body += ghost(board, marks, layout.points[marks.preview[0]], radius[marks.preview[0]])
+    body.append(layout.labels)
+    return document(body, layout.box, name, class_="ogames-board")
 
 
 # ----- the Onyx lattice --------------------------------------------------------------------------
@@ -259,23 +298,25 @@ ONYX_BLACK_SIDE = "#2b2b2e"
 ONYX_WHITE_SIDE = "#fbfaf6"
 
 
-def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, name: str) -> str:
-    """The Onyx lattice: cells (squares tinted, triangles with their diagonal), lattice lines, the
-    sides in their owners' colours, midpoints (open ones as rings), stones, captures, labels."""
-    u = UNIT
-    last = SIZE - 1
+def _at(col: float, row: float) -> Point:
+    """The drawing position of an Onyx lattice point (North up)."""
+    return (col * UNIT, (SIZE - 1 - row) * UNIT)
 
-    def at(col: float, row: float) -> Point:
-        return (col * u, (last - row) * u)
 
+ONYX_BAND = 0.22 * UNIT  # how wide the sides' bands are
+
+
+@lru_cache(maxsize=1)
+def _onyx_field() -> str:
+    """What every Onyx drawing shows under the stones: the sides (Black's West and East, White's
+    South and North), the square cells tinted, the triangle cells' diagonals and the lattice lines."""
+    u, last, band = UNIT, SIZE - 1, ONYX_BAND
     body: list[str] = []
-    band = 0.22 * u
-    # The sides: Black joins West and East, White South and North.
-    x0, y0 = at(0, last)
+    x0, y0 = _at(0, last)
     body.append(element("rect", class_="side side-white", x=x0 - band * 1.6, y=y0 - band * 1.6, width=last * u + 3.2 * band,
                         height=last * u + 3.2 * band, rx=band, fill=ONYX_WHITE_SIDE, stroke=style.CELL_LINE, stroke_width=1))
     for col in (0, last):
-        x, _ = at(col, 0)
+        x, _ = _at(col, 0)
         side = "west" if col == 0 else "east"
         body.append(element("rect", class_=f"side side-black side-{side}", x=x - band * 1.6 if col == 0 else x,
                             y=y0 - band * 0.2, width=band * 1.6, height=last * u + band * 0.4, fill=ONYX_BLACK_SIDE))
@@ -283,39 +324,80 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
     lines: list[str] = []
     for r in range(CELLS):
         for c in range(CELLS):
-            sx, sy = at(c, r + 1)
+            sx, sy = _at(c, r + 1)
             if is_square(c, r):
                 body.append(element("rect", class_="square", x=sx, y=sy, width=u, height=u, fill=ONYX_SQUARE))
             elif r % 2 == 0:
-                lines.append(_line(at(c, r), at(c + 1, r + 1)))
+                lines.append(_line(_at(c, r), _at(c + 1, r + 1)))
             else:
-                lines.append(_line(at(c, r + 1), at(c + 1, r)))
+                lines.append(_line(_at(c, r + 1), _at(c + 1, r)))
     for k in range(SIZE):
-        lines.append(_line(at(k, 0), at(k, last)))
-        lines.append(_line(at(0, k), at(last, k)))
+        lines.append(_line(_at(k, 0), _at(k, last)))
+        lines.append(_line(_at(0, k), _at(last, k)))
     body.append(element("path", class_="lines", d=" ".join(lines), stroke=style.CELL_LINE, stroke_width=1.2, fill="none",
                         stroke_linecap="round"))
+    return "".join(body)
 
+
+@lru_cache(maxsize=2)
+def _onyx_frame(coordinates: bool) -> tuple[str, str, tuple[float, float, float, float]]:
+    """The edge labels, the backdrop and the viewBox of an Onyx drawing."""
+    last, size = SIZE - 1, 0.34 * UNIT
+    bounds = Bounds()
+    bounds.add(*_at(0, 0), pad=ONYX_BAND * 1.6)
+    bounds.add(*_at(last, last), pad=ONYX_BAND * 1.6)
+    labels = []
+    if coordinates:
+        for k in range(SIZE):
+            letter, number = point_label(k, 0)[0], str(k + 1)
+            for (x, y), words in ((_at(k, -0.95), letter), (_at(k, last + 0.95), letter), (_at(-0.95, k), number),
+                                  (_at(last + 0.95, k), number)):
+                labels.append(label_text(x, y, words, size))
+                bounds.add(x, y, size)
+    rect, box = backdrop(bounds, 0.55 * UNIT)
+    return "".join(labels), rect, box
+
+
+@lru_cache(maxsize=1)
+def _onyx_points() -> tuple[tuple[Point, str, str, str], ...]:
+    """Per cell of the Onyx board: its position, its (invisible) click target, and how an open and
+    a closed midpoint look there."""
+    from ogames.boards.onyx import onyx_board
+
+    board = onyx_board()
+    out = []
+    for cell, label in enumerate(board.labels):
+        x, y = _at(*board.coords[cell])
+        midpoint = label.endswith("*")
+        hit = element("circle", class_="hit", cx=x, cy=y, r=(0.3 if midpoint else 0.35) * UNIT, fill="#000", fill_opacity="0")
+        is_open = element("circle", class_="open", cx=x, cy=y, r=0.12 * UNIT, fill=style.CELL, stroke=style.CELL_LINE,
+                          stroke_width=1.5)
+        shut = style.dot(x, y, 0.05 * UNIT, style.CELL_LINE, class_="shut", opacity="0.6")
+        out.append(((x, y), hit, is_open, shut))
+    return tuple(out)
+
+
+def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, name: str) -> str:
+    """The Onyx lattice: cells (squares tinted, triangles with their diagonal), lattice lines, the
+    sides in their owners' colours, midpoints (open ones as rings), stones, captures, labels."""
+    u = UNIT
+    labels, rect, box = _onyx_frame(coordinates)
+    body: list[str] = [rect, _onyx_field()]
     open_midpoints = set(state.legal_moves()) if not state.is_over else set()
     r_stone = 0.33 * u
+    points = _onyx_points()
     for cell, label in enumerate(board.labels):
-        col, row = board.coords[cell]
-        x, y = at(col, row)
+        (x, y), hit, is_open, shut = points[cell]
         midpoint = label.endswith("*")
         colour = state.stone_at(label)
-        hit = 0.3 * u if midpoint else 0.35 * u
-        parts = [element("circle", class_="hit", cx=x, cy=y, r=hit, fill="#000", fill_opacity="0")]
+        parts = [hit]
         classes = "midpoint" if midpoint else "point"
         if colour is not None:
             parts += stone_marks(colour, x, y, r_stone, cell, label, marks)
         elif midpoint:
-            is_open = label in open_midpoints
-            classes += " open" if is_open else " closed"
-            if is_open:
-                parts.append(element("circle", class_="open", cx=x, cy=y, r=0.12 * u, fill=style.CELL, stroke=style.CELL_LINE,
-                                     stroke_width=1.5))
-            else:
-                parts.append(style.dot(x, y, 0.05 * u, style.CELL_LINE, class_="shut", opacity="0.6"))
+            open_now = label in open_midpoints
+            classes += " open" if open_now else " closed"
+            parts.append(is_open if open_now else shut)
         if cell in marks.captured and colour is None:
             d = 0.16 * u
             cross = _line((x - d, y - d), (x + d, y + d)) + _line((x - d, y + d), (x + d, y - d))
@@ -329,21 +411,9 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
             words += ", open midpoint" if "open" in classes.split() else ", closed midpoint (a corner is taken)"
         body.append(cell_group(label, words, parts, colour=colour, classes=classes))
     if marks.preview is not None:
-        col, row = board.coords[marks.preview[0]]
-        body += ghost(board, marks, at(col, row), r_stone)
-    bounds = Bounds()
-    bounds.add(*at(0, 0), pad=band * 1.6)
-    bounds.add(*at(last, last), pad=band * 1.6)
-    if coordinates:
-        size = 0.34 * u
-        for k in range(SIZE):
-            letter, number = point_label(k, 0)[0], str(k + 1)
-            for (x, y), words in ((at(k, -0.95), letter), (at(k, last + 0.95), letter), (at(-0.95, k), number),
-                                  (at(last + 0.95, k), number)):
-                body.append(label_text(x, y, words, size))
-                bounds.add(x, y, size)
-    rect, box = backdrop(bounds, 0.55 * u)
-    return document([rect, *body], box, name, class_="ogames-board")
+        body += ghost(board, marks, points[marks.preview[0]][0], r_stone)
+    body.append(labels)
+    return document(body, box, name, class_="ogames-board")
 
 
 def _line(a: Point, b: Point) -> str:

@@ -20,15 +20,31 @@ def num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+_NAMES: dict[str, str] = {}
+_SPECIAL = frozenset('&<>"\'')
+
+
+def _name(key: str) -> str:
+    """An attribute's SVG name from its Python keyword: `class_` → `class`, `data_cell` → `data-cell`."""
+    name = _NAMES.get(key)
+    if name is None:
+        name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+    return name
+
+
 def attrs(values: dict[str, object]) -> str:
     """` name="value"` pairs, escaped; None values are left out, floats written with `num`."""
     out = []
-    for name, value in values.items():
+    for key, value in values.items():
         if value is None:
             continue
         if isinstance(value, float):
-            value = num(value)
-        out.append(f' {name.rstrip("_").replace("_", "-")}="{escape(str(value), quote=True)}"')
+            out.append(f' {_name(key)}="{num(value)}"')
+            continue
+        value = str(value)
+        if not _SPECIAL.isdisjoint(value):
+            value = escape(value, quote=True)
+        out.append(f' {_name(key)}="{value}"')
     return "".join(out)
 
 

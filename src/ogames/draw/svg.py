@@ -77,8 +77,10 @@ def board_svg(
     """
     game = state.game
     board = board_of(state)
+    words = "highlighted"
     if highlight is None:
         highlight = getattr(state, "winning_group", None) or ()
+        words = "winning group"
     lit = _cells(board, highlight)
     last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
     name = f"{game.title} board: {_status(state)}"
@@ -93,6 +95,7 @@ def board_svg(
         highlight=lit,
         captured=_cells(board, getattr(state, "last_captures", ()) or ()),
         preview=None if preview is None else (board.index(preview[0]), preview[1]),
+        highlight_words=words,
     )
     if board.kind == "onyx":
         return onyx_svg(state, board, marks, coordinates=coordinates, name=name)
