@@ -48,7 +48,7 @@ def attrs(values: dict[str, object]) -> str:
     return "".join(out)
 
 
-def element(tag: str, content: str | None = None, **values: object) -> str:
+def element(tag: str, content: str | None = None, /, **values: object) -> str:
     """One element: `<tag …/>`, or `<tag …>content</tag>` (content is SVG text, not escaped)."""
     if content is None:
         return f"<{tag}{attrs(values)}/>"

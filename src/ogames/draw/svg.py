@@ -87,7 +87,7 @@ def board_svg(
     if game.name == "omiga":
         ghost = None
         if preview is not None:
-            face = preview[2] if len(preview) > 2 else None  # type: ignore[misc]
+            face = preview[2] if len(preview) > 2 else None
             ghost = (board.index(preview[0]), preview[1], Face.from_code(face) if isinstance(face, str) else face)
         return table_svg(state, coordinates=coordinates, last=last, highlight=lit, preview=ghost, name=name)
     marks = Marks(
