@@ -5,7 +5,7 @@ Odd-Y (triangle or polar) position with perfect play, and how.
     >>> state = ogames.load("omny", variant="y", size=3).new_state()
     >>> proof = solve(state)
     >>> proof.value, proof.move
-    ('win', 'b2')
+    ('win', 'b1')
 
 `solve(state, budget=…)` returns a `Proof`: `value` is "win" or "loss" for the player who moves
 now (`state.mover`, who owns the colour to move), or "unknown" when the budget ran out; `move` is a

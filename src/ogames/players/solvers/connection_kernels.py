@@ -164,8 +164,16 @@ def expand(
     return OPEN, -1, count
 
 
-def lone_wins(kind: int, n: int, table: np.ndarray, stars: np.ndarray, total: int, bounds: np.ndarray,
-              cell_sides: np.ndarray, runs: np.ndarray) -> np.ndarray:
+def lone_wins(
+    kind: int,
+    n: int,
+    table: np.ndarray,
+    stars: np.ndarray,
+    total: int,
+    bounds: np.ndarray,
+    cell_sides: np.ndarray,
+    runs: np.ndarray,
+) -> np.ndarray:
     """`lone` for `expand`: [colour − 1, c] is whether one stone of that colour on c, with every
     other cell empty, wins (its group, regions and sides are then the same whatever else is on the
     board, as long as no friendly stone touches it)."""
@@ -176,8 +184,9 @@ def lone_wins(kind: int, n: int, table: np.ndarray, stars: np.ndarray, total: in
         for c in range(n):
             board = np.zeros(n, dtype=np.int8)
             board[c] = colour
-            lone[colour - 1, c] = wins_at(kind, board, table, c, stars, star_list, total, bounds, cell_sides, runs,
-                                          group, queue, mark, stamp)
+            lone[colour - 1, c] = wins_at(
+                kind, board, table, c, stars, star_list, total, bounds, cell_sides, runs, group, queue, mark, stamp
+            )
     return lone
 
 
