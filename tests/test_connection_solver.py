@@ -336,3 +336,29 @@ def test_bad_solver_specs_are_refused():
     ]:
         with pytest.raises(ValueError, match=message):
             player(spec)
+
+
+# ----- the openings page (tools/solve_openings.py) ------------------------------------------------------
+
+
+def test_symmetries_found_for_the_solved_boards():
+    from solve_openings import automorphisms, classes
+
+    cases = [
+        (ogames.load("omny", variant="y", size=4), 6, 3),
+        (ogames.load("omny", variant="sunder", size=2), 12, 2),
+        (ogames.load("omny", variant="gyre", size=3), 12, 4),
+        (ogames.load("oddy", sides=5, size=3), 10, 4),
+    ]
+    for game, symmetries, count in cases:
+        assert len(automorphisms(game)) == symmetries
+        assert len(classes(game)) == count
+
+
+def test_the_openings_table_of_y4_is_minimaxs():
+    from solve_openings import WIN as TOOL_WIN
+    from solve_openings import solve_board
+
+    report = solve_board("Y 4", "omny", {"variant": "y", "size": 4}, 10**6)
+    proved = sorted(c for o in report.openings if o.value == TOOL_WIN for c in o.cells)
+    assert proved == sorted(winning_moves_reference(ogames.load("omny", variant="y", size=4).new_state()))
