@@ -41,7 +41,7 @@ BOARDS: list[tuple[str, str, dict, int]] = [
     ("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}, 20_000_000),
     ("Omny gyre 3", "omny", {"variant": "gyre", "size": 3}, 20_000_000),
     ("Omny gyre 3, komi 0.5", "omny", {"variant": "gyre", "size": 3, "komi": 0.5}, 20_000_000),
-    ("Y 6", "omny", {"variant": "y", "size": 6}, BUDGET),
+    ("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000),
 ]
 
 
@@ -201,7 +201,12 @@ def section(report: Report) -> str:
         "",
         f"The empty board: **{report.root_value}** for Black"
         + (f" (found {report.root_move})" if report.root_move else "")
-        + f", {report.root_nodes:,} positions, {report.root_seconds:.2f} s.",
+        + f", {report.root_nodes:,} positions, {report.root_seconds:.2f} s."
+        + (
+            f" The search from the empty board ran out of its budget, but the table below proves it a **win**: {wins[0]} wins."
+            if report.root_value == UNKNOWN and wins
+            else ""
+        ),
         "",
         "```",
         diagram(report),
@@ -239,7 +244,8 @@ same cells. The game cannot be drawn, so every position is a win or a loss for t
 "positions" counts the positions the depth-first proof-number search expanded to prove that first
 move (solving White's reply position from scratch, a fresh transposition table each time);
 symmetric first moves are solved once (the symmetries are found from the board's cell graph, keeping
-star cells or sides). Times: {machine}, one core, compiled code warm.
+star cells or sides). Times: {machine}, one core, compiled code warm, on a machine shared with
+other work (indicative only; the position counts are exact and repeatable).
 
 With the pie rule on, the first player always loses: whatever Black plays, White swaps if that
 stone wins and plays on (with one of its winning replies) if it loses — so no search is needed, and
