@@ -23,13 +23,14 @@ from ogames.players.mcts import MctsPlayer
 from ogames.players.random_player import RandomPlayer
 
 BOT_KINDS = ("rollout", "racer", "greedy")  # Omiga's real-time strategies (plus random with a reaction)
-KINDS = ("human", "random", "mcts", *BOT_KINDS)
+KINDS = ("human", "random", "mcts", "solver", *BOT_KINDS)
 
 # What each kind takes, and how a value written in a spec is read.
 _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "human": {"name": str, "ask": lambda text: _refuse_text()},
     "random": {"name": str, "seed": int, "reaction": str},
     "mcts": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
+    "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},
     **{kind: {"name": str, "reaction": str, "jitter": float} for kind in BOT_KINDS},
 }
 
@@ -51,8 +52,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def player(kind: str, **options: Any) -> Any:
     """A player by spec or kind, with keyword settings (which win over those in the spec).
 
-    Kinds: human, random, mcts, and Omiga's real-time bots rollout, racer and greedy (`random`
-    given a `reaction` is the random real-time bot). BadOption for an unknown kind or setting.
+    Kinds: human, random, mcts, solver (proven winning moves in Omny and Odd-Y, else its
+    `fallback` kind), and Omiga's real-time bots rollout, racer and greedy (`random` given a
+    `reaction` is the random real-time bot). BadOption for an unknown kind or setting.
     """
     name, written = parse_spec(kind)
     if name not in _SETTINGS:
@@ -89,6 +91,10 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
         return HumanPlayer(**settings)
     if kind == "random":
         return RandomPlayer(**settings)
+    if kind == "solver":
+        from ogames.players.solver_player import SolverPlayer
+
+        return SolverPlayer(**settings)
     return MctsPlayer(**settings)
 
 
