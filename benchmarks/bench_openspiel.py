@@ -145,7 +145,9 @@ def speed(sizes: list[int], seconds: float, rounds: int) -> dict[str, Any]:
             for key, measure in measures.items():
                 samples[n][key].append(measure(n))
     return {
-        str(n): {key: statistics.median(values) for key, values in figures.items()} | {"cells": n * (n + 1) // 2}
+        str(n): {key: statistics.median(values) for key, values in figures.items()}
+        | {f"{key}_range": [min(values), max(values)] for key, values in figures.items()}
+        | {"cells": n * (n + 1) // 2}
         for n, figures in samples.items()
     }
 
@@ -225,6 +227,11 @@ def play_game(size: int, seconds: float, ours_first: bool, seed: int, spec: str 
     }
 
 
+def _warm_up(size: int, spec: str) -> None:
+    """Compile our player's kernels before its first timed move."""
+    player(spec, iterations=64).choose(our_game(size).new_state())
+
+
 def _play_indexed(args: tuple[int, int, float, int, str, bool]) -> dict[str, Any]:
     index, size, seconds, seed, spec, solve = args
     return play_game(size, seconds, ours_first=index % 2 == 0, seed=seed + index, spec=spec, solve=solve)
@@ -248,12 +255,10 @@ def match(size: int, seconds: float, games: int, seed: int, workers: int, spec: 
     sink = open(out, "a") if out else None  # kept open for the whole match
     try:
         if workers > 1:
-            with ProcessPoolExecutor(workers) as pool:
-                outcomes = pool.map(_play_indexed, jobs)
-                results = _collect(outcomes, sink)
+            with ProcessPoolExecutor(workers, initializer=_warm_up, initargs=(size, spec)) as pool:
+                results = _collect(pool.map(_play_indexed, jobs), sink)
         else:
-            warm = our_game(size).new_state()
-            player("mcts", iterations=64).choose(warm)  # compile before the first timed move
+            _warm_up(size, spec)
             results = _collect(map(_play_indexed, jobs), sink)
     finally:
         if sink:
