@@ -34,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich.console import Console
@@ -180,14 +181,35 @@ def print_speed(figures: dict[str, Any], seconds: float, rounds: int, console: C
 # ----- match -----------------------------------------------------------------------------------
 
 
-def play_game(size: int, seconds: float, ours_first: bool, seed: int, spec: str = "mcts", solve: bool = True) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a match shares. The budget per move is `seconds` of wall-clock time for
+    both sides, or, with `iterations`, that many iterations for ours and simulations for theirs
+    (to tell search speed from search quality)."""
+
+    size: int = 9
+    seconds: float = 0.1
+    iterations: int | None = None
+    spec: str = "mcts"
+    solve: bool = True
+
+    def budget(self) -> str:
+        return f"{self.iterations} it" if self.iterations else f"{self.seconds:g} s"
+
+
+def play_game(setup: Setup, ours_first: bool, seed: int) -> dict[str, Any]:
     """One game of Y between our player and OpenSpiel's bot, both engines kept move by move; their
     verdicts on the end and the winner must agree."""
+    size = setup.size
     state = our_game(size).new_state(["ogames", "openspiel"] if ours_first else ["openspiel", "ogames"])
     game = their_game(size)
     theirs_state = game.new_initial_state()
-    ours = player(spec, think=seconds, seed=seed)
-    theirs = their_bot(game, seconds, seed, solve=solve)
+    if setup.iterations:
+        ours = player(setup.spec, iterations=setup.iterations, seed=seed)
+        theirs = their_bot(game, None, seed, simulations=setup.iterations, solve=setup.solve)
+    else:
+        ours = player(setup.spec, think=setup.seconds, seed=seed)
+        theirs = their_bot(game, setup.seconds, seed, solve=setup.solve)
     our_colour = "black" if ours_first else "white"
     spent = {"ours": 0.0, "theirs": 0.0}
     moves = {"ours": 0, "theirs": 0}
@@ -213,8 +235,8 @@ def play_game(size: int, seconds: float, ours_first: bool, seed: int, spec: str 
     their_winner = "black" if theirs_state.returns()[0] > 0 else "white"
     assert their_winner == state.winner, f"the engines disagree on the winner: {their_winner} vs {state.winner}"
     return {
-        "size": size,
-        "seconds": seconds,
+        **asdict(setup),
+        "budget": setup.budget(),
         "seed": seed,
         "ours": our_colour,
         "winner": state.winner,
@@ -227,14 +249,14 @@ def play_game(size: int, seconds: float, ours_first: bool, seed: int, spec: str 
     }
 
 
-def _warm_up(size: int, spec: str) -> None:
+def _warm_up(setup: Setup) -> None:
     """Compile our player's kernels before its first timed move."""
-    player(spec, iterations=64).choose(our_game(size).new_state())
+    player(setup.spec, iterations=64).choose(our_game(setup.size).new_state())
 
 
-def _play_indexed(args: tuple[int, int, float, int, str, bool]) -> dict[str, Any]:
-    index, size, seconds, seed, spec, solve = args
-    return play_game(size, seconds, ours_first=index % 2 == 0, seed=seed + index, spec=spec, solve=solve)
+def _play_indexed(job: tuple[Setup, int, int]) -> dict[str, Any]:
+    setup, index, seed = job
+    return play_game(setup, ours_first=index % 2 == 0, seed=seed + index)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -247,18 +269,18 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(size: int, seconds: float, games: int, seed: int, workers: int, spec: str, solve: bool, out: str | None) -> list[dict]:
+def match(setup: Setup, games: int, seed: int, workers: int, out: str | None) -> list[dict]:
     """Play the games (alternating seats; game i has ours as Black when i is even), printing a line
     per game, and append each result as a JSON line to `out` if given."""
-    jobs = [(i, size, seconds, seed, spec, solve) for i in range(games)]
+    jobs = [(setup, i, seed) for i in range(games)]
     results = []
     sink = open(out, "a") if out else None  # kept open for the whole match
     try:
         if workers > 1:
-            with ProcessPoolExecutor(workers, initializer=_warm_up, initargs=(size, spec)) as pool:
+            with ProcessPoolExecutor(workers, initializer=_warm_up, initargs=(setup,)) as pool:
                 results = _collect(pool.map(_play_indexed, jobs), sink)
         else:
-            _warm_up(size, spec)
+            _warm_up(setup)
             results = _collect(map(_play_indexed, jobs), sink)
     finally:
         if sink:
@@ -286,7 +308,7 @@ def print_match(results: list[dict], console: Console) -> None:
     table = Table(title="ogames mcts vs OpenSpiel C++ MCTSBot on Y (seats alternating, pie off)")
     for column in (
         "size",
-        "s/move",
+        "budget/move",
         "games",
         "ogames wins",
         "win rate (95% CI)",
@@ -297,10 +319,10 @@ def print_match(results: list[dict], console: Console) -> None:
         "our it/move",
     ):
         table.add_column(column, justify="right")
-    groups: dict[tuple[int, float], list[dict]] = {}
+    groups: dict[tuple[int, str], list[dict]] = {}
     for result in results:
-        groups.setdefault((result["size"], result["seconds"]), []).append(result)
-    for (size, seconds), group in sorted(groups.items()):
+        groups.setdefault((result["size"], result["budget"]), []).append(result)
+    for (size, budget), group in sorted(groups.items()):
         wins = sum(r["ours_won"] for r in group)
         low, high = wilson(wins, len(group))
         by_colour = {
@@ -309,7 +331,7 @@ def print_match(results: list[dict], console: Console) -> None:
         }
         table.add_row(
             str(size),
-            f"{seconds:g}",
+            budget,
             str(len(group)),
             str(wins),
             f"{wins / len(group):.0%} ({low:.0%}–{high:.0%})",
@@ -337,10 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     duel = commands.add_parser("match", help="a strength match at equal wall-clock time per move")
     duel.add_argument("--games", type=int, default=20)
     duel.add_argument("--seconds", type=float, default=0.1, help="wall-clock time per move, both sides")
+    duel.add_argument("--iterations", type=int, help="instead of a time: iterations (ours) = simulations (theirs) per move")
     duel.add_argument("--size", type=int, default=9)
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--workers", type=int, default=1, help="games in parallel processes (each side gets less CPU)")
-    duel.add_argument("--player", default="mcts", help="our player spec (think is set to --seconds)")
+    duel.add_argument("--player", default="mcts", help="our player spec (its budget is set by --seconds or --iterations)")
     duel.add_argument("--no-solve", action="store_true", help="OpenSpiel's bot without its MCTS-solver")
     duel.add_argument("--out", help="append each game's result to this file as a JSON line")
     args = parser.parse_args(argv)
@@ -351,7 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "match":
         if args.games < 1 or not (0 < args.seconds <= 60) or not (2 <= args.size <= 26) or args.workers < 1:
             parser.error("--games ≥ 1, 0 < --seconds ≤ 60, 2 ≤ --size ≤ 26, --workers ≥ 1")
-        results = match(args.size, args.seconds, args.games, args.seed, args.workers, args.player, not args.no_solve, args.out)
+        if args.iterations is not None and args.iterations < 1:
+            parser.error("--iterations ≥ 1")
+        setup = Setup(args.size, args.seconds, args.iterations, args.player, not args.no_solve)
+        results = match(setup, args.games, args.seed, args.workers, args.out)
         print_match(results, console)
         return 0
     sizes = getattr(args, "sizes", [9, 13, 19])

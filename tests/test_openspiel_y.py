@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ pyspiel = pytest.importorskip("pyspiel")
 _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_openspiel.py"
 _spec = importlib.util.spec_from_file_location("bench_openspiel", _SCRIPT)
 bench = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = bench  # its dataclasses look their module up there
 _spec.loader.exec_module(bench)
 
 SIZES = (2, 3, 4, 5, 9, 13, 19)
@@ -72,8 +74,10 @@ def test_random_games_agree_move_by_move_and_on_the_winner(size):
 
 
 def test_a_match_game_is_played_through_both_engines():
-    result = bench.play_game(5, 0.003, ours_first=False, seed=1)
+    result = bench.play_game(bench.Setup(size=5, seconds=0.003), ours_first=False, seed=1)
     assert result["ours"] == "white" and result["winner"] in ("black", "white")
     assert result["ours_won"] == (result["winner"] == "white")
     assert len(result["moves"]) == result["plies"] > 0
+    fixed = bench.play_game(bench.Setup(size=4, iterations=30), ours_first=True, seed=2)
+    assert fixed["budget"] == "30 it" and fixed["our_iterations_per_move"] <= 30
     assert bench.wilson(8, 10)[0] < 0.8 < bench.wilson(8, 10)[1]
