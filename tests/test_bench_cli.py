@@ -78,6 +78,7 @@ def test_tables_by_default_with_the_warm_up_said():
         (["mcts", "oddy", "--player", "mcts:depth=3"], "no setting 'depth'"),
         (["mcts", "oddy", "--player", "mcts:think=-1"], "think time must be positive"),
         (["mcts", "omiga"], "real-time"),
+        (["mcts", "omiga", "--variant", "toddler", "--seed", "9"], "nothing to choose there"),  # one legal move
     ],
 )
 def test_bad_input_is_refused_in_one_line(args, message):

@@ -27,7 +27,7 @@ import ogames
 from ogames.cli.args import parse_play_args
 from ogames.errors import BadOption, OgamesError, shown
 from ogames.players import parse_spec, player
-from ogames.rules.protocol import Game, State
+from ogames.rules.protocol import TURN_BASED, Game, State
 
 app = typer.Typer(
     help="Measure speed: random playouts or search iterations per second from the start of a game.",
@@ -108,7 +108,9 @@ def measure_search(state: State, spec: str, seconds: float) -> dict[str, Any]:
     info = timed.info()
     iterations, used = info.get("iterations"), info.get("seconds")
     if not isinstance(iterations, int) or not iterations or not used:
-        raise BadOption(f"player {shown(spec)} reported no search iterations from this position (info: {shown(info)})")
+        choices = len(state.legal_moves()) if state.game.dynamics == TURN_BASED else None
+        why = "there is nothing to choose there" if choices == 1 else f"info: {shown(info)}"
+        raise BadOption(f"player {shown(spec)} made no search iterations from the start of this game ({why})")
     return {"iterations": iterations, "seconds": used, "iterations_per_second": iterations / used, "warm_up_seconds": warm}
 
 
