@@ -443,6 +443,7 @@ def _mount(name: str, loader: Callable[[], Any]) -> None:
 
 _mount("omiga", lambda: importlib.import_module("ogames.cli.omiga"))
 importlib.import_module("ogames.cli.tournament").register(app)
+_mount("bench", lambda: importlib.import_module("ogames.cli.bench"))
 
 
 def main() -> None:
