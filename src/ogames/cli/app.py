@@ -22,7 +22,7 @@ from ogames.cli.engine import prepare_engine, search_note
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.errors import shown as shorten
-from ogames.players import BasePlayer, make_player, parse_spec
+from ogames.players import TURN_KINDS, BasePlayer, make_player, parse_spec
 from ogames.records import load_file, save
 from ogames.rules.protocol import Game, State
 
@@ -285,8 +285,8 @@ def play_command(
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
         for colour, spec in seats.items():
-            if parse_spec(spec)[0] not in ("human", "random", "mcts"):
-                raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is human, random or mcts[:setting=value,…]")
+            if parse_spec(spec)[0] not in TURN_KINDS:
+                raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is {'|'.join(TURN_KINDS)}[:setting=value,…]")
         if not (math.isfinite(think) and 0 < think <= MAX_THINK):
             raise BadOption(f"--think {think}: the thinking time must be more than 0 and at most {MAX_THINK:.0f} seconds")
         if iterations is not None and iterations < 1:

@@ -15,10 +15,11 @@ from rich.console import Console
 from typer.core import TyperCommand
 
 from ogames.errors import BadOption
+from ogames.players import TURN_KINDS
 from ogames.rules import REGISTRY, game_class, load
 
 WIDTH = 80
-SEAT_KINDS = "human|random|mcts"
+SEAT_KINDS = "|".join(TURN_KINDS)
 # Options that bring in more colours than the defaults have (for the list of seats).
 _MOST_COLOURS: dict[str, dict[str, Any]] = {"omega": {"players": 4}, "omiga": {"variant": "toddler", "players": 6}}
 _REPOSITORY = Path(__file__).resolve().parents[3]
@@ -106,8 +107,8 @@ def seat_lines(name: str) -> list[str]:
             kind = "human"
         else:
             kind = "a bot" if name == "omiga" else "mcts"
-        lines.append(f"  --{colour} {SEAT_KINDS}".ljust(34) + f"default {kind}")
-    lines.append("  a seat's player may carry settings, e.g. --white mcts:think=2,seed=1")
+        lines.append(f"  --{colour} SPEC".ljust(16) + f"default {kind}")
+    lines.append(f"  SPEC is {SEAT_KINDS}, with settings if wanted: mcts:think=2,seed=1")
     return lines
 
 

@@ -23,7 +23,8 @@ from ogames.players.mcts import MctsPlayer
 from ogames.players.random_player import RandomPlayer
 
 BOT_KINDS = ("rollout", "racer", "greedy")  # Omiga's real-time strategies (plus random with a reaction)
-KINDS = ("human", "random", "mcts", "solver", *BOT_KINDS)
+TURN_KINDS = ("human", "random", "mcts", "solver")  # players of turn-based games
+KINDS = (*TURN_KINDS, *BOT_KINDS)
 
 # What each kind takes, and how a value written in a spec is read.
 _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
@@ -109,6 +110,7 @@ def make_player(kind: str, **kw: Any) -> BasePlayer:
 __all__ = [
     "BOT_KINDS",
     "KINDS",
+    "TURN_KINDS",
     "BasePlayer",
     "HumanPlayer",
     "MctsPlayer",
