@@ -98,7 +98,7 @@ def test_the_form_creates_a_game_and_hands_the_tokens_over_in_the_fragment(clien
     view = client.get(f"/api/games/{game_id}").json()
     assert view["options"]["size"] == 4 and view["options"]["pie"] is True
     # The tokens from the fragment hold the seats.
-    moved = client.post(f"/api/games/{game_id}/moves", json={"move": "a1", "token": first, "ply": 0})
+    moved = client.post(f"/api/games/{game_id}/moves", json={"move": "a1", "token": first, "version": 0})
     assert moved.status_code == 200
     page = client.get(f"/g/{game_id}")
     assert page.status_code == 200 and first not in page.text and second not in page.text

@@ -1,5 +1,5 @@
-"""The games database: alembic migrations both ways, moves written only at the ply they were made
-at, and token digests instead of tokens."""
+"""The games database: alembic migrations both ways, actions written only at the version they were
+made at (and entries rewritten from the first one changed), and token digests instead of tokens."""
 
 from __future__ import annotations
 
@@ -33,12 +33,11 @@ def test_a_move_is_stored_only_at_its_ply_and_games_come_back_whole(tmp_path: Pa
     store = Store(url)
     state = ogames.load("omny", variant="y", size=3, pie=True).new_state(["ann", "bob"])
     store.create_game("g1", "omny", "hotseat", ["human", "human"], state.record(), {0: "tok-a", 1: "tok-b"})
-    for move in ("b2", "swap"):
-        ply = state.ply
+    for version, move in enumerate(("b2", "swap")):
         state.play(move)
-        store.add_move("g1", ply, state.history[-1], state.record())
+        store.add_action("g1", version, state.record(), version)
     with pytest.raises(StaleMove):
-        store.add_move("g1", 1, state.history[-1], state.record())
+        store.add_action("g1", 1, state.record(), 1)
     store.close()
     again = Store(url)
     row = again.load_game("g1")
@@ -51,3 +50,18 @@ def test_a_move_is_stored_only_at_its_ply_and_games_come_back_whole(tmp_path: Pa
         stored = " ".join(str(row) for row in conn.execute(text("select * from seat_tokens")))
     assert "tok-a" not in stored and "tok-b" not in stored
     again.close()
+
+
+def test_an_action_may_rewrite_the_last_entry(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'o.sqlite3'}")
+    state = ogames.load("omega", players=2, size=4).new_state()
+    store.create_game("o", "omega", "hotseat", ["human", "human"], state.record(), {})
+    for version, move in enumerate(("d1", "e1", "f1")):
+        before = len(state.record()["moves"])
+        state.play(move)
+        first = before - 1 if len(state.record()["moves"]) == before else before
+        store.add_action("o", version, state.record(), first)
+    row = store.load_game("o")
+    assert [entry["move"] for entry in row.moves] == ["d1 e1", "f1"] and row.version == 3
+    assert ogames.replay(row.record()).record() == state.record()
+    store.close()

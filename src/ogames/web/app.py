@@ -10,7 +10,7 @@ every move. Routes:
     WS   /ws/g/{id}             the live game: views out, moves and resignations in
     POST /api/games             create a game (JSON) → id, link and the seats' tokens
     GET  /api/games/{id}        the game's view (JSON)
-    POST /api/games/{id}/moves  a move {move, token, ply};  POST /api/games/{id}/resign {token, ply}
+    POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
 
 A new game's tokens reach the creating browser in the fragment of the link it is sent to
 (`/g/{id}#seats=0.TOKEN,1.TOKEN`), which browsers never send to a server, so no token is in any
@@ -199,7 +199,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_move(request: Request, game_id: str) -> Response:
         try:
             message = MoveRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).move(game_id, message.token, message.ply, message.move)
+            live = await hub_of(request).move(game_id, message.token, message.version, message.move)
         except ValidationError as exc:
             return _error(explain(exc), "invalid", 422)
         except Refusal as refusal:
@@ -210,7 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_resign(request: Request, game_id: str) -> Response:
         try:
             message = ResignRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).resign(game_id, message.token, message.ply)
+            live = await hub_of(request).resign(game_id, message.token, message.version)
         except ValidationError as exc:
             return _error(explain(exc), "invalid", 422)
         except Refusal as refusal:
@@ -269,9 +269,9 @@ async def _handle(hub: Hub, live: LiveGame, incoming: dict[str, Any], limit: int
         return {"type": "pong"}
     try:
         if isinstance(message, ResignMessage):
-            await hub.resign(live.id, message.token, message.ply)
+            await hub.resign(live.id, message.token, message.version)
         else:
-            await hub.move(live.id, message.token, message.ply, message.move)
+            await hub.move(live.id, message.token, message.version, message.move)
     except Refusal as refusal:
         return _refused(refusal.message, refusal.code)
     return None

@@ -2,8 +2,9 @@
 
 A `Hub` keeps the games being played in memory (rebuilt from the database on demand by replaying
 their records through the rules), takes every move through the same steps — the seat's token, the
-ply the page saw, the seat to move, the rules on a copy of the state, the database, and only then
-the new position for everyone watching — and lets the computer play its seats in a worker.
+version of the game the page saw (its count of accepted actions), the seat to move, the rules on a
+copy of the state, the database, and only then the new position for everyone watching — and lets
+the computer play its seats in a worker.
 
 Refusals raise `Refusal` with a message for people and a short code; nothing is changed by them.
 Tokens are never logged or sent back; views carry no secrets, so every watcher gets the same one.
@@ -59,6 +60,7 @@ class LiveGame:
     state: State
     digests: dict[int, str]
     created_at: float
+    version: int = 0  # actions accepted so far (moves and resignations; Omega: each placement)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[asyncio.Queue] = field(default_factory=set)
     thinking: bool = False
@@ -160,7 +162,7 @@ class Hub:
             if row is None:
                 raise Refusal("there is no such game", "not-found", 404)
             digests = await asyncio.to_thread(self.store.token_digests, game_id)
-            live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at)
+            live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
             self._remember(live)
         self._start_computer(live)
         return live
@@ -174,11 +176,12 @@ class Hub:
 
     # ----- moves ----------------------------------------------------------------------------
 
-    async def move(self, game_id: str, token: str, ply: int, move: str) -> LiveGame:
-        """Make a move for the seat whose token is given; Refusal (nothing changed) if not allowed."""
+    async def move(self, game_id: str, token: str, version: int, move: str) -> LiveGame:
+        """Make a move for the seat whose token is given, in the game as it was at `version`;
+        Refusal (nothing changed) if it is not allowed."""
         live = await self.get(game_id)
         async with live.lock:
-            seat = self._check_turn(live, token, ply)
+            seat = self._check_turn(live, token, version)
             if live.is_computer(live.state.mover):  # never: a person's token is not a computer seat
                 raise Refusal("the computer is to move", "not-your-turn", 409)
             if seat != live.state.mover:
@@ -188,16 +191,16 @@ class Hub:
                 trial.play(move)
             except OgamesError as exc:
                 raise Refusal(str(exc), "illegal", 422) from None
-            await self._commit(live, trial, ply)
+            await self._commit(live, trial)
         await self.announce(live)
         self._start_computer(live)
         return live
 
-    async def resign(self, game_id: str, token: str, ply: int) -> LiveGame:
+    async def resign(self, game_id: str, token: str, version: int) -> LiveGame:
         """The seat whose token is given gives up (its colours, at any turn); Refusal if not allowed."""
         live = await self.get(game_id)
         async with live.lock:
-            seat = self._check_turn(live, token, ply)
+            seat = self._check_turn(live, token, version)
             state = live.state
             colours = [colour for colour, owner in state.owner.items() if owner == seat]
             colour = state.to_move if state.to_move in colours else (colours[0] if colours else None)
@@ -208,38 +211,43 @@ class Hub:
                 trial.resign(colour)
             except (OgamesError, NotImplementedError) as exc:
                 raise Refusal(str(exc), "illegal", 422) from None
-            await self._commit(live, trial, ply)
+            await self._commit(live, trial)
         await self.announce(live)
         return live
 
-    def _check_turn(self, live: LiveGame, token: str, ply: int) -> int:
-        """The seat of a token, after checking the game is on and at the ply the page saw."""
+    def _check_turn(self, live: LiveGame, token: str, version: int) -> int:
+        """The seat of a token, after checking the game is on and at the version the page saw."""
         seat = live.seat_of(token)
         if seat is None:
             raise Refusal("that token holds no seat in this game", "bad-token", 403)
         state = live.state
         if state.is_over:
             raise Refusal(f"the game is over: {state.result.describe()}", "over", 409)
-        if ply != state.ply:
-            message = f"the game has moved on: the message was for move {ply + 1}, the game is at move {state.ply + 1}"
+        if version != live.version:
+            message = f"the game has moved on since this was sent (it was for version {version}, the game is at {live.version})"
             raise Refusal(message, "stale", 409)
         return seat
 
-    async def _commit(self, live: LiveGame, trial: State, ply: int) -> None:
-        """Store the move a trial state made at `ply`, then make it the live state (lock held)."""
-        entry = trial.history[-1]
+    async def _commit(self, live: LiveGame, trial: State) -> None:
+        """Store the action a trial copy of the live state made, then make the copy the live state
+        (the game's lock is held)."""
+        before, record = live.state.record()["moves"], trial.record()
+        after = record["moves"]
+        first = first_change(before, after)
+        entry = after[-1] if after else {}
         try:
-            await asyncio.to_thread(self.store.add_move, live.id, ply, entry, trial.record())
+            await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first)
         except StaleMove:
             # Someone else (another server on the same database) stored a move first: catch up.
             self.live.pop(live.id, None)
             raise Refusal("the game has moved on: reload the page", "stale", 409) from None
         except Exception:
-            log.exception("game %s: could not store move %d", live.id, ply + 1)
+            log.exception("game %s: could not store action %d", live.id, live.version + 1)
             raise Refusal("the move could not be stored, so it was not made: try again", "storage", 503) from None
         live.state = trial
+        live.version += 1
         live.problem = None
-        log.info("game %s: move %d %s by %s", live.id, ply + 1, shown(entry.get("move")), entry.get("by"))
+        log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
 
     # ----- the computer ------------------------------------------------------------------------
 
@@ -259,7 +267,7 @@ class Hub:
                 state = live.state
                 if state.is_over or not live.is_computer(state.mover):
                     break
-                spec, ply, record = live.seat_kinds[state.mover], state.ply, state.record()
+                spec, version, record = live.seat_kinds[state.mover], live.version, state.record()
                 live.thinking = True
             await self.announce(live)
             try:
@@ -272,12 +280,12 @@ class Hub:
                 live.problem = f"the computer could not move ({type(exc).__name__}); reload the page to let it try again"
                 break
             async with live.lock:
-                if live.state.ply != ply or live.state.is_over:
+                if live.version != version or live.state.is_over:
                     continue  # the position changed while it thought (a resignation): think again
                 trial = live.state.clone()
                 try:
                     trial.play(move)
-                    await self._commit(live, trial, ply)
+                    await self._commit(live, trial)
                 except (OgamesError, Refusal) as exc:
                     log.error("game %s: the computer's move %s was refused: %s", live.id, shown(move), exc)
                     live.problem = "the computer could not move; reload the page to let it try again"
@@ -285,9 +293,10 @@ class Hub:
                 live.thinking = False
             await self.announce(live)
         live.thinking = False
-        if live.problem and self.live.get(live.id) is live:
-            del self.live[live.id]  # the next visit rebuilds the game and lets the computer try again
-        await self.announce(live)
+        if live.problem:
+            if self.live.get(live.id) is live:
+                del self.live[live.id]  # the next visit rebuilds the game and lets the computer try again
+            await self.announce(live)
 
     # ----- watchers --------------------------------------------------------------------------
 
@@ -308,6 +317,14 @@ class Hub:
             while queue.full():
                 queue.get_nowait()  # views are whole: the newest replaces the oldest
             queue.put_nowait(message)
+
+
+def first_change(before: list[Any], after: list[Any]) -> int:
+    """The index of the first record entry an action changed (usually the one it appended)."""
+    for index, (old, new) in enumerate(zip(before, after, strict=False)):
+        if old != new:
+            return index
+    return min(len(before), len(after))
 
 
 def rebuild(row: GameRow) -> State:
@@ -353,6 +370,7 @@ def view(live: LiveGame) -> dict[str, Any]:
         "mode": live.mode,
         "colours": list(state.game.colours),
         "ply": state.ply,
+        "version": live.version,
         "over": over,
         "to_move": None if over else state.to_move,
         "mover": mover,

@@ -1,8 +1,9 @@
 """The messages between the pages and the server, validated by pydantic.
 
 Every message model forbids unknown fields and bounds every string, list and number, so a hostile
-message is refused with a clear reason before anything reads it. A move names the ply it was
-made at: a message sent again later (or for a position that has moved on) is refused.
+message is refused with a clear reason before anything reads it. A move carries the version of the
+game it was made for (the count of actions the game has accepted, shown in every view): a message
+sent again later, or sent for a position that has moved on, is refused.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
 MAX_TOKEN = 64  # characters of a seat token (they are 43)
-MAX_PLY = 1_000_000
+MAX_VERSION = 10_000_000
 MAX_OPTIONS = 20
 MAX_OPTION_TEXT = 20_000  # an Omny custom board may list 3000 cells
 MAX_NAME = 40
 
 Token = Annotated[str, Field(min_length=1, max_length=MAX_TOKEN, pattern=r"^[A-Za-z0-9_-]+$")]
-Ply = Annotated[int, Field(ge=0, le=MAX_PLY, strict=True)]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION, strict=True)]
 OptionValue = (
     Annotated[str, Field(max_length=MAX_OPTION_TEXT)]
     | bool
@@ -37,20 +38,20 @@ class Message(BaseModel):
 
 
 class MoveMessage(Message):
-    """Make a move for the seat whose token is given, at the ply the page saw."""
+    """Make a move for the seat whose token is given, in the game at the version the page saw."""
 
     type: Literal["move"]
     move: Annotated[str, Field(min_length=1, max_length=MAX_MOVE)]
     token: Token
-    ply: Ply
+    version: Version
 
 
 class ResignMessage(Message):
-    """The seat whose token is given gives up (at any ply while the game goes on)."""
+    """The seat whose token is given gives up (at any turn while the game goes on)."""
 
     type: Literal["resign"]
     token: Token
-    ply: Ply
+    version: Version
 
 
 class PingMessage(Message):
@@ -69,14 +70,14 @@ class MoveRequest(Message):
 
     move: Annotated[str, Field(min_length=1, max_length=MAX_MOVE)]
     token: Token
-    ply: Ply
+    version: Version
 
 
 class ResignRequest(Message):
     """Resigning over HTTP (`POST /api/games/{id}/resign`)."""
 
     token: Token
-    ply: Ply
+    version: Version
 
 
 class NewGame(Message):

@@ -4,10 +4,13 @@ The schema is managed by alembic (`ogames/web/migrations/`); `Store(url)` brings
 the newest schema before anything else, so an upgraded server keeps every old game.
 
 A game is stored as the head of its record (everything but the moves: game, options, players,
-seats, result) plus one row per move; `GameRow.record()` puts them together again and the rules
-rebuild the state from it (`ogames.replay`). A move is written in one transaction with the new
-head, and only if the stored game is still at the ply the move was made at, so two writers can
-never both add a move at the same ply. Seat tokens are stored as SHA-256 digests only.
+seats, result) plus one row per record entry; `GameRow.record()` puts them together again and the
+rules rebuild the state from it (`ogames.replay`). Each accepted action (a move, a resignation)
+raises the game's `version` by one and is written in one transaction with the new head, and only
+if the stored game is still at the version the action was made at, so two writers can never both
+add one. An action usually appends one entry; an Omega placement within a turn rewrites the turn's
+last entry, so an action replaces the entries from the first one it changed. Seat tokens are
+stored as SHA-256 digests only.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from sqlalchemy import (
     String,
     Table,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -51,6 +55,7 @@ games = Table(
     Column("seat_kinds", JSON, nullable=False),
     Column("head", JSON, nullable=False),
     Column("ply", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -73,7 +78,7 @@ seat_tokens = Table(
 
 
 class StaleMove(Exception):
-    """The stored game is no longer at the ply the move was made at (another move came first)."""
+    """The stored game is no longer at the version an action was made at (another came first)."""
 
 
 def digest(token: str) -> str:
@@ -91,6 +96,7 @@ class GameRow:
     seat_kinds: list[str]
     head: dict[str, Any]
     moves: list[dict[str, Any]] = field(default_factory=list)
+    version: int = 0
     status: str = "playing"
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -137,6 +143,7 @@ class Store:
                     seat_kinds=seat_kinds,
                     head=head,
                     ply=len(made),
+                    version=0,
                     status=_status(head),
                     created_at=now,
                     updated_at=now,
@@ -147,20 +154,23 @@ class Store:
             for seat, token in tokens.items():
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
 
-    def add_move(self, game_id: str, ply: int, entry: dict[str, Any], record: dict[str, Any]) -> None:
-        """Store the move made at `ply` and the record's new head, in one transaction; StaleMove
-        (nothing written) if the stored game is not at that ply."""
-        head, _ = split_record(record)
+    def add_action(self, game_id: str, version: int, record: dict[str, Any], first: int) -> None:
+        """Store an action made at `version`: the record's new head and its entries from index
+        `first` on (replacing any stored from there), in one transaction; StaleMove (nothing
+        written) if the stored game is not at that version."""
+        head, made = split_record(record)
         now = time.time()
         with self.engine.begin() as conn:
             changed = conn.execute(
                 update(games)
-                .where(games.c.id == game_id, games.c.ply == ply)
-                .values(head=head, ply=ply + 1, status=_status(head), updated_at=now)
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(head=head, ply=len(made), version=version + 1, status=_status(head), updated_at=now)
             ).rowcount
             if changed != 1:
-                raise StaleMove(f"game {game_id} is not at move {ply + 1}")
-            conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
+                raise StaleMove(f"game {game_id} is not at version {version}")
+            conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
+            for ply in range(first, len(made)):
+                conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=made[ply], stored_at=now))
 
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its moves in order, or None."""
@@ -176,6 +186,7 @@ class Store:
             seat_kinds=list(row["seat_kinds"]),
             head=dict(row["head"]),
             moves=list(made),
+            version=row["version"],
             status=row["status"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -209,7 +220,7 @@ class Store:
             ]
 
     def move_count(self, game_id: str) -> int:
-        """How many move rows a game has (for tests and checks)."""
+        """How many record entries a game has stored (for tests and checks)."""
         with self.engine.connect() as conn:
             return len(conn.execute(select(moves.c.ply).where(moves.c.game_id == game_id)).all())
 

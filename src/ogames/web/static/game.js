@@ -62,13 +62,13 @@
       showMessage(computer ? words.wait_computer : heldSeats().length ? words.not_yours : words.watching);
       return;
     }
-    send({ type: "move", move: move, token: token, ply: view.ply });
+    send({ type: "move", move: move, token: token, version: view.version });
   }
 
   function resign() {
     if (view.over || !window.confirm(words.confirm_resign)) return;
     const token = tokenFor(view.mover) || tokenFor(heldSeats()[0]);
-    if (token) send({ type: "resign", token: token, ply: view.ply });
+    if (token) send({ type: "resign", token: token, version: view.version });
   }
 
   // ----- drawing the view ----------------------------------------------------------------------
@@ -104,7 +104,10 @@
       const winner = view.result.winner;
       strong.textContent = winner === "draw" ? words.draw : words.won.replace("{colour}", colourName(winner));
       if (winner !== "draw") status.append(swatch(winner));
-      status.append(strong, document.createTextNode(" — " + view.result.reason));
+      const reason = document.createElement("span");
+      reason.className = "reason";
+      reason.textContent = view.result.reason;
+      status.append(strong, reason);
     } else {
       status.className = "status";
       status.append(swatch(view.to_move));
@@ -112,17 +115,18 @@
       strong.textContent = words.to_move.replace("{colour}", colourName(view.to_move));
       status.append(strong);
       const seat = view.seats[view.mover];
-      if (seat) status.append(document.createTextNode(" · " + seat.name));
+      const yours = mine && view.mode === "ai";
+      if (seat && !yours) status.append(document.createTextNode(" · " + seat.name));
       if (view.thinking) {
         const think = document.createElement("span");
         think.className = "thinking";
         think.textContent = words.thinking;
         status.append(think);
-      } else if (mine && view.mode === "ai") {
-        const yours = document.createElement("span");
-        yours.className = "yours";
-        yours.textContent = words.your_turn;
-        status.append(yours);
+      } else if (yours) {
+        const note = document.createElement("span");
+        note.className = "yours";
+        note.textContent = "· " + words.your_turn;
+        status.append(note);
       }
     }
     if (view.problem) showMessage(view.problem);
@@ -136,7 +140,7 @@
       if (!view.over && seat.seat === view.mover) li.className = "to-move";
       if (view.scores && seat.colours.length) {
         const score = seat.colours.map(function (c) { return view.scores[c]; }).filter(function (s) { return s !== undefined; });
-        if (score.length) li.append(document.createTextNode(" · " + score.join(", ")));
+        if (score.length) li.append(document.createTextNode(" · " + words.score + " " + score.join(", ")));
       }
       seats.append(li);
     });

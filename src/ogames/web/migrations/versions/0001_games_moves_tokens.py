@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("seat_kinds", sa.JSON, nullable=False),
         sa.Column("head", sa.JSON, nullable=False),
         sa.Column("ply", sa.Integer, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("updated_at", sa.Float, nullable=False),
