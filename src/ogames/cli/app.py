@@ -436,6 +436,7 @@ def _mount(name: str, loader: Callable[[], Any]) -> None:
 
 
 _mount("omiga", lambda: importlib.import_module("ogames.cli.omiga"))
+_mount("serve", lambda: importlib.import_module("ogames.cli.serve"))
 
 
 def main() -> None:
