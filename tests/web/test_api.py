@@ -344,3 +344,30 @@ def test_the_database_url_can_come_from_the_environment(tmp_path: Path, monkeypa
     monkeypatch.delenv("OGAMES_DATABASE_URL")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert Settings().database_url == f"sqlite:///{tmp_path / 'data' / 'ogames' / 'ogames.sqlite3'}"
+
+
+def test_a_missing_game_is_refused_on_the_socket(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("/ws/g/no-such-game") as ws:
+        assert ws.receive_json() == {"type": "error", "message": "there is no such game", "code": "not-found"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 4404
+
+
+def test_a_failing_computer_is_reported_and_tries_again_later(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ogames.web import ai
+
+    real = ai.choose_move
+    monkeypatch.setattr(ai, "choose_move", lambda record, spec: (_ for _ in ()).throw(RuntimeError("boom")))
+    game_id, tokens = create(client, mode="ai", seat=0)
+    with client.websocket_connect(f"/ws/g/{game_id}") as ws:
+        receive_state(ws)
+        ws.send_json({"type": "move", "move": "b2", "token": tokens["0"], "version": 0})
+        view = receive_state(ws, lambda view: view["problem"])
+    assert "could not move" in view["problem"] and not view["thinking"] and view["ply"] == 1
+    monkeypatch.setattr(ai, "choose_move", real)
+    with client.websocket_connect(f"/ws/g/{game_id}") as ws:  # rebuilt from the database: the computer tries again
+        view = receive_state(ws, lambda view: view["ply"] == 2 and not view["thinking"])
+    assert view["problem"] is None and client.app.state.store.move_count(game_id) == 2
