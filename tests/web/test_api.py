@@ -371,3 +371,13 @@ def test_a_failing_computer_is_reported_and_tries_again_later(client: TestClient
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:  # rebuilt from the database: the computer tries again
         view = receive_state(ws, lambda view: view["ply"] == 2 and not view["thinking"])
     assert view["problem"] is None and client.app.state.store.move_count(game_id) == 2
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_database(database: Path) -> None:
+    with TestClient(create_app(quick_settings(database, max_live_games=2))) as client:
+        games = [create(client) for _ in range(3)]
+        hub = client.app.state.hub
+        assert games[0][0] not in hub.live and len(hub.live) == 2
+        game_id, tokens = games[0]
+        view = client.post(f"/api/games/{game_id}/moves", json={"move": "a1", "token": tokens["0"], "version": 0}).json()
+        assert view["ply"] == 1 and game_id in hub.live and len(hub.live) == 2

@@ -188,3 +188,21 @@ def test_pages_fit_the_screen(browser: Any, server: str, shots: Path, viewport: 
         expect(page.locator("#moves li")).to_have_count(1)
         page.screenshot(path=str(shots / f"web-{game}-{name}.png"), full_page=True)
     page.context.close()
+
+
+def test_komi_choice_offers_its_values_in_one_menu(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    page.goto(server + "/new/omny")
+    page.select_option("#opt_variant", "sunder")
+    page.fill("#opt_size", "3")
+    page.select_option("#opt_komi_choice", "true")
+    page.click("button[type=submit]")
+    expect(page.locator("#link-state")).to_have_text("live")
+    options = page.locator("#komi-choice option")
+    assert options.count() > 4 and options.first.get_attribute("value") == "komi=0"
+    page.select_option("#komi-choice", "komi=1.5")
+    page.click("#specials button")
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#moves li").first).to_contain_text("komi=1.5")
+    expect(page.locator("#specials button[data-move=swap]")).to_be_visible()
+    page.context.close()

@@ -157,8 +157,28 @@
 
     const specials = document.getElementById("specials");
     specials.replaceChildren();
+    const choices = view.specials.filter(function (move) { return move.startsWith("komi="); });
+    if (mine && choices.length > 4) {
+      // Many komi values: one menu and a button instead of a button each.
+      const select = document.createElement("select");
+      select.id = "komi-choice";
+      select.setAttribute("aria-label", words.komi);
+      choices.forEach(function (move) {
+        const option = document.createElement("option");
+        option.value = move;
+        option.textContent = move;
+        select.append(option);
+      });
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button";
+      button.textContent = words.choose_komi;
+      button.addEventListener("click", function () { play(select.value); });
+      specials.append(select, button);
+    }
     if (mine) {
       view.specials.forEach(function (move) {
+        if (choices.length > 4 && move.startsWith("komi=")) return;
         const button = document.createElement("button");
         button.type = "button";
         button.className = "button";
