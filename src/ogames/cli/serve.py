@@ -1,0 +1,59 @@
+"""`ogames serve`: run the web server (FastAPI on uvicorn) and say where to open it."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ogames.web.settings import DATABASE_ENV, default_database_url
+
+WS_MAX_BYTES = 65536  # the server refuses larger WebSocket frames; the app refuses messages over its own limit
+
+app = typer.Typer(add_completion=False)
+
+
+def address(host: str, port: int) -> str:
+    """The address a person opens for a host and port (a wildcard host is shown as loopback)."""
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    try:
+        if ipaddress.ip_address(shown).version == 6:
+            shown = f"[{shown}]"
+    except ValueError:
+        pass
+    return f"http://{shown}:{port}/"
+
+
+def _hide_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(the given database URL)"
+
+
+@app.callback(invoke_without_command=True)
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this computer only)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help=f"SQLAlchemy URL of the games database (default: ${DATABASE_ENV}, else a SQLite file)"),
+    ] = None,
+) -> None:
+    """Start the web server: play every board game in the browser, on one screen or against the computer."""
+    import uvicorn
+
+    from ogames.web import create_app
+    from ogames.web.settings import Settings
+
+    url = database or default_database_url()
+    settings = Settings(database_url=url)
+    console = Console(highlight=False)
+    console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}")
+    console.print(f"open [bold]{escape(address(host, port))}[/] in a browser (Ctrl+C stops the server)")
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level="info", server_header=False)

@@ -1,0 +1,30 @@
+"""The computer's move, computed in a worker (a process by default) so the server never waits on it.
+
+The worker gets the game's record and the seat's player spec, rebuilds the position through the
+rules and asks the player; only plain data crosses the process boundary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ogames
+from ogames.players import player
+from ogames.players.mcts import warm_up
+
+_warm: set[str] = set()  # games whose kernels this worker has already made ready
+
+
+def choose_move(record: dict[str, Any], spec: str) -> str:
+    """The move a player (by spec, e.g. `mcts:think=1`) makes in the position a record ends in."""
+    state = ogames.replay(record)
+    key = state.game.name
+    if key not in _warm:  # the first search would otherwise spend its time compiling kernels
+        warm_up(state)
+        _warm.add(key)
+    return player(spec).choose(state)
+
+
+def ready() -> bool:
+    """A no-op a new worker runs first, so that it is started before the first real move."""
+    return True

@@ -1,0 +1,406 @@
+"""The web server: pages, a small JSON API and a WebSocket per game, made by `create_app(settings)`.
+
+Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
+every move. Routes:
+
+    GET  /                      the games and the recent games
+    GET  /new/{game}            a new-game form made from the game's options;  POST creates the game
+    GET  /g/{id}                a game: board, turn, moves, result (anyone with the link may watch)
+    GET  /g/{id}/record.json    the game's record, to download
+    WS   /ws/g/{id}             the live game: views out, moves and resignations in
+    POST /api/games             create a game (JSON) → id, link and the seats' tokens
+    GET  /api/games/{id}        the game's view (JSON)
+    POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
+
+A new game's tokens reach the creating browser in the fragment of the link it is sent to
+(`/g/{id}#seats=0.TOKEN,1.TOKEN`), which browsers never send to a server, so no token is in any
+request line or log; the page keeps them in the browser's storage and sends the mover's token
+with each move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+import ogames
+from ogames.web import i18n
+from ogames.web.board import board_svg
+from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
+from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
+from ogames.web.settings import LEVELS, Settings
+from ogames.web.store import Store
+
+log = logging.getLogger("ogames.web")
+HERE = Path(__file__).parent
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web application; its database is migrated to the newest schema when it starts."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        store = await asyncio.to_thread(Store, settings.database_url)
+        hub = Hub(store, settings)
+        app.state.store = store
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    app = FastAPI(title="ogames", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+            return _error(f"the request is too large (at most {settings.max_body_bytes} bytes)", "too-large", 413)
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        return request.app.state.hub
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        asked = request.query_params.get("lang") or request.cookies.get("lang")
+        language = i18n.pick(asked, request.headers.get("accept-language"))
+        words = i18n.words(language)
+        response = templates.TemplateResponse(
+            request,
+            name,
+            {"t": words, "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
+            status_code=status,
+        )
+        if request.query_params.get("lang") in i18n.LANGUAGES:
+            response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
+        return response
+
+    async def body_of(request: Request) -> bytes:
+        body = await request.body()
+        if len(body) > settings.max_body_bytes:
+            raise Refusal(f"the request is too large (at most {settings.max_body_bytes} bytes)", "too-large", 413)
+        return body
+
+    # ----- pages ----------------------------------------------------------------------------
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _error(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
+        return page(request, "error.html", exc.status_code, message=None)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> HTMLResponse:
+        recent = await asyncio.to_thread(hub_of(request).store.recent_games)
+        titles = {g["name"]: g["title"] for g in catalogue()}
+        return page(request, "home.html", games=catalogue(), recent=recent, titles=titles, browser_games=BROWSER_GAMES)
+
+    @app.get("/new/{name}", response_class=HTMLResponse)
+    async def new_game_form(request: Request, name: str) -> HTMLResponse:
+        game = find_game(name)
+        if game is None:
+            raise StarletteHTTPException(404)
+        return page(request, "new.html", **form_context(game))
+
+    @app.post("/new/{name}", response_model=None)
+    async def new_game(request: Request, name: str) -> Response:
+        game = find_game(name)
+        if game is None:
+            raise StarletteHTTPException(404)
+        form: dict[str, str] = {}
+        try:
+            form = dict(parse_qsl((await body_of(request)).decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+            live, tokens = await hub_of(request).create(new_game_from_form(game, form))
+        except Refusal as refusal:
+            return page(request, "new.html", refusal.status, **form_context(game, form), message=refusal.message)
+        except ValidationError as exc:
+            return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
+        except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
+            return page(request, "new.html", 400, **form_context(game, form), message=str(exc)[:200])
+        fragment = ",".join(f"{seat}.{token}" for seat, token in tokens.items())
+        return RedirectResponse(f"/g/{live.id}#seats={fragment}", status_code=303)
+
+    @app.get("/g/{game_id}", response_class=HTMLResponse)
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        try:
+            live = await hub_of(request).get(game_id)
+        except Refusal as refusal:
+            return page(request, "error.html", refusal.status, message=refusal.message)
+        shown = view(live)
+        return page(
+            request,
+            "game.html",
+            game=shown,
+            board=board_svg(live.state),
+            options_text=options_text(shown["options"]),
+            view_json=script_json(shown),
+        )
+
+    @app.get("/g/{game_id}/record.json", response_model=None)
+    async def record(request: Request, game_id: str) -> Response:
+        try:
+            live = await hub_of(request).get(game_id)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        text = ogames.records.dumps(live.state.record())
+        filename = f"ogames-{live.state.game.name}-{live.id}.json"
+        disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        return Response(text, media_type="application/json", headers=disposition)
+
+    # ----- JSON API ---------------------------------------------------------------------------
+
+    @app.post("/api/games", response_model=None)
+    async def api_create(request: Request) -> Response:
+        try:
+            request_model = NewGame.model_validate_json(await body_of(request))
+            live, tokens = await hub_of(request).create(request_model)
+        except ValidationError as exc:
+            return _error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        given = {str(seat): token for seat, token in tokens.items()}
+        return JSONResponse({"id": live.id, "url": f"/g/{live.id}", "tokens": given, "view": view(live)}, status_code=201)
+
+    @app.get("/api/games/{game_id}", response_model=None)
+    async def api_view(request: Request, game_id: str) -> Response:
+        try:
+            return JSONResponse(view(await hub_of(request).get(game_id)))
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+
+    @app.post("/api/games/{game_id}/moves", response_model=None)
+    async def api_move(request: Request, game_id: str) -> Response:
+        try:
+            message = MoveRequest.model_validate_json(await body_of(request))
+            live = await hub_of(request).move(game_id, message.token, message.version, message.move)
+        except ValidationError as exc:
+            return _error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        return JSONResponse(view(live))
+
+    @app.post("/api/games/{game_id}/resign", response_model=None)
+    async def api_resign(request: Request, game_id: str) -> Response:
+        try:
+            message = ResignRequest.model_validate_json(await body_of(request))
+            live = await hub_of(request).resign(game_id, message.token, message.version)
+        except ValidationError as exc:
+            return _error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        return JSONResponse(view(live))
+
+    # ----- live play -------------------------------------------------------------------------
+
+    @app.websocket("/ws/g/{game_id}")
+    async def live_game(websocket: WebSocket, game_id: str) -> None:
+        hub = hub_of(websocket)
+        await websocket.accept()
+        try:
+            live = await hub.get(game_id)
+        except Refusal as refusal:
+            await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+            await websocket.close(code=4404 if refusal.status == 404 else 4500)
+            return
+        queue = hub.watch(live)
+        queue.put_nowait(view(live))
+        sender = asyncio.create_task(_send_all(websocket, queue))
+        try:
+            while True:
+                incoming = await websocket.receive()
+                if incoming["type"] == "websocket.disconnect":
+                    break
+                answer = await _handle(hub, live, incoming, settings.max_message_bytes)
+                if answer is not None:
+                    _offer(queue, answer)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.unwatch(live, queue)
+            sender.cancel()
+
+    return app
+
+
+async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+    """One message from a page: None when it was carried out (the new view goes to everyone),
+    else the answer for that page alone (an error saying why nothing changed, or a pong)."""
+    text = incoming.get("text")
+    if text is None:
+        return _refused("messages are JSON text, not binary", "invalid")
+    if len(text.encode("utf-8")) > limit:
+        return _refused(f"the message is too long (at most {limit} bytes)", "too-large")
+    try:
+        message = parse_client(json.loads(text))
+    except json.JSONDecodeError:
+        return _refused("the message is not JSON", "invalid")
+    except ValidationError as exc:
+        return _refused(explain(exc), "invalid")
+    except RecursionError:
+        return _refused("the message is nested too deeply", "invalid")
+    if isinstance(message, PingMessage):
+        return {"type": "pong"}
+    try:
+        if isinstance(message, ResignMessage):
+            await hub.resign(live.id, message.token, message.version)
+        else:
+            await hub.move(live.id, message.token, message.version, message.move)
+    except Refusal as refusal:
+        return _refused(refusal.message, refusal.code)
+    return None
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """A game's options in one line, as the command line writes them (`size=5 · pie=on`)."""
+    shown = []
+    for name, value in options.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        elif isinstance(value, list):
+            value = ",".join(str(item) for item in value)
+        text = f"{name}={value}"
+        shown.append(text if len(text) <= 60 else text[:57] + "…")
+    return " · ".join(shown)
+
+
+def script_json(value: Any) -> str:
+    """JSON to put inside a `<script type="application/json">` (no `<`, `>` or `&` that could end it)."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _refused(message: str, code: str) -> dict[str, Any]:
+    return {"type": "error", "message": message, "code": code}
+
+
+def _offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
+    while queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
+
+
+async def _send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
+    """Send a connection's queued messages in order until it closes."""
+    try:
+        while True:
+            await websocket.send_json(await queue.get())
+    except Exception:  # the connection closed: the receiving side ends the session
+        return
+
+
+def _error(message: str, code: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+# ----- games and their forms ------------------------------------------------------------------
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every game as `ogames.games()` describes it."""
+    return ogames.games()
+
+
+def find_game(name: str) -> dict[str, Any] | None:
+    """One game's description by name."""
+    return next((game for game in catalogue() if game["name"] == name), None)
+
+
+def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The new-game form's fields, one per option: input kind, default, limits and help."""
+    fields = []
+    for option in game["options"]:
+        kind = option["kind"]
+        field: dict[str, Any] = {
+            "name": option["name"],
+            "label": option["name"].replace("_", " "),
+            "kind": kind,
+            "default": option["default"],
+            "help": option["help"],
+            "choices": option.get("choices") or [],
+            "min": option.get("minimum"),
+            "max": option.get("maximum"),
+            "applies_to": option.get("applies_to") or [],
+        }
+        if kind == "bool":
+            field["input"] = "bool"
+        elif kind == "choice":
+            field["input"] = "select"
+        elif kind in ("int", "half"):
+            field["input"] = "number"
+            field["step"] = "0.5" if kind == "half" else "1"
+        elif kind == "labels":
+            field["input"] = "textarea"
+        else:
+            field["input"] = "text"
+        fields.append(field)
+    return fields
+
+
+def form_context(game: dict[str, Any], form: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the new-game template needs: the game, its fields, the values to show, the levels."""
+    return {
+        "game": game,
+        "fields": form_fields(game),
+        "values": form or {},
+        "playable": game["name"] in BROWSER_GAMES,
+        "levels": list(LEVELS),
+        "seat_count": _seat_count(game["name"]),
+    }
+
+
+def _seat_count(name: str) -> int:
+    try:
+        return ogames.load(name).seat_count
+    except Exception:
+        return 2
+
+
+def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
+    """The NewGame a submitted form asks for: options left empty (or not for the chosen variant)
+    keep their defaults; ValidationError or ValueError if the form is malformed."""
+    options: dict[str, Any] = {}
+    described = {option["name"]: option for option in game["options"]}
+    variant = form.get("opt_variant") or (described.get("variant") or {}).get("default")
+    for name, option in described.items():
+        if option.get("applies_to") and variant not in option["applies_to"]:
+            continue
+        value = form.get(f"opt_{name}", "").strip()
+        if value == "":
+            continue
+        options[name] = value
+    mode = form.get("mode", "hotseat")
+    seat = form.get("seat", "1")
+    if not seat.isdigit() or len(seat) > 2:
+        raise ValueError("choose your seat by its number")
+    return NewGame.model_validate(
+        {"game": game["name"], "options": options, "mode": mode, "seat": int(seat) - 1, "level": form.get("level", "medium")}
+    )

@@ -1,0 +1,125 @@
+"""The messages between the pages and the server, validated by pydantic.
+
+Every message model forbids unknown fields and bounds every string, list and number, so a hostile
+message is refused with a clear reason before anything reads it. A move carries the version of the
+game it was made for (the count of actions the game has accepted, shown in every view): a message
+sent again later, or sent for a position that has moved on, is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
+MAX_TOKEN = 64  # characters of a seat token (they are 43)
+MAX_VERSION = 10_000_000
+MAX_OPTIONS = 20
+MAX_OPTION_TEXT = 20_000  # an Omny custom board may list 3000 cells
+MAX_NAME = 40
+
+Token = Annotated[str, Field(min_length=1, max_length=MAX_TOKEN, pattern=r"^[A-Za-z0-9_-]+$")]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION, strict=True)]
+OptionValue = (
+    Annotated[str, Field(max_length=MAX_OPTION_TEXT)]
+    | bool
+    | Annotated[int, Field(ge=-(10**15), le=10**15)]
+    | Annotated[float, Field(allow_inf_nan=False)]
+    | Annotated[list[Annotated[str, Field(max_length=40)] | int], Field(max_length=3000)]
+    | None
+)
+
+
+class Message(BaseModel):
+    """A message: unknown fields are errors, strings are not silently converted to numbers."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class MoveMessage(Message):
+    """Make a move for the seat whose token is given, in the game at the version the page saw."""
+
+    type: Literal["move"]
+    move: Annotated[str, Field(min_length=1, max_length=MAX_MOVE)]
+    token: Token
+    version: Version
+
+
+class ResignMessage(Message):
+    """The seat whose token is given gives up (at any turn while the game goes on)."""
+
+    type: Literal["resign"]
+    token: Token
+    version: Version
+
+
+class PingMessage(Message):
+    """Keep the connection alive; answered with a pong."""
+
+    type: Literal["ping"]
+
+
+TAGS = ("move", "resign", "ping")
+ClientMessage = Annotated[MoveMessage | ResignMessage | PingMessage, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+class MoveRequest(Message):
+    """A move over HTTP (`POST /api/games/{id}/moves`): the same fields as the WebSocket message."""
+
+    move: Annotated[str, Field(min_length=1, max_length=MAX_MOVE)]
+    token: Token
+    version: Version
+
+
+class ResignRequest(Message):
+    """Resigning over HTTP (`POST /api/games/{id}/resign`)."""
+
+    token: Token
+    version: Version
+
+
+class NewGame(Message):
+    """A new game: which game, its options, and who sits where.
+
+    mode "hotseat": people in every seat, one browser holds every token; mode "ai": a person in
+    `seat`, the computer at `level` in every other seat.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
+
+    game: Annotated[str, Field(min_length=1, max_length=20)]
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=MAX_OPTIONS)] = {}
+    mode: Literal["hotseat", "ai"] = "hotseat"
+    seat: Annotated[int, Field(ge=0, le=5)] = 0
+    level: Literal["easy", "medium", "hard"] = "medium"
+
+
+def explain(error: ValidationError) -> str:
+    """One short sentence for the first problem pydantic found (no input values are echoed)."""
+    problems = error.errors(include_url=False, include_input=False)
+    if not problems:
+        return "the message is not valid"
+    first = problems[0]
+    loc = list(first.get("loc", ()))
+    if len(loc) > 1 and loc[0] in TAGS:  # the message type pydantic chose the model by
+        loc = loc[1:]
+    where = ".".join(str(part) for part in loc)
+    kind = first.get("type", "")
+    message = first.get("msg", "not valid")
+    if kind == "extra_forbidden":
+        text = f"unknown field {where!r}"
+    elif kind == "missing":
+        text = f"field {where!r} is missing"
+    elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
+        text = "the message type must be one of move, resign, ping"
+    else:
+        text = f"field {where!r}: {message[:120]}" if where else message[:160]
+    more = len(problems) - 1
+    return text + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+
+
+def parse_client(data: Any) -> MoveMessage | ResignMessage | PingMessage:
+    """A client message from decoded JSON; pydantic's ValidationError if it is not one."""
+    return client_message.validate_python(data)

@@ -1,0 +1,53 @@
+"""The web server's settings: where games are stored and how the computer players run.
+
+Every setting has a default that needs nothing installed or started (SQLite in the user's data
+folder); `OGAMES_DATABASE_URL` (any SQLAlchemy URL) overrides the database.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DATABASE_ENV = "OGAMES_DATABASE_URL"
+
+
+def default_database_path() -> Path:
+    """Where the SQLite file lives when no URL is given: `$XDG_DATA_HOME/ogames/ogames.sqlite3`."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "ogames" / "ogames.sqlite3"
+
+
+def default_database_url() -> str:
+    """`OGAMES_DATABASE_URL` if set, else the SQLite file in the user's data folder."""
+    url = os.environ.get(DATABASE_ENV, "").strip()
+    return url or f"sqlite:///{default_database_path()}"
+
+
+# The computer's levels: seconds of search per move.
+LEVELS: dict[str, float] = {"easy": 0.3, "medium": 1.0, "hard": 3.0}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What `create_app` needs. Tests make their own (a temporary SQLite file, short thinking)."""
+
+    database_url: str = field(default_factory=default_database_url)
+    # How the computer thinks: "process" (a worker process: the server never waits on it) or
+    # "thread" (a worker thread in the server process, for tests that must not spawn processes).
+    ai_executor: str = "process"
+    ai_workers: int = 1
+    # Seconds of search per level; tests shorten them.
+    levels: dict[str, float] = field(default_factory=lambda: dict(LEVELS))
+    # Live games kept in memory (the least recently used idle ones are dropped and rebuilt on demand).
+    max_live_games: int = 500
+    # The longest WebSocket message and HTTP request body accepted, in bytes.
+    max_message_bytes: int = 4096
+    max_body_bytes: int = 65536
+
+    def __post_init__(self) -> None:
+        if self.ai_executor not in ("process", "thread"):
+            raise ValueError(f"ai_executor must be 'process' or 'thread', not {self.ai_executor!r}")
+        if self.ai_workers < 1:
+            raise ValueError("ai_workers must be at least 1")

@@ -1,0 +1,213 @@
+// The game page: shows the server's view of the game and sends the clicks of the seats this
+// browser holds. The server decides everything; a refused move shows the server's reason.
+"use strict";
+(function () {
+  const root = document.querySelector(".game");
+  if (!root) return;
+  const gameId = root.dataset.gameId;
+  const words = JSON.parse(document.getElementById("words").textContent);
+  let view = JSON.parse(document.getElementById("view").textContent);
+  const storageKey = "ogames:seats:" + gameId;
+  const tokens = loadTokens();
+  let socket = null;
+  let retry = 500;
+
+  // ----- the seats' tokens: given once in the link's fragment, kept in this browser -----------
+  function loadTokens() {
+    let held = {};
+    try { held = JSON.parse(localStorage.getItem(storageKey) || "{}") || {}; } catch (e) { held = {}; }
+    const match = location.hash.match(/seats=([A-Za-z0-9_.,-]+)/);
+    if (match) {
+      match[1].split(",").forEach(function (pair) {
+        const dot = pair.indexOf(".");
+        if (dot > 0) held[pair.slice(0, dot)] = pair.slice(dot + 1);
+      });
+      try { localStorage.setItem(storageKey, JSON.stringify(held)); } catch (e) { /* private mode */ }
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return held;
+  }
+
+  function tokenFor(seat) { return seat === null || seat === undefined ? null : tokens[String(seat)] || null; }
+  function heldSeats() { return Object.keys(tokens).map(Number); }
+
+  // ----- talking to the server ---------------------------------------------------------------
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId));
+    socket.addEventListener("open", function () { retry = 500; linkState(true); });
+    socket.addEventListener("message", function (event) {
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "state") { view = message; showMessage(null); render(); }
+      else if (message.type === "error") { showMessage(message.message); }
+    });
+    socket.addEventListener("close", function () {
+      linkState(false);
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    });
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return; }
+    socket.send(JSON.stringify(message));
+  }
+
+  function play(move) {
+    if (view.over) { showMessage(words.game_over); return; }
+    const token = tokenFor(view.mover);
+    if (!token) {
+      const computer = view.seats[view.mover] && view.seats[view.mover].computer;
+      showMessage(computer ? words.wait_computer : heldSeats().length ? words.not_yours : words.watching);
+      return;
+    }
+    send({ type: "move", move: move, token: token, version: view.version });
+  }
+
+  function resign() {
+    if (view.over || !window.confirm(words.confirm_resign)) return;
+    const token = tokenFor(view.mover) || tokenFor(heldSeats()[0]);
+    if (token) send({ type: "resign", token: token, version: view.version });
+  }
+
+  // ----- drawing the view ----------------------------------------------------------------------
+  function colourName(colour) { return words["c_" + colour] || colour; }
+
+  function swatch(colour) {
+    const span = document.createElement("span");
+    span.className = "swatch swatch-" + colour;
+    span.setAttribute("aria-hidden", "true");
+    return span;
+  }
+
+  function render() {
+    const cells = document.querySelectorAll("#board [data-cell]");
+    const legal = new Set(view.legal);
+    const winning = new Set(view.winning || []);
+    const mine = !view.over && tokenFor(view.mover) !== null;
+    cells.forEach(function (cell) {
+      const label = cell.dataset.cell;
+      const stone = view.stones[label];
+      if (stone) cell.dataset.stone = stone; else delete cell.dataset.stone;
+      if (label === view.last) cell.dataset.last = "true"; else delete cell.dataset.last;
+      if (mine && legal.has(label)) cell.dataset.legal = "true"; else delete cell.dataset.legal;
+      if (winning.has(label)) cell.dataset.winning = "true"; else delete cell.dataset.winning;
+    });
+    root.classList.toggle("over", view.over);
+
+    const status = document.getElementById("status");
+    status.replaceChildren();
+    if (view.over && view.result) {
+      status.className = "status result";
+      const strong = document.createElement("strong");
+      const winner = view.result.winner;
+      strong.textContent = winner === "draw" ? words.draw : words.won.replace("{colour}", colourName(winner));
+      if (winner !== "draw") status.append(swatch(winner));
+      const reason = document.createElement("span");
+      reason.className = "reason";
+      reason.textContent = view.result.reason;
+      status.append(strong, reason);
+    } else {
+      status.className = "status";
+      status.append(swatch(view.to_move));
+      const strong = document.createElement("strong");
+      strong.textContent = words.to_move.replace("{colour}", colourName(view.to_move));
+      status.append(strong);
+      const seat = view.seats[view.mover];
+      const yours = mine && view.mode === "ai";
+      if (seat && !yours) status.append(document.createTextNode(" · " + seat.name));
+      if (view.thinking) {
+        const think = document.createElement("span");
+        think.className = "thinking";
+        think.textContent = words.thinking;
+        status.append(think);
+      } else if (yours) {
+        const note = document.createElement("span");
+        note.className = "yours";
+        note.textContent = "· " + words.your_turn;
+        status.append(note);
+      }
+    }
+    if (view.problem) showMessage(view.problem);
+
+    const seats = document.getElementById("seats");
+    seats.replaceChildren();
+    view.seats.forEach(function (seat) {
+      const li = document.createElement("li");
+      seat.colours.forEach(function (colour) { li.append(swatch(colour)); });
+      li.append(document.createTextNode(seat.name + " · " + seat.colours.map(colourName).join(", ")));
+      if (!view.over && seat.seat === view.mover) li.className = "to-move";
+      if (view.scores && seat.colours.length) {
+        const score = seat.colours.map(function (c) { return view.scores[c]; }).filter(function (s) { return s !== undefined; });
+        if (score.length) li.append(document.createTextNode(" · " + words.score + " " + score.join(", ")));
+      }
+      seats.append(li);
+    });
+
+    const moves = document.getElementById("moves");
+    moves.replaceChildren();
+    view.moves.forEach(function (move) {
+      const li = document.createElement("li");
+      li.append(swatch(move.by), document.createTextNode(move.move));
+      moves.append(li);
+    });
+    document.getElementById("no-moves").hidden = view.moves.length > 0;
+    moves.scrollTop = moves.scrollHeight;
+
+    const specials = document.getElementById("specials");
+    specials.replaceChildren();
+    const choices = view.specials.filter(function (move) { return move.startsWith("komi="); });
+    if (mine && choices.length > 4) {
+      // Many komi values: one menu and a button instead of a button each.
+      const select = document.createElement("select");
+      select.id = "komi-choice";
+      select.setAttribute("aria-label", words.komi);
+      choices.forEach(function (move) {
+        const option = document.createElement("option");
+        option.value = move;
+        option.textContent = move;
+        select.append(option);
+      });
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button";
+      button.textContent = words.choose_komi;
+      button.addEventListener("click", function () { play(select.value); });
+      specials.append(select, button);
+    }
+    if (mine) {
+      view.specials.forEach(function (move) {
+        if (choices.length > 4 && move.startsWith("komi=")) return;
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "button";
+        button.dataset.move = move;
+        button.textContent = move === "swap" ? words.swap : move;
+        button.addEventListener("click", function () { play(move); });
+        specials.append(button);
+      });
+    }
+    document.getElementById("resign").hidden = view.over || heldSeats().length === 0;
+  }
+
+  function showMessage(text) {
+    const box = document.getElementById("message");
+    box.hidden = !text;
+    box.textContent = text || "";
+  }
+
+  function linkState(up) {
+    const span = document.getElementById("link-state");
+    span.textContent = up ? words.connected : words.disconnected;
+    span.classList.toggle("down", !up);
+  }
+
+  document.getElementById("board").addEventListener("click", function (event) {
+    const cell = event.target.closest("[data-cell]");
+    if (cell) play(cell.dataset.cell);
+  });
+  document.getElementById("resign").addEventListener("click", resign);
+  render();
+  connect();
+})();

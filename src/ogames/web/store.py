@@ -1,0 +1,272 @@
+"""Storage of web games through SQLAlchemy: a SQLite file by default, any SQLAlchemy URL by setting.
+
+The schema is managed by alembic (`ogames/web/migrations/`); `Store(url)` brings the database to
+the newest schema before anything else, so an upgraded server keeps every old game.
+
+A game is stored as the head of its record (everything but the moves: game, options, players,
+seats, result) plus one row per record entry; `GameRow.record()` puts them together again and the
+rules rebuild the state from it (`ogames.replay`). Each accepted action (a move, a resignation)
+raises the game's `version` by one and is written in one transaction with the new head, and only
+if the stored game is still at the version the action was made at, so two writers can never both
+add one. An action usually appends one entry; an Omega placement within a turn rewrites the turn's
+last entry, so an action replaces the entries from the first one it changed. Seat tokens are
+stored as SHA-256 digests only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = MetaData()
+
+# The tables as the newest migration leaves them (the migrations are the authority; these
+# declarations are what the queries use).
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("seat_kinds", JSON, nullable=False),
+    Column("head", JSON, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("entry", JSON, nullable=False),
+    Column("stored_at", Float, nullable=False),
+)
+seat_tokens = Table(
+    "seat_tokens",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("digest", String(64), nullable=False),
+)
+
+
+class StaleMove(Exception):
+    """The stored game is no longer at the version an action was made at (another came first)."""
+
+
+def digest(token: str) -> str:
+    """The SHA-256 hex digest stored in place of a seat token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class GameRow:
+    """One stored game: its head, its moves and how its seats are played."""
+
+    id: str
+    game: str
+    mode: str
+    seat_kinds: list[str]
+    head: dict[str, Any]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    version: int = 0
+    status: str = "playing"
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (format of `ogames.records`), as the rules wrote it move by move."""
+        head = dict(self.head)
+        record = {key: head.pop(key) for key in ("format", "version", "game", "options", "players", "seats")}
+        record["moves"] = list(self.moves)
+        record.update(head)  # result, and meta where a game writes it
+        return record
+
+
+def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(head, moves) of a record: what `games.head` and the `moves` rows hold."""
+    head = {key: value for key, value in record.items() if key != "moves"}
+    return head, list(record["moves"])
+
+
+class Store:
+    """The games database. Every method is one short transaction (call them off the event loop)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    def create_game(
+        self, game_id: str, game: str, mode: str, seat_kinds: list[str], record: dict[str, Any], tokens: dict[int, str]
+    ) -> None:
+        """Store a new game (with no moves yet) and the digests of its seat tokens."""
+        head, made = split_record(record)
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=game_id,
+                    game=game,
+                    mode=mode,
+                    seat_kinds=seat_kinds,
+                    head=head,
+                    ply=len(made),
+                    version=0,
+                    status=_status(head),
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            for ply, entry in enumerate(made):
+                conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
+            for seat, token in tokens.items():
+                conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
+
+    def add_action(self, game_id: str, version: int, record: dict[str, Any], first: int) -> None:
+        """Store an action made at `version`: the record's new head and its entries from index
+        `first` on (replacing any stored from there), in one transaction; StaleMove (nothing
+        written) if the stored game is not at that version."""
+        head, made = split_record(record)
+        now = time.time()
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(head=head, ply=len(made), version=version + 1, status=_status(head), updated_at=now)
+            ).rowcount
+            if changed != 1:
+                raise StaleMove(f"game {game_id} is not at version {version}")
+            conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
+            for ply in range(first, len(made)):
+                conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=made[ply], stored_at=now))
+
+    def load_game(self, game_id: str) -> GameRow | None:
+        """A stored game with its moves in order, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            made = conn.execute(select(moves.c.entry).where(moves.c.game_id == game_id).order_by(moves.c.ply)).scalars().all()
+        return GameRow(
+            id=row["id"],
+            game=row["game"],
+            mode=row["mode"],
+            seat_kinds=list(row["seat_kinds"]),
+            head=dict(row["head"]),
+            moves=list(made),
+            version=row["version"],
+            status=row["status"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
+
+    def token_digests(self, game_id: str) -> dict[int, str]:
+        """The stored digests of a game's seat tokens, by seat."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seat_tokens.c.seat, seat_tokens.c.digest).where(seat_tokens.c.game_id == game_id)).all()
+        return {seat: stored for seat, stored in rows}
+
+    def recent_games(self, limit: int = 12) -> list[dict[str, Any]]:
+        """The most recently changed games: id, game, mode, status, ply, result, updated_at."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.game, games.c.mode, games.c.status, games.c.ply, games.c.head, games.c.updated_at)
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            ).mappings()
+            return [
+                {
+                    "id": row["id"],
+                    "game": row["game"],
+                    "mode": row["mode"],
+                    "status": row["status"],
+                    "ply": row["ply"],
+                    "result": (row["head"] or {}).get("result"),
+                    "updated_at": row["updated_at"],
+                }
+                for row in rows
+            ]
+
+    def move_count(self, game_id: str) -> int:
+        """How many record entries a game has stored (for tests and checks)."""
+        with self.engine.connect() as conn:
+            return len(conn.execute(select(moves.c.ply).where(moves.c.game_id == game_id)).all())
+
+
+def _status(head: dict[str, Any]) -> str:
+    return "over" if head.get("result") else "playing"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for a URL; a SQLite file's folder is made, and SQLite runs in WAL mode with
+    foreign keys on and a busy timeout (a killed server loses no committed move)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    database = parsed.database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if database and database != ":memory:":
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    return engine
+
+
+def alembic_config(engine: Engine | None = None) -> Any:
+    """An alembic Config for the package's migrations (no ini file needed)."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if engine is not None:
+        config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to a schema revision (default: the newest)."""
+    from alembic import command
+
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)

@@ -1,0 +1,53 @@
+"""Fixtures for the web server's tests: an app on a fresh SQLite file, a client, new games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ogames.web import Settings, create_app
+
+QUICK = {"easy": 0.02, "medium": 0.02, "hard": 0.02}
+
+
+def quick_settings(path: Path, **changes: Any) -> Settings:
+    """Settings for tests: a SQLite file at a path, the computer thinking in a thread, briefly."""
+    values: dict[str, Any] = {"database_url": f"sqlite:///{path}", "ai_executor": "thread", "levels": dict(QUICK)}
+    values.update(changes)
+    return Settings(**values)
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(database: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(quick_settings(database))) as test_client:
+        yield test_client
+
+
+def create(
+    client: TestClient, game: str = "omny", options: dict[str, Any] | None = None, **fields: Any
+) -> tuple[str, dict[str, str]]:
+    """A new game through the JSON API: its id and the tokens by seat number (as text)."""
+    if options is None and game == "omny":
+        options = {"variant": "y", "size": 3}
+    response = client.post("/api/games", json={"game": game, "options": options or {}, **fields})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["id"], body["tokens"]
+
+
+def receive_state(ws: Any, until: Any = None, limit: int = 50) -> dict[str, Any]:
+    """The next state message (skipping errors) — or, with `until`, the first one it accepts."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message.get("type") == "state" and (until is None or until(message)):
+            return message
+    raise AssertionError("no such state arrived")

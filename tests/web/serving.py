@@ -1,0 +1,70 @@
+"""`ogames serve` as a separate process on a free loopback port, for the browser and restart tests."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(database: Path, log: Path, timeout: float = 60.0) -> tuple[subprocess.Popen, str]:
+    """Start the server on a SQLite file; (the process, its base address) once it answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", f"sqlite:///{database}"]
+    output = log.open("a")
+    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    output.close()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise AssertionError("the server stopped: " + log.read_text())
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200:
+                    return process, base
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_server(process)
+            raise AssertionError(f"the server did not answer within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
+def stop_server(process: subprocess.Popen, kill: bool = False) -> None:
+    """Stop a server: politely (SIGTERM), or at once (SIGKILL, as a crash would)."""
+    if process.poll() is not None:
+        return
+    if kill:
+        process.kill()
+    else:
+        process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
+def call(base: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """(status, JSON answer) of a GET, or of a POST when there is a body."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())

@@ -1,0 +1,195 @@
+"""The server's pages: the games, a form per game made from its options, the game page, the
+language switch, and the `ogames serve` command."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+import ogames
+from ogames.web import i18n
+from ogames.web.app import options_text, script_json
+
+from .conftest import create
+
+
+class Fields(HTMLParser):
+    """The form controls of a page by name, with their attributes (and a select's options)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: dict[str, dict[str, str | None]] = {}
+        self.options: dict[str, list[tuple[str, bool]]] = {}
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag in ("input", "select", "textarea") and values.get("name"):
+            self.controls[values["name"]] = values
+            if tag == "select":
+                self._select = values["name"]
+                self.options[self._select] = []
+        elif tag == "option" and self._select:
+            self.options[self._select].append((values.get("value") or "", "selected" in values))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
+def fields_of(html: str) -> Fields:
+    parser = Fields()
+    parser.feed(html)
+    return parser
+
+
+def test_the_home_page_lists_the_five_games(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    for game in ogames.games():
+        assert f'href="/new/{game["name"]}"' in page.text
+        assert game["title"] in page.text
+    assert "No games yet." in page.text
+    game_id, _ = create(client)
+    assert f'href="/g/{game_id}"' in client.get("/").text
+
+
+@pytest.mark.parametrize("game", ogames.games(), ids=lambda game: game["name"])
+def test_every_option_of_every_game_is_in_its_form(client: TestClient, game: dict) -> None:
+    page = client.get(f"/new/{game['name']}")
+    assert page.status_code == 200
+    form = fields_of(page.text)
+    for option in game["options"]:
+        control = form.controls[f"opt_{option['name']}"]
+        if option["kind"] in ("int", "half"):
+            if option.get("minimum") is not None:
+                assert float(control["min"]) == option["minimum"]
+            if option.get("maximum") is not None:
+                assert float(control["max"]) == option["maximum"]
+            shown = control["value"]
+            assert shown == ("" if option["default"] is None else str(option["default"]))
+        elif option["kind"] == "bool":
+            chosen = [value for value, selected in form.options[f"opt_{option['name']}"] if selected]
+            assert chosen == ["true" if option["default"] else "false"]
+        elif option["kind"] == "choice":
+            values = [value for value, _ in form.options[f"opt_{option['name']}"]]
+            assert [v for v in values if v] == [str(choice) for choice in option["choices"]]
+            chosen = [value for value, selected in form.options[f"opt_{option['name']}"] if selected]
+            assert chosen == ([] if option["default"] is None else [str(option["default"])])
+        assert option["help"].split(" (")[0][:30] in page.text.replace("&#39;", "'")
+    if game["name"] == "omiga":
+        assert "comes to the browser later" in page.text and 'type="submit"' not in page.text
+    else:
+        assert {"mode", "seat", "level"} <= set(form.controls)
+
+
+def test_the_form_creates_a_game_and_hands_the_tokens_over_in_the_fragment(client: TestClient) -> None:
+    form = {"opt_variant": "y", "opt_size": "4", "opt_komi": "0", "opt_pie": "true", "opt_komi_choice": "false"}
+    form["mode"] = "hotseat"
+    response = client.post("/new/omny", data=form, follow_redirects=False)
+    assert response.status_code == 303
+    match = re.fullmatch(r"/g/([\w-]+)#seats=0\.([\w-]{43}),1\.([\w-]{43})", response.headers["location"])
+    assert match
+    game_id, first, second = match.groups()
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["options"]["size"] == 4 and view["options"]["pie"] is True
+    # The tokens from the fragment hold the seats.
+    moved = client.post(f"/api/games/{game_id}/moves", json={"move": "a1", "token": first, "version": 0})
+    assert moved.status_code == 200
+    page = client.get(f"/g/{game_id}")
+    assert page.status_code == 200 and first not in page.text and second not in page.text
+    assert 'data-cell="a1"' in page.text and 'id="view"' in page.text
+
+
+def test_the_form_leaves_out_options_of_other_variants_and_empty_ones(client: TestClient) -> None:
+    form = {"opt_variant": "zen", "opt_width": "9", "opt_form": "", "opt_turning": "true", "opt_seed": ""}
+    response = client.post("/new/omiga", data=form, follow_redirects=False)
+    # Omiga is refused for the browser, but with its own reason, not one about width.
+    assert response.status_code == 400 and "terminal" in response.text and "width" not in response.text.split("problem")[1][:200]
+
+
+def test_a_bad_option_shows_the_form_again_with_the_reason(client: TestClient) -> None:
+    response = client.post("/new/oddy", data={"opt_sides": "4", "opt_size": "5", "mode": "ai", "seat": "2", "level": "hard"})
+    assert response.status_code == 400
+    assert 'role="alert"' in response.text and "sides" in response.text
+    form = fields_of(response.text)
+    assert form.controls["opt_sides"]["value"] == "4"  # what was typed is kept
+    assert [value for value, selected in form.options["seat"] if selected] == ["2"]
+    assert [value for value, selected in form.options["level"] if selected] == ["hard"]
+    bad_seat = client.post("/new/oddy", data={"mode": "ai", "seat": "x"})
+    assert bad_seat.status_code == 400 and "seat" in bad_seat.text
+
+
+def test_a_game_against_the_computer_from_the_form(client: TestClient) -> None:
+    form = {"opt_pie": "false", "mode": "ai", "seat": "1", "level": "easy"}
+    response = client.post("/new/onyx", data=form, follow_redirects=False)
+    assert response.status_code == 303
+    location = response.headers["location"]
+    assert re.fullmatch(r"/g/[\w-]+#seats=0\.[\w-]{43}", location)  # only the person's seat
+    view = client.get("/api/games/" + location.split("/")[2].split("#")[0]).json()
+    assert view["seats"][1]["computer"] and not view["seats"][0]["computer"]
+
+
+def test_unknown_pages_and_games(client: TestClient) -> None:
+    assert client.get("/new/chess").status_code == 404
+    missing = client.get("/g/nothing-here")
+    assert missing.status_code == 404 and "no such game" in missing.text
+    assert client.get("/g/nothing-here/record.json").status_code == 404
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_pages_carry_security_headers(client: TestClient) -> None:
+    headers = client.get("/").headers
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_language_switch(client: TestClient) -> None:
+    english = client.get("/")
+    assert "Recent games" in english.text and 'lang="en"' in english.text
+    russian = client.get("/?lang=ru")
+    assert "Последние партии" in russian.text and 'lang="ru"' in russian.text
+    assert russian.cookies.get("lang") == "ru"
+    assert "Последние партии" in client.get("/").text  # the cookie keeps the choice
+    client.cookies.clear()
+    assert "Последние партии" in client.get("/", headers={"accept-language": "ru-RU,ru;q=0.9"}).text
+    assert "Recent games" in client.get("/?lang=xx", headers={"accept-language": "de"}).text
+
+
+def test_every_language_has_every_word() -> None:
+    english = set(i18n.WORDS["en"])
+    for language in i18n.LANGUAGES:
+        assert set(i18n.WORDS[language]) == english, language
+        for key, text in i18n.WORDS[language].items():
+            assert set(re.findall(r"{\w+}", text)) == set(re.findall(r"{\w+}", i18n.WORDS["en"][key])), key
+
+
+def test_page_data_cannot_close_its_script_tag() -> None:
+    text = script_json({"name": "</script><script>alert(1)</script>", "x": "a & b"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    import json
+
+    assert json.loads(text)["name"].startswith("</script>")
+
+
+def test_options_are_shown_as_on_the_command_line() -> None:
+    shown = options_text({"variant": "y", "size": 5, "stars": None, "pie": True, "sides": [5, 6]})
+    assert shown == "variant=y · size=5 · pie=on · sides=5,6"
+
+
+def test_serve_command_is_mounted_and_says_where_to_open() -> None:
+    from ogames.cli.app import app
+    from ogames.cli.serve import address
+
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    for flag in ("--host", "--port", "--database"):
+        assert flag in result.output
+    assert address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert address("0.0.0.0", 80) == "http://127.0.0.1:80/"
+    assert address("::1", 8000) == "http://[::1]:8000/"
+    assert address("localhost", 8000) == "http://localhost:8000/"
