@@ -19,17 +19,45 @@ from typing import Any
 
 from ogames.errors import BadOption, shown
 from ogames.players.base import BasePlayer, HumanPlayer, Player
+from ogames.players.compiled_mcts import CompiledMcts
 from ogames.players.mcts import MctsPlayer
 from ogames.players.random_player import RandomPlayer
 
 BOT_KINDS = ("rollout", "racer", "greedy")  # Omiga's real-time strategies (plus random with a reaction)
-KINDS = ("human", "random", "mcts", *BOT_KINDS)
+KINDS = ("human", "random", "mcts", "uct", *BOT_KINDS)
+
+
+def _flag(text: str) -> bool:
+    """on/off, true/false, yes/no, 1/0."""
+    word = text.strip().lower()
+    if word in ("on", "true", "yes", "1"):
+        return True
+    if word in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(text)
+
+
+_flag.__name__ = "on or off"
 
 # What each kind takes, and how a value written in a spec is read.
 _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "human": {"name": str, "ask": lambda text: _refuse_text()},
     "random": {"name": str, "seed": int, "reaction": str},
-    "mcts": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
+    # mcts: the compiled search (Omny, Odd-Y, Omega, Onyx; plain UCT for other games); uct: plain UCT.
+    "mcts": {
+        "name": str,
+        "think": float,
+        "iterations": int,
+        "seed": int,
+        "exploration": float,
+        "rave": _flag,
+        "solver": _flag,
+        "rave_k": float,
+        "nodes": int,
+        "expand": int,
+        "reuse": _flag,
+    },
+    "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     **{kind: {"name": str, "reaction": str, "jitter": float} for kind in BOT_KINDS},
 }
 
@@ -51,7 +79,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def player(kind: str, **options: Any) -> Any:
     """A player by spec or kind, with keyword settings (which win over those in the spec).
 
-    Kinds: human, random, mcts, and Omiga's real-time bots rollout, racer and greedy (`random`
+    Kinds: human, random, mcts (compiled search), uct (plain UCT), and Omiga's real-time bots rollout, racer and greedy (`random`
     given a `reaction` is the random real-time bot). BadOption for an unknown kind or setting.
     """
     name, written = parse_spec(kind)
@@ -65,7 +93,7 @@ def player(kind: str, **options: Any) -> Any:
         try:
             settings[key] = readers[key](value) if isinstance(value, str) else value
         except ValueError:
-            want = {"int": "a whole number", "float": "a number"}.get(readers[key].__name__, "valid")
+            want = {"int": "a whole number", "float": "a number", "on or off": "on or off"}.get(readers[key].__name__, "valid")
             raise BadOption(f"player {name}: {key}={shown(value)} is not {want}") from None
     try:
         return _build(name, settings)
@@ -89,7 +117,9 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
         return HumanPlayer(**settings)
     if kind == "random":
         return RandomPlayer(**settings)
-    return MctsPlayer(**settings)
+    if kind == "uct":
+        return MctsPlayer(**{"name": "uct", **settings})
+    return CompiledMcts(**settings)
 
 
 def make_player(kind: str, **kw: Any) -> BasePlayer:
@@ -104,6 +134,7 @@ __all__ = [
     "BOT_KINDS",
     "KINDS",
     "BasePlayer",
+    "CompiledMcts",
     "HumanPlayer",
     "MctsPlayer",
     "Player",
