@@ -264,7 +264,7 @@ def play_command(
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
     seed: Annotated[int | None, typer.Option(help="random seed for computer players (repeatable games)")] = None,
 ) -> None:
-    """Play a game: game options as --name value, seats as --<colour> human|random|mcts.
+    """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct.
 
     `ogames play GAME --help` adds that game's options, seats and rules page below.
     """
@@ -279,8 +279,8 @@ def play_command(
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
         for colour, spec in seats.items():
-            if parse_spec(spec)[0] not in ("human", "random", "mcts"):
-                raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is human, random or mcts[:setting=value,…]")
+            if parse_spec(spec)[0] not in ("human", "random", "mcts", "uct"):
+                raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is human, random, mcts or uct[:setting=value,…]")
         if not (math.isfinite(think) and 0 < think <= MAX_THINK):
             raise BadOption(f"--think {think}: the thinking time must be more than 0 and at most {MAX_THINK:.0f} seconds")
         if iterations is not None and iterations < 1:

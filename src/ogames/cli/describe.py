@@ -18,7 +18,7 @@ from ogames.errors import BadOption
 from ogames.rules import REGISTRY, game_class, load
 
 WIDTH = 80
-SEAT_KINDS = "human|random|mcts"
+SEAT_KINDS = "human|random|mcts|uct"
 # Options that bring in more colours than the defaults have (for the list of seats).
 _MOST_COLOURS: dict[str, dict[str, Any]] = {"omega": {"players": 4}, "omiga": {"variant": "toddler", "players": 6}}
 _REPOSITORY = Path(__file__).resolve().parents[3]
