@@ -138,7 +138,7 @@ def test_finds_and_blocks_on_omny_y() -> None:
 
 def test_solver_proves_a_win_in_one_and_stops() -> None:
     state = play_all(ogames.load("oddy", sides=3, size=4, pie=False).new_state(), "a2 b3 b2 d1 b1 a4")
-    bot = CompiledMcts(iterations=100_000, seed=1)
+    bot = CompiledMcts(iterations=100_000, seed=1, solver=True)
     assert bot.choose(state) == "c2"
     info = bot.info()
     assert info["proven"] == "win" and info["value"] == 1.0 and info["iterations"] < 100_000

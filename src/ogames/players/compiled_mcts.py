@@ -173,7 +173,7 @@ class CompiledMcts(MctsPlayer):
         seed: int | None = None,
         exploration: float | None = None,
         rave: bool = True,
-        solver: bool = True,
+        solver: bool = False,
         rave_k: float = 500.0,
         nodes: int = DEFAULT_NODES,
         expand: int = 2,
@@ -322,7 +322,11 @@ class CompiledMcts(MctsPlayer):
             )
             done += ran
             if ran < batch:  # the root is proven
-                break
+                if tree["ints"][0, K.I_PROVEN] == tree["ints"][0, K.I_SEAT]:
+                    break
+                # Every move loses against perfect play: search on without the proofs for the
+                # move that resists best against an opponent who may not find the win.
+                params[K.P_SOLVER] = 0
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return self._report(state, adapter, tree, done, time.perf_counter() - start)
@@ -337,6 +341,8 @@ class CompiledMcts(MctsPlayer):
         if wins:
             return max(wins, key=lambda c: floats[c, K.F_N])
         two = floats.shape[1] - K.F_W == 2
+        # Proven losses are avoided while some move is not one; when all are, the most visited
+        # (the search went on without proofs) resists best.
         alive = [c for c in children if not (two and ints[c, K.I_PROVEN] >= 0)] or list(children)
 
         def key(c: int) -> tuple[float, float]:
