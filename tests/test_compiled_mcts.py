@@ -14,7 +14,7 @@ from conformance.cases import CASES
 from ogames.kernels import omny as omny_kernel
 from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import Adapter, CompiledMcts
+from ogames.players.compiled_mcts import Adapter, CompiledMcts, bridge_table
 from ogames.players.mcts import MctsPlayer
 
 BOARD_CASES = [case for case in CASES if case[1] != "omiga" and not case[2].get("match")]
@@ -109,15 +109,42 @@ def test_omny_full_board_test_names_the_move_by_move_winner(options) -> None:
         assert got == expected
 
 
+def test_bridge_table_and_answer() -> None:
+    """A bridge: two stones that are not adjacent with exactly two common neighbours; a stone on
+    one of those is answered on the other. Checked against a brute-force look at every pair."""
+    for board in (ogames.load("oddy", sides=3, size=5).board, ogames.load("oddy", sides=5, size=3).board):
+        table = bridge_table(board)
+        neighbours = [set(ns) for ns in board.neighbours]
+        expected = set()
+        for a in range(len(board)):
+            for b in range(a + 1, len(board)):
+                common = neighbours[a] & neighbours[b]
+                if b not in neighbours[a] and len(common) == 2:
+                    c, d = sorted(common)
+                    expected |= {(c, d, a, b), (d, c, a, b)}
+        found = {(c, int(d), int(min(x, y)), int(max(x, y))) for c in range(len(board)) for d, x, y in table[c] if d >= 0}
+        assert found == expected
+    board = ogames.load("oddy", sides=3, size=4).board
+    stones = np.zeros(len(board), dtype=np.int8)
+    a1, b2, b1, a2 = (board.index(label) for label in ("a1", "b2", "b1", "a2"))
+    stones[[a1, b2]] = 1
+    stones[b1] = 2  # White intrudes
+    assert K._bridge_answer(stones, bridge_table(board), b1, 1) == a2
+    assert K._bridge_answer(stones, bridge_table(board), b1, 2) == -1
+
+
 # ----- the search ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rave,solver", [(True, True), (False, False), (True, False), (False, True)])
-def test_finds_a_win_in_one_on_y(rave: bool, solver: bool) -> None:
+@pytest.mark.parametrize(
+    "rave,solver,bridges", [(True, True, True), (False, False, False), (True, False, True), (False, True, False)]
+)
+def test_finds_a_win_in_one_on_y(rave: bool, solver: bool, bridges: bool) -> None:
     # Black a2 b2 b1 touch the left and bottom sides: c2 reaches the right side (d1 is White's).
     state = play_all(ogames.load("oddy", sides=3, size=4, pie=False).new_state(), "a2 b3 b2 d1 b1 a4")
     for seed in range(3):
-        assert CompiledMcts(iterations=400, seed=seed, rave=rave, solver=solver).choose(state) == "c2"
+        bot = CompiledMcts(iterations=400, seed=seed, rave=rave, solver=solver, bridges=bridges, expand=2)
+        assert bot.choose(state) == "c2"
 
 
 @pytest.mark.parametrize("rave,solver", [(True, True), (False, False)])
@@ -185,7 +212,7 @@ def test_plays_only_legal_moves_and_leaves_the_state_alone(case) -> None:
     _, name, options = case
     game = ogames.load(name, **options)
     rng = random.Random(3)
-    bot = CompiledMcts(iterations=200, seed=2)
+    bot = CompiledMcts(iterations=200, seed=2, bridges=name != "omega")
     for _ in range(2):
         state = game.new_state()
         while not state.is_over:

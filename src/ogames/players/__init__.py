@@ -55,6 +55,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "rave_k": float,
         "nodes": int,
         "expand": int,
+        "bridges": _flag,
         "reuse": _flag,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},

@@ -27,6 +27,40 @@ DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) byte
 PV_LENGTH = 8
 
 
+# Bridge tables by board (the board is kept with its table so that its id stays its own).
+_BRIDGES: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def bridge_table(board: Any) -> np.ndarray:
+    """Per cell c, the bridges c is a carrier of: rows [d, a, b] where a and b are not adjacent and
+    their only two common neighbours are c and d (so a stone on c is answered on d); −1 padded.
+    Built from the neighbour lists, so it fits any board (hex patches, polar boards)."""
+    key = id(board)
+    if key in _BRIDGES:
+        return _BRIDGES[key][1]
+    neighbours = [set(ns) for ns in board.neighbours]
+    rows: list[list[tuple[int, int, int]]] = [[] for _ in neighbours]
+    for c, around in enumerate(neighbours):
+        ordered = sorted(around)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                if b in neighbours[a]:
+                    continue
+                common = neighbours[a] & neighbours[b]
+                if len(common) == 2 and c in common:
+                    (d,) = common - {c}
+                    rows[c].append((d, a, b))
+    width = max(1, max(len(r) for r in rows))
+    table = np.full((len(rows), width, 3), -1, dtype=np.int32)
+    for c, found in enumerate(rows):
+        for j, row in enumerate(found):
+            table[c, j] = row
+    if len(_BRIDGES) >= 64:
+        _BRIDGES.clear()
+    _BRIDGES[key] = (board, table)
+    return table
+
+
 class Adapter:
     """A game's position and moves as the kernel's arrays and codes."""
 
@@ -83,6 +117,7 @@ class Adapter:
         else:
             raise ValueError(f"the compiled search does not play {game.title}")
         self.params = params
+        self.bridges = bridge_table(self.board) if self.name in ("oddy", "omny") else np.full((1, 1, 3), -1, dtype=np.int32)
 
     @staticmethod
     def supports(state: State) -> bool:
@@ -160,7 +195,8 @@ class CompiledMcts(MctsPlayer):
 
     Settings: `think` (seconds) and/or `iterations`, `seed`, `exploration` (UCT constant; with
     RAVE the default is smaller), `rave` and `solver` (on/off), `rave_k` (RAVE equivalence),
-    `nodes` (tree size budget), `expand` (visits before a node's children are made), `reuse`
+    `nodes` (tree size budget), `expand` (visits before a node's children are made), `bridges` (playouts of
+    Odd-Y and Omny answer an intrusion into a bridge), `reuse`
     (keep the subtree of the moves played since the last search).
     """
 
@@ -176,7 +212,8 @@ class CompiledMcts(MctsPlayer):
         solver: bool = False,
         rave_k: float = 500.0,
         nodes: int = DEFAULT_NODES,
-        expand: int = 2,
+        expand: int = 8,
+        bridges: bool = False,
         reuse: bool = True,
     ):
         if exploration is None:
@@ -191,6 +228,7 @@ class CompiledMcts(MctsPlayer):
         if expand < 1:
             raise ValueError(f"expand must be at least 1, not {expand}")
         self.expand = int(expand)
+        self.bridges = bool(bridges)
         self.reuse = bool(reuse)
         self._tree: dict[str, Any] | None = None
         self._seeded = False
@@ -288,6 +326,7 @@ class CompiledMcts(MctsPlayer):
         params[K.P_SOLVER] = int(self.solver and len(state.players) == 2)
         params[K.P_FILL] = 0
         params[K.P_EXPAND] = self.expand
+        params[K.P_BRIDGE] = int(self.bridges)
         if adapter.name == "omny":
             twice = adapter.komi_fixed if state.twice_komi is None else state.twice_komi  # type: ignore[attr-defined]
             # One fill and one test decide a playout when S + 2k is odd (no race); komi chosen in
@@ -318,6 +357,7 @@ class CompiledMcts(MctsPlayer):
                 adapter.square_table,
                 adapter.midpoint_corners,
                 adapter.side_bits,
+                adapter.bridges,
                 batch,
             )
             done += ran

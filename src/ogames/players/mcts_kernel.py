@@ -62,7 +62,8 @@ P_RAVE = 9
 P_SOLVER = 10
 P_KOMI_PIE = 11  # Omny komi choice with pie: Black places a stone after choosing komi
 P_EXPAND = 12  # visits a node has before its children are made
-NPARAMS = 13
+P_BRIDGE = 13  # playouts answer an intrusion into a bridge (Odd-Y, Omny)
+NPARAMS = 14
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -371,6 +372,35 @@ def _shuffle_empties(stones, order):
 
 
 @njit(cache=True)
+def _bridge_answer(stones, bridges, last, value):
+    """The cell that saves a bridge of colour `value` that a stone on `last` just intruded into
+    (two `value` stones sharing exactly two empty neighbours, `last` one of them), or −1."""
+    for j in range(bridges.shape[1]):
+        d = bridges[last, j, 0]
+        if d < 0:
+            break
+        if stones[d] == 0 and stones[bridges[last, j, 1]] == value and stones[bridges[last, j, 2]] == value:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def _next_cell(stones, order, where, k, last, turn, bridges, use_bridges):
+    """The cell played k-th in a fill: the bridge answer to `last` when there is one (moved to
+    position k of the order), else the next cell of the shuffled order."""
+    if use_bridges and last >= 0:
+        d = _bridge_answer(stones, bridges, last, turn + 1)
+        if d >= 0:
+            pos = where[d]
+            other = order[k]
+            order[k] = d
+            order[pos] = other
+            where[other] = pos
+            where[d] = k
+    return order[k]
+
+
+@njit(cache=True)
 def playout(
     stones,
     var,
@@ -389,6 +419,7 @@ def playout(
     mark,
     stamp,
     moves_out,
+    bridges,
 ):
     """Finish the game at random from this position (changed in place). Returns (winning seat,
     next stamp, moves recorded in `moves_out` as cell * 4 + colour for AMAF, −1 if the
@@ -436,10 +467,17 @@ def playout(
             owner[0], owner[1] = owner[1], owner[0]
             var[V_SWAPPED] = 1
     turn = var[V_TURN]
+    use_bridges = params[P_BRIDGE] != 0
+    where = work[4]
     if game == ODDY:
         count = _shuffle_empties(stones, order)
+        if use_bridges:
+            for k in range(count):
+                where[order[k]] = k
+        last = -1
         for k in range(count):
-            stones[order[k]] = turn + 1
+            last = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+            stones[last] = turn + 1
             turn = 1 - turn
         # Exactly one colour has winning groups on the full board: the first found decides.
         queue = work[1]
@@ -454,16 +492,22 @@ def playout(
         black_bound = total - var[V_KOMI]
         white_bound = total + var[V_KOMI]
         count = _shuffle_empties(stones, order)
+        if use_bridges:
+            for k in range(count):
+                where[order[k]] = k
+        last = -1
         if params[P_FILL] != 0:
             for k in range(count):
-                stones[order[k]] = turn + 1
+                last = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+                stones[last] = turn + 1
                 turn = 1 - turn
             colour, stamp = _omny_full_winner(
                 stones, table, stars, star_list, total, black_bound, white_bound, work[0], work[1], mark, stamp, work[4], work[5]
             )
             return owner[max(colour, 0)], stamp, -1
         for k in range(count):
-            cell = order[k]
+            cell = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+            last = cell
             stones[cell] = turn + 1
             bound = black_bound if turn == 0 else white_bound
             wins, _ = group_wins_into(stones, table, stars, star_list, total, cell, bound, work[0], work[1], mark, stamp)
@@ -626,6 +670,7 @@ def run(
     square_table,
     midpoint_corners,
     side_bits,
+    bridges,
     iterations,
 ):
     """Run up to `iterations` iterations; return how many ran (fewer when the root is proven)."""
@@ -742,6 +787,7 @@ def run(
                 mark,
                 stamp,
                 playout_moves,
+                bridges,
             )
             if winner >= 0:
                 rewards[winner] = 1.0
