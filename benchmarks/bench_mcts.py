@@ -48,32 +48,38 @@ STRENGTH_CASES = [
 ]
 
 
-def speed(game: str, options: dict, spec: str, seconds: float) -> float:
-    """Iterations per second of one search of `seconds` from the start position."""
+def speed(game: str, options: dict, spec: str, seconds: float) -> tuple[float, float]:
+    """Iterations per second of one search of `seconds` from the start position: per second of
+    wall-clock time and per second of this process's CPU time (which other loads on a shared
+    machine do not count)."""
     state = ogames.load(game, **options).new_state()
     bot = player(spec, think=seconds, seed=1)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     bot.choose(state)
-    elapsed = time.perf_counter() - start
-    return bot.info()["iterations"] / elapsed
+    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+    iterations = bot.info()["iterations"]
+    return iterations / elapsed, iterations / max(used, 1e-9)
 
 
 def speed_table(rounds: int, seconds: float) -> None:
-    table = Table(title=f"MCTS iterations/s from the start position (median of {rounds} alternating rounds of {seconds} s)")
+    """Iterations per second of each kind on each board, median of alternating rounds."""
+    title = f"MCTS iterations/s from the start position (median of {rounds} alternating rounds of {seconds} s; wall / CPU)"
+    table = Table(title=title)
     table.add_column("game")
     for kind in SPEC:
         table.add_column(kind, justify="right")
     table.add_column("mcts / uct", justify="right")
-    for game, options, title in SPEED_CASES:
+    for game, options, name in SPEED_CASES:
         warm_up(ogames.load(game, **options).new_state())
-        figures: dict[str, list[float]] = {kind: [] for kind in SPEC}
+        figures: dict[str, list[tuple[float, float]]] = {kind: [] for kind in SPEC}
         for r in range(rounds):
             kinds = list(SPEC) if r % 2 == 0 else list(reversed(SPEC))
             for kind in kinds:
                 figures[kind].append(speed(game, options, SPEC[kind], seconds))
-        medians = {kind: statistics.median(values) for kind, values in figures.items()}
-        table.add_row(title, *(f"{medians[k]:,.0f}" for k in SPEC), f"{medians['mcts'] / medians['uct']:.0f}×")
-        Console().print(f"[dim]{title}: {medians}[/]")
+        wall = {kind: statistics.median(f[0] for f in values) for kind, values in figures.items()}
+        cpu = {kind: statistics.median(f[1] for f in values) for kind, values in figures.items()}
+        cells = [f"{wall[k]:,.0f} / {cpu[k]:,.0f}" for k in SPEC]
+        table.add_row(name, *cells, f"{cpu['mcts'] / cpu['uct']:.0f}×")
     Console().print(table)
 
 

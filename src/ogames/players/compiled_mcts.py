@@ -213,7 +213,7 @@ class CompiledMcts(MctsPlayer):
         rave_k: float = 500.0,
         nodes: int = DEFAULT_NODES,
         expand: int = 8,
-        bridges: bool = False,
+        bridges: bool = True,
         reuse: bool = True,
     ):
         if exploration is None:
