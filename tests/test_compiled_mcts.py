@@ -235,6 +235,20 @@ def test_deterministic_for_a_seed(name: str, options: dict) -> None:
     assert first.info()["pv"] == second.info()["pv"] and first.info()["value"] == second.info()["value"]
 
 
+def test_moves_depend_on_the_seed_only() -> None:
+    """Another search between two moves (which draws from the same compiled generator) changes
+    nothing; reset() starts the sequence again."""
+    state = ogames.load("oddy", sides=3, size=6, pie=False).new_state()
+    alone, busy = CompiledMcts(iterations=800, seed=9), CompiledMcts(iterations=800, seed=9)
+    first = [alone.choose(state), alone.choose(state)]
+    busy.choose(state)
+    CompiledMcts(iterations=500, seed=1).choose(state)
+    assert [first[0], busy.choose(state)] == first
+    assert busy.info()["pv"] == alone.info()["pv"]
+    busy.reset()
+    assert busy.choose(state) == first[0]
+
+
 def test_info_reports_the_search() -> None:
     state = ogames.load("omny", variant="sunder", size=4).new_state()
     bot = CompiledMcts(think=0.2, seed=1)

@@ -231,13 +231,11 @@ class CompiledMcts(MctsPlayer):
         self.bridges = bool(bridges)
         self.reuse = bool(reuse)
         self._tree: dict[str, Any] | None = None
-        self._seeded = False
 
     def reset(self) -> None:
         """Forget the tree and start the random sequence again from the seed."""
         super().reset()
         self._tree = None
-        self._seeded = False
 
     def choose(self, state: State) -> str:
         """The best move after searching from the state (which is not changed)."""
@@ -259,9 +257,9 @@ class CompiledMcts(MctsPlayer):
 
     # ----- the search ----------------------------------------------------------------------------
     def _seed(self) -> None:
-        if not self._seeded:
-            K.seed_rng(self.rng.getrandbits(31))
-            self._seeded = True
+        """Seed the kernel's generator from this player's own sequence before every search, so
+        that a player's moves depend on its seed only, not on other searches in between."""
+        K.seed_rng(self.rng.getrandbits(31))
 
     def _tree_for(self, state: State, adapter: Adapter) -> dict[str, Any]:
         """The tree to search from: the kept one re-rooted at this state when it continues the
