@@ -298,5 +298,16 @@ def test_player_kinds() -> None:
     assert isinstance(player("mcts:iterations=10"), CompiledMcts)
     uct = player("uct:iterations=10,seed=2")
     assert isinstance(uct, MctsPlayer) and not isinstance(uct, CompiledMcts)
-    bot = player("mcts:think=0.5,rave=off,solver=on,nodes=5000,expand=3")
-    assert (bot.rave, bot.solver, bot.nodes, bot.expand) == (False, True, 5000, 3)
+    bot = player("mcts:think=0.5,rave=off,solver=on,nodes=5000,expand=3,bridges=off,fpu=0.5,rave_k=100,reuse=no")
+    assert (bot.rave, bot.solver, bot.nodes, bot.expand, bot.bridges, bot.fpu, bot.rave_k, bot.reuse) == (
+        False,
+        True,
+        5000,
+        3,
+        False,
+        0.5,
+        100.0,
+        False,
+    )
+    with pytest.raises(ValueError, match="rave='maybe' is not on or off"):
+        player("mcts:rave=maybe")

@@ -53,6 +53,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "rave": _flag,
         "solver": _flag,
         "rave_k": float,
+        "fpu": float,
         "nodes": int,
         "expand": int,
         "bridges": _flag,

@@ -194,7 +194,8 @@ class CompiledMcts(MctsPlayer):
     """MCTS compiled whole for Omny, Odd-Y, Omega and Onyx (plain UCT for other games).
 
     Settings: `think` (seconds) and/or `iterations`, `seed`, `exploration` (UCT constant; with
-    RAVE the default is smaller), `rave` and `solver` (on/off), `rave_k` (RAVE equivalence),
+    RAVE the default is smaller), `rave` and `solver` (on/off), `rave_k` (RAVE equivalence), `fpu`
+    (with RAVE, an unvisited move is worth its AMAF mean plus this; 1e6 tries every move first),
     `nodes` (tree size budget), `expand` (visits before a node's children are made), `bridges` (playouts of
     Odd-Y and Omny answer an intrusion into a bridge), `reuse`
     (keep the subtree of the moves played since the last search).
@@ -211,6 +212,7 @@ class CompiledMcts(MctsPlayer):
         rave: bool = True,
         solver: bool = False,
         rave_k: float = 500.0,
+        fpu: float = 1e6,
         nodes: int = DEFAULT_NODES,
         expand: int = 8,
         bridges: bool = True,
@@ -224,6 +226,7 @@ class CompiledMcts(MctsPlayer):
         self.rave = bool(rave)
         self.solver = bool(solver)
         self.rave_k = float(rave_k)
+        self.fpu = float(fpu)
         self.nodes = int(nodes)
         if expand < 1:
             raise ValueError(f"expand must be at least 1, not {expand}")
@@ -330,7 +333,7 @@ class CompiledMcts(MctsPlayer):
             # One fill and one test decide a playout when S + 2k is odd (no race); komi chosen in
             # play could make it even, so then every stone is tested.
             params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
-        fparams = np.array([self.exploration, self.rave_k], dtype=np.float64)
+        fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
         deadline = None if self.think is None else start + self.think
         limit = self.iterations
         done = 0

@@ -68,7 +68,8 @@ NPARAMS = 14
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
 FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
-NFPARAMS = 2
+FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
+NFPARAMS = 3
 
 # Tree columns.
 I_MOVE, I_PARENT, I_FIRST, I_NCHILD, I_SEAT, I_COLOUR, I_TERM, I_PROVEN = range(8)
@@ -613,7 +614,7 @@ def _select(ints, floats, node, params, fparams):
         visits = floats[child, F_N]
         if visits == 0.0:
             if rave and floats[child, F_RN] > 0.0:
-                value = 1e6 + floats[child, F_RW] / floats[child, F_RN]
+                value = fparams[FP_FPU] + floats[child, F_RW] / floats[child, F_RN]
             else:
                 value = 1e9  # unvisited children first, in the (shuffled) order of expansion
         else:
