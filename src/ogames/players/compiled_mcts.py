@@ -22,7 +22,9 @@ from ogames.players import mcts_kernel as K
 from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
 from ogames.rules.protocol import State
 
-BATCH = 256  # iterations per kernel call: the clock is read between calls
+BATCH = 256  # iterations per kernel call at most: the clock is read between calls
+FIRST_BATCH = 16  # the first call, to measure the rate on this board
+SLICE = 0.02  # with a time budget, a call lasts about this share of the budget (or less)
 DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
 PV_LENGTH = 8
 
@@ -337,10 +339,13 @@ class CompiledMcts(MctsPlayer):
         deadline = None if self.think is None else start + self.think
         limit = self.iterations
         done = 0
+        batch = BATCH if deadline is None else FIRST_BATCH
         while True:
-            batch = BATCH if limit is None else min(BATCH, limit - done)
+            if limit is not None:
+                batch = min(batch, limit - done)
             if batch <= 0:
                 break
+            called = time.perf_counter()
             ran = K.run(
                 tree["ints"],
                 tree["floats"],
@@ -368,8 +373,16 @@ class CompiledMcts(MctsPlayer):
                 # Every move loses against perfect play: search on without the proofs for the
                 # move that resists best against an opponent who may not find the win.
                 params[K.P_SOLVER] = 0
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            now = time.perf_counter()
+            if deadline is not None:
+                if now >= deadline:
+                    break
+                # Big boards run a few thousand iterations a second: size the next call so that
+                # the clock is read often enough not to overrun a short budget.
+                rate = ran / max(now - called, 1e-6)
+                batch = int(min(BATCH, max(1, rate * min(SLICE * self.think, deadline - now))))
+            else:
+                batch = BATCH
         return self._report(state, adapter, tree, done, time.perf_counter() - start)
 
     def _best_child(self, ints: np.ndarray, floats: np.ndarray, node: int) -> int:
