@@ -275,6 +275,37 @@ def test_tree_is_reused_after_the_reply_and_reset_otherwise() -> None:
     assert bot.info()["reused"] == 0
 
 
+def _subtree(ints: np.ndarray, floats: np.ndarray, node: int, depth: int) -> list:
+    """A node's moves, visits and rewards with its children's, `depth` levels down, in order."""
+    first, count = int(ints[node, K.I_FIRST]), int(ints[node, K.I_NCHILD])
+    below = [] if first < 0 or depth == 0 else [_subtree(ints, floats, c, depth - 1) for c in range(first, first + count)]
+    return [
+        int(ints[node, K.I_SEAT]),
+        floats[node].tolist(),
+        [int(ints[c, K.I_MOVE]) for c in range(first, first + count)],
+        below,
+    ]
+
+
+def test_reuse_keeps_the_subtree_exactly() -> None:
+    """Re-rooting copies the subtree of the moves played, statistics and all."""
+    game = ogames.load("omega", players=2, size=4)
+    state = game.new_state()
+    bot = CompiledMcts(iterations=4000, seed=3, expand=2)
+    move = bot.choose(state)
+    tree = bot._tree
+    ints, floats = tree["ints"], tree["floats"]
+    first, count = ints[0, K.I_FIRST], ints[0, K.I_NCHILD]
+    child = next(c for c in range(first, first + count) if Adapter(state).move_text(int(ints[c, K.I_MOVE])) == move)
+    before = _subtree(ints, floats, child, 3)
+    tree_size = int(tree["meta"][K.M_COUNT])
+    state.play(move, t=0.0)
+    kept = bot._tree_for(state, Adapter(state))  # re-rooted, nothing searched yet
+    assert _subtree(kept["ints"], kept["floats"], 0, 3) == before
+    assert kept["reused"] == before[1][K.F_N]
+    assert kept["meta"][K.M_COUNT] < tree_size
+
+
 def test_special_moves_are_searched() -> None:
     """The pie swap, the komi choice and Omega's swaps are the search's own choices."""
     oddy = play_all(ogames.load("oddy", sides=3, size=5).new_state(), "c2")  # the centre: worth taking
