@@ -124,6 +124,22 @@ def test_bridge_table_and_answer() -> None:
                     expected |= {(c, d, a, b), (d, c, a, b)}
         found = {(c, int(d), int(min(x, y)), int(max(x, y))) for c in range(len(board)) for d, x, y in table[c] if d >= 0}
         assert found == expected
+    game = ogames.load("oddy", sides=3, size=5)
+    board, sides = game.board, game.cell_sides
+    rim = board.cells("perimeter")
+    edge_rows = {
+        (c, int(d), int(a)) for c in range(len(board)) for d, a, b in bridge_table(board, True, sides)[c] if d >= 0 and a == b
+    }
+    neighbours = [set(ns) for ns in board.neighbours]
+    expected = {
+        (c, d, a)
+        for a in range(len(board))
+        if a not in rim
+        for c in neighbours[a] & rim
+        for d in neighbours[a] & rim
+        if d in neighbours[c] and sides[c] & sides[d]
+    }
+    assert edge_rows == expected and expected
     board = ogames.load("oddy", sides=3, size=4).board
     stones = np.zeros(len(board), dtype=np.int8)
     a1, b2, b1, a2 = (board.index(label) for label in ("a1", "b2", "b1", "a2"))

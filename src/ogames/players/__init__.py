@@ -57,6 +57,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "nodes": int,
         "expand": int,
         "bridges": _flag,
+        "edges": _flag,
         "reuse": _flag,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},

@@ -30,18 +30,32 @@ PV_LENGTH = 8
 
 
 # Bridge tables by board (the board is kept with its table so that its id stays its own).
-_BRIDGES: dict[int, tuple[Any, np.ndarray]] = {}
+_BRIDGES: dict[tuple[int, bool], tuple[Any, np.ndarray]] = {}
 
 
-def bridge_table(board: Any) -> np.ndarray:
+def bridge_table(board: Any, edges: bool = False, sides: np.ndarray | None = None) -> np.ndarray:
     """Per cell c, the bridges c is a carrier of: rows [d, a, b] where a and b are not adjacent and
     their only two common neighbours are c and d (so a stone on c is answered on d); −1 padded.
-    Built from the neighbour lists, so it fits any board (hex patches, polar boards)."""
-    key = id(board)
+    With `edges`, also the bridges to the edge: rows [d, a, a] where a is off the perimeter and c, d
+    are two adjacent perimeter cells next to a (on one side, when `sides` gives each cell's side
+    bits). Built from the neighbour lists, so it fits any
+    board (hex patches, polar boards)."""
+    key = (id(board), edges)
     if key in _BRIDGES:
         return _BRIDGES[key][1]
     neighbours = [set(ns) for ns in board.neighbours]
     rows: list[list[tuple[int, int, int]]] = [[] for _ in neighbours]
+    if edges:
+        rim = board.cells("perimeter")
+        for a, around in enumerate(neighbours):
+            if a in rim:
+                continue
+            on_rim = sorted(around & rim)
+            for i, c in enumerate(on_rim):
+                for d in on_rim[i + 1 :]:
+                    if d in neighbours[c] and (sides is None or sides[c] & sides[d]):
+                        rows[c].append((d, a, a))
+                        rows[d].append((c, a, a))
     for c, around in enumerate(neighbours):
         ordered = sorted(around)
         for i, a in enumerate(ordered):
@@ -119,7 +133,8 @@ class Adapter:
         else:
             raise ValueError(f"the compiled search does not play {game.title}")
         self.params = params
-        self.bridges = bridge_table(self.board) if self.name in ("oddy", "omny") else np.full((1, 1, 3), -1, dtype=np.int32)
+        self.edge_bridges = False
+        self.bridges = np.full((1, 1, 3), -1, dtype=np.int32)
 
     @staticmethod
     def supports(state: State) -> bool:
@@ -149,6 +164,11 @@ class Adapter:
             if self.name == "omny":
                 var[K.V_KOMI] = -1 if state.twice_komi is None else state.twice_komi
         return np.ascontiguousarray(state.stones, dtype=np.int8).copy(), var, owner
+
+    def use_bridges(self, edges: bool) -> None:
+        """Give the playouts of Odd-Y and Omny their bridge table (with bridges to the edge or not)."""
+        if self.name in ("oddy", "omny"):
+            self.bridges = bridge_table(self.board, edges, self.game.cell_sides if self.name == "oddy" else None)
 
     def rule_arrays(self) -> tuple[np.ndarray, ...]:
         """The board arrays the kernel's rules take, in their order after `move`."""
@@ -199,7 +219,8 @@ class CompiledMcts(MctsPlayer):
     RAVE the default is smaller), `rave` and `solver` (on/off), `rave_k` (RAVE equivalence), `fpu`
     (with RAVE, an unvisited move is worth its AMAF mean plus this; 1e6 tries every move first),
     `nodes` (tree size budget), `expand` (visits before a node's children are made), `bridges` (playouts of
-    Odd-Y and Omny answer an intrusion into a bridge), `reuse`
+    Odd-Y and Omny answer an intrusion into a bridge), `edges` (and into a
+    bridge to the edge), `reuse`
     (keep the subtree of the moves played since the last search).
     """
 
@@ -218,6 +239,7 @@ class CompiledMcts(MctsPlayer):
         nodes: int = DEFAULT_NODES,
         expand: int = 8,
         bridges: bool = True,
+        edges: bool = False,
         reuse: bool = True,
     ):
         if exploration is None:
@@ -234,6 +256,7 @@ class CompiledMcts(MctsPlayer):
             raise ValueError(f"expand must be at least 1, not {expand}")
         self.expand = int(expand)
         self.bridges = bool(bridges)
+        self.edges = bool(edges)
         self.reuse = bool(reuse)
         self._tree: dict[str, Any] | None = None
 
@@ -330,6 +353,8 @@ class CompiledMcts(MctsPlayer):
         params[K.P_FILL] = 0
         params[K.P_EXPAND] = self.expand
         params[K.P_BRIDGE] = int(self.bridges)
+        if self.bridges:
+            adapter.use_bridges(self.edges)
         if adapter.name == "omny":
             twice = adapter.komi_fixed if state.twice_komi is None else state.twice_komi  # type: ignore[attr-defined]
             # One fill and one test decide a playout when S + 2k is odd (no race); komi chosen in
