@@ -140,7 +140,7 @@ def test_play_odd_y_polar_board_draws_labels_and_takes_them() -> None:
     [
         (["play", "omny", "--bogus", "3"], "no option or colour --bogus"),
         (["play", "omny", "--size", "x"], "size='x' is not valid"),
-        (["play", "omny", "--black", "robot"], "a seat is human|random|mcts|solver"),
+        (["play", "omny", "--black", "robot"], "a seat is human|random|mcts|uct|solver"),
         (["play", "nogame"], "unknown game 'nogame'"),
         (["play", "omny", "stray"], "unexpected argument 'stray'"),
         (["play", "omny", "--size"], "--size needs a value"),

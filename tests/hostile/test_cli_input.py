@@ -130,7 +130,7 @@ def test_the_viewer_steps_anywhere_without_copying_each_move() -> None:
         (["play", "omny", "--think", "nan"], "--think nan"),
         (["play", "omny", "--think", "inf"], "--think inf"),
         (["play", "omny", "--think", "-1"], "--think -1.0"),
-        (["play", "omny", "--black", "[red]mcts[/]"], "a seat is human|random|mcts|solver"),
+        (["play", "omny", "--black", "[red]mcts[/]"], "a seat is human|random|mcts|uct|solver"),
         (["play", "omny", "--" + "x" * 5000, "1"], "(5000 characters) (colours: black, white"),
         (["play", "omny", "--size"], "--size needs a value"),
         (["play", "omny", "stray"], "unexpected argument"),

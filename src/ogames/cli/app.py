@@ -270,7 +270,7 @@ def play_command(
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
     seed: Annotated[int | None, typer.Option(help="random seed for computer players (repeatable games)")] = None,
 ) -> None:
-    """Play a game: game options as --name value, seats as --<colour> human|random|mcts.
+    """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct.
 
     `ogames play GAME --help` adds that game's options, seats and rules page below.
     """

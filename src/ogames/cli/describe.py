@@ -108,7 +108,7 @@ def seat_lines(name: str) -> list[str]:
         else:
             kind = "a bot" if name == "omiga" else "mcts"
         lines.append(f"  --{colour} SPEC".ljust(16) + f"default {kind}")
-    lines.append(f"  SPEC is {SEAT_KINDS}, with settings if wanted: mcts:think=2,seed=1")
+    lines.append(f"  SPEC is {SEAT_KINDS}, with settings: mcts:think=2,seed=1")
     return lines
 
 

@@ -19,18 +19,49 @@ from typing import Any
 
 from ogames.errors import BadOption, shown
 from ogames.players.base import BasePlayer, HumanPlayer, Player
+from ogames.players.compiled_mcts import CompiledMcts
 from ogames.players.mcts import MctsPlayer
 from ogames.players.random_player import RandomPlayer
 
 BOT_KINDS = ("rollout", "racer", "greedy")  # Omiga's real-time strategies (plus random with a reaction)
-TURN_KINDS = ("human", "random", "mcts", "solver")  # players of turn-based games
+TURN_KINDS = ("human", "random", "mcts", "uct", "solver")  # players of turn-based games
 KINDS = (*TURN_KINDS, *BOT_KINDS)
+
+
+def _flag(text: str) -> bool:
+    """on/off, true/false, yes/no, 1/0."""
+    word = text.strip().lower()
+    if word in ("on", "true", "yes", "1"):
+        return True
+    if word in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(text)
+
+
+_flag.__name__ = "on or off"
 
 # What each kind takes, and how a value written in a spec is read.
 _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "human": {"name": str, "ask": lambda text: _refuse_text()},
     "random": {"name": str, "seed": int, "reaction": str},
-    "mcts": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
+    # mcts: the compiled search (Omny, Odd-Y, Omega, Onyx; plain UCT for other games); uct: plain UCT.
+    "mcts": {
+        "name": str,
+        "think": float,
+        "iterations": int,
+        "seed": int,
+        "exploration": float,
+        "rave": _flag,
+        "solver": _flag,
+        "rave_k": float,
+        "fpu": float,
+        "nodes": int,
+        "expand": int,
+        "bridges": _flag,
+        "edges": _flag,
+        "reuse": _flag,
+    },
+    "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},
     **{kind: {"name": str, "reaction": str, "jitter": float} for kind in BOT_KINDS},
 }
@@ -53,9 +84,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def player(kind: str, **options: Any) -> Any:
     """A player by spec or kind, with keyword settings (which win over those in the spec).
 
-    Kinds: human, random, mcts, solver (proven winning moves in Omny and Odd-Y, else its
-    `fallback` kind), and Omiga's real-time bots rollout, racer and greedy (`random` given a
-    `reaction` is the random real-time bot). BadOption for an unknown kind or setting.
+    Kinds: human, random, mcts (the compiled search), uct (plain UCT), solver (proven winning moves
+    in Omny and Odd-Y, else its `fallback` kind), and Omiga's real-time bots rollout, racer and
+    greedy (`random` given a `reaction` is the random real-time bot). BadOption for an unknown kind
+    or setting.
     """
     name, written = parse_spec(kind)
     if name not in _SETTINGS:
@@ -68,7 +100,7 @@ def player(kind: str, **options: Any) -> Any:
         try:
             settings[key] = readers[key](value) if isinstance(value, str) else value
         except ValueError:
-            want = {"int": "a whole number", "float": "a number"}.get(readers[key].__name__, "valid")
+            want = {"int": "a whole number", "float": "a number", "on or off": "on or off"}.get(readers[key].__name__, "valid")
             raise BadOption(f"player {name}: {key}={shown(value)} is not {want}") from None
     try:
         return _build(name, settings)
@@ -96,7 +128,9 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
         from ogames.players.solver_player import SolverPlayer
 
         return SolverPlayer(**settings)
-    return MctsPlayer(**settings)
+    if kind == "uct":
+        return MctsPlayer(**{"name": "uct", **settings})
+    return CompiledMcts(**settings)
 
 
 def make_player(kind: str, **kw: Any) -> BasePlayer:
@@ -112,6 +146,7 @@ __all__ = [
     "KINDS",
     "TURN_KINDS",
     "BasePlayer",
+    "CompiledMcts",
     "HumanPlayer",
     "MctsPlayer",
     "Player",

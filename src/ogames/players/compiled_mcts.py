@@ -1,0 +1,469 @@
+"""The `mcts` player: compiled MCTS (`mcts_kernel`) for Omny, Odd-Y, Omega and Onyx, with tree
+reuse between moves, a budget in seconds or iterations, RAVE and the MCTS-solver as options.
+
+Python only translates: the state into the kernel's arrays (an `Adapter` per game), move codes back
+into move text, and keeps the tree between calls. The kernel runs iterations in batches so that the
+clock is read between them. Games the kernel does not know (Omiga's turn-based modes, an Omega
+tournament match, toy games in tests) are searched by the plain UCT this class extends.
+
+Special moves are tree moves like any other: the pie `swap`, Omny's `komi=K` and Omega's
+`swap <colour>` are children where the rules allow them, so the search decides them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from ogames.players import mcts_kernel as K
+from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
+from ogames.rules.protocol import State
+
+BATCH = 256  # iterations per kernel call at most: the clock is read between calls
+FIRST_BATCH = 16  # the first call, to measure the rate on this board
+SLICE = 0.02  # with a time budget, a call lasts about this share of the budget (or less)
+DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
+PV_LENGTH = 8
+
+
+# Bridge tables by board (the board is kept with its table so that its id stays its own).
+_BRIDGES: dict[tuple[int, bool], tuple[Any, np.ndarray]] = {}
+
+
+def bridge_table(board: Any, edges: bool = False, sides: np.ndarray | None = None) -> np.ndarray:
+    """Per cell c, the bridges c is a carrier of: rows [d, a, b] where a and b are not adjacent and
+    their only two common neighbours are c and d (so a stone on c is answered on d); −1 padded.
+    With `edges`, also the bridges to the edge: rows [d, a, a] where a is off the perimeter and c, d
+    are two adjacent perimeter cells next to a (on one side, when `sides` gives each cell's side
+    bits). Built from the neighbour lists, so it fits any
+    board (hex patches, polar boards)."""
+    key = (id(board), edges)
+    if key in _BRIDGES:
+        return _BRIDGES[key][1]
+    neighbours = [set(ns) for ns in board.neighbours]
+    rows: list[list[tuple[int, int, int]]] = [[] for _ in neighbours]
+    if edges:
+        rim = board.cells("perimeter")
+        for a, around in enumerate(neighbours):
+            if a in rim:
+                continue
+            on_rim = sorted(around & rim)
+            for i, c in enumerate(on_rim):
+                for d in on_rim[i + 1 :]:
+                    if d in neighbours[c] and (sides is None or sides[c] & sides[d]):
+                        rows[c].append((d, a, a))
+                        rows[d].append((c, a, a))
+    for c, around in enumerate(neighbours):
+        ordered = sorted(around)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                if b in neighbours[a]:
+                    continue
+                common = neighbours[a] & neighbours[b]
+                if len(common) == 2 and c in common:
+                    (d,) = common - {c}
+                    rows[c].append((d, a, b))
+    width = max(1, max(len(r) for r in rows))
+    table = np.full((len(rows), width, 3), -1, dtype=np.int32)
+    for c, found in enumerate(rows):
+        for j, row in enumerate(found):
+            table[c, j] = row
+    if len(_BRIDGES) >= 64:
+        _BRIDGES.clear()
+    _BRIDGES[key] = (board, table)
+    return table
+
+
+class Adapter:
+    """A game's position and moves as the kernel's arrays and codes."""
+
+    def __init__(self, state: State):
+        game: Any = state.game  # each game's own arrays (board, stars, lattice…) are read below
+        self.game = game
+        self.name = game.name
+        self.board = game.board
+        n = len(self.board)
+        self.n = n
+        self.colours = tuple(game.colours)
+        params = np.zeros(K.NPARAMS, dtype=np.int64)
+        params[K.P_N] = n
+        params[K.P_SEATS] = len(state.players)
+        params[K.P_COLOURS] = len(self.colours)
+        self.table = self.board.neighbour_table
+        self.stars = np.zeros(1, dtype=np.bool_)
+        self.star_list = np.zeros(1, dtype=np.int32)
+        self.cell_sides = np.zeros(1, dtype=np.int64)
+        self.runs = np.zeros(1, dtype=np.int64)
+        self.square_table = np.full((1, 2, 4), -1, dtype=np.int32)
+        self.midpoint_corners = np.full((1, 4), -1, dtype=np.int32)
+        self.side_bits = np.zeros(1, dtype=np.int8)
+        options = game.options
+        if self.name == "oddy":
+            params[K.P_GAME] = K.ODDY
+            params[K.P_PIE] = int(bool(options["pie"]))
+            params[K.P_PIE_AT] = 1
+            self.cell_sides, self.runs = game.cell_sides, game.runs
+        elif self.name == "omny":
+            params[K.P_GAME] = K.OMNY
+            total = game.total_stars
+            params[K.P_TOTAL] = total
+            pie, choice = bool(options["pie"]), bool(options["komi_choice"])
+            params[K.P_PIE] = int(pie or choice)
+            params[K.P_PIE_AT] = 0 if choice and not pie else 1
+            params[K.P_KOMI_PIE] = int(pie)
+            self.stars = np.ascontiguousarray(game.star_mask)
+            self.star_list = np.flatnonzero(game.star_mask).astype(np.int32)
+            self.komi_fixed = None if choice else int(2 * options["komi"])
+        elif self.name == "omega":
+            params[K.P_GAME] = K.OMEGA
+            params[K.P_END_EMPTY] = game.end_empty
+        elif self.name == "onyx":
+            params[K.P_GAME] = K.ONYX
+            params[K.P_PIE] = int(bool(options["pie"]))
+            params[K.P_PIE_AT] = 1
+            lattice = game.lattice
+            self.square_table, self.midpoint_corners, self.side_bits = (
+                lattice.square_table,
+                lattice.midpoint_corners,
+                lattice.side_bits,
+            )
+        else:
+            raise ValueError(f"the compiled search does not play {game.title}")
+        self.params = params
+        self.edge_bridges = False
+        self.bridges = np.full((1, 1, 3), -1, dtype=np.int32)
+
+    @staticmethod
+    def supports(state: State) -> bool:
+        """Whether the kernel plays this game (Omega's two-game match is left to the plain UCT)."""
+        name = state.game.name
+        if name == "omega":
+            return not state.game.options["match"]
+        return name in ("omny", "oddy", "onyx")
+
+    def encode(self, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The position as (stones, var, owner)."""
+        var = np.zeros(K.NVARS, dtype=np.int64)
+        var[K.V_WINNER] = -1
+        var[K.V_PIESEAT] = -1
+        owner = np.zeros(4, dtype=np.int64)
+        for colour, seat in state.owner.items():
+            owner[self.colours.index(colour)] = seat
+        if self.name == "omega":
+            var[K.V_TURN] = state.stone_index
+            var[K.V_TURNCOL] = state.turn_colour
+            var[K.V_PIESEAT] = -1 if state.pie_seat is None else state.pie_seat
+            var[K.V_PLAYED] = state.played
+        else:
+            var[K.V_TURN] = state.turn
+            var[K.V_SWAPPED] = int(state.swapped)
+            var[K.V_PLACEMENTS] = state.placements
+            if self.name == "omny":
+                var[K.V_KOMI] = -1 if state.twice_komi is None else state.twice_komi
+        return np.ascontiguousarray(state.stones, dtype=np.int8).copy(), var, owner
+
+    def use_bridges(self, edges: bool) -> None:
+        """Give the playouts of Odd-Y and Omny their bridge table (with bridges to the edge or not)."""
+        if self.name in ("oddy", "omny"):
+            self.bridges = bridge_table(self.board, edges, self.game.cell_sides if self.name == "oddy" else None)
+
+    def rule_arrays(self) -> tuple[np.ndarray, ...]:
+        """The board arrays the kernel's rules take, in their order after `move`."""
+        return (self.table, self.stars, self.star_list, self.cell_sides, self.runs, self.square_table)
+
+    def play_code(self, stones: np.ndarray, var: np.ndarray, owner: np.ndarray, code: int) -> None:
+        """Make one move with the kernel's rules on arrays from `encode` (for tests and tools)."""
+        n = self.n
+        logs = np.log(np.maximum(np.arange(n + 2), 1))
+        work = np.empty((6, n + int(self.params[K.P_TOTAL]) + 8), dtype=np.int32)
+        mark = np.zeros(n, dtype=np.int64)
+        K.play_move(stones, var, owner, self.params, code, *self.rule_arrays(), self.side_bits, logs, work, mark, 1)  # type: ignore[call-arg]  # numba's stub counts the unpacked arrays wrong
+
+    def legal_codes(self, stones: np.ndarray, var: np.ndarray, owner: np.ndarray) -> list[int]:
+        """The kernel's legal move codes for arrays from `encode`."""
+        out = np.empty(self.n + int(self.params[K.P_TOTAL]) + 8, dtype=np.int32)
+        count = K.gen_moves(stones, var, owner, self.params, self.midpoint_corners, out)
+        return [int(c) for c in out[:count]]
+
+    def move_text(self, code: int) -> str:
+        """The move a code stands for, as `play` takes it."""
+        n = self.n
+        if code < n:
+            return self.board.labels[code]
+        if self.name == "omega":
+            return "swap" if len(self.colours) == 2 else f"swap {self.colours[code - n]}"
+        if code == n:
+            return "swap"
+        twice = code - n - 1
+        return f"komi={twice // 2}" if twice % 2 == 0 else f"komi={twice // 2}.5"
+
+    def path_moves(self, state: Any) -> list[str]:
+        """The moves made so far, one per tree level (Omega's turn entries split into placements)."""
+        moves: list[str] = []
+        for entry in state.history:
+            move = entry["move"]
+            if self.name == "omega" and not move.startswith("swap") and move != "resign":
+                moves.extend(move.split())
+            else:
+                moves.append(move)
+        return moves
+
+
+class CompiledMcts(MctsPlayer):
+    """MCTS compiled whole for Omny, Odd-Y, Omega and Onyx (plain UCT for other games).
+
+    Settings: `think` (seconds) and/or `iterations`, `seed`, `exploration` (UCT constant; with
+    RAVE the default is smaller), `rave` and `solver` (on/off), `rave_k` (RAVE equivalence), `fpu`
+    (with RAVE, an unvisited move is worth its AMAF mean plus this; 1e6 tries every move first),
+    `nodes` (tree size budget), `expand` (visits before a node's children are made), `bridges` (playouts of
+    Odd-Y and Omny answer an intrusion into a bridge), `edges` (and into a
+    bridge to the edge), `reuse`
+    (keep the subtree of the moves played since the last search).
+    """
+
+    def __init__(
+        self,
+        name: str = "mcts",
+        *,
+        think: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        exploration: float | None = None,
+        rave: bool = True,
+        solver: bool = False,
+        rave_k: float = 500.0,
+        fpu: float = 1e6,
+        nodes: int = DEFAULT_NODES,
+        expand: int = 8,
+        bridges: bool = True,
+        edges: bool = False,
+        reuse: bool = True,
+    ):
+        if exploration is None:
+            exploration = 0.25 if rave else math.sqrt(2)
+        super().__init__(name, think=think, iterations=iterations, seed=seed, exploration=exploration)
+        if nodes < 2:
+            raise ValueError(f"nodes must be at least 2, not {nodes}")
+        self.rave = bool(rave)
+        self.solver = bool(solver)
+        self.rave_k = float(rave_k)
+        self.fpu = float(fpu)
+        self.nodes = int(nodes)
+        if expand < 1:
+            raise ValueError(f"expand must be at least 1, not {expand}")
+        self.expand = int(expand)
+        self.bridges = bool(bridges)
+        self.edges = bool(edges)
+        self.reuse = bool(reuse)
+        self._tree: dict[str, Any] | None = None
+
+    def reset(self) -> None:
+        """Forget the tree and start the random sequence again from the seed."""
+        super().reset()
+        self._tree = None
+
+    def choose(self, state: State) -> str:
+        """The best move after searching from the state (which is not changed)."""
+        if state.is_over or not Adapter.supports(state):
+            return super().choose(state)
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.last = {
+                "iterations": 0,
+                "seconds": 0.0,
+                "move": moves[0],
+                "visits": 0,
+                "value": None,
+                "reliable": False,
+                "pv": [moves[0]],
+            }
+            return moves[0]
+        return self.compiled_search(state)
+
+    # ----- the search ----------------------------------------------------------------------------
+    def _seed(self) -> None:
+        """Seed the kernel's generator from this player's own sequence before every search, so
+        that a player's moves depend on its seed only, not on other searches in between."""
+        K.seed_rng(self.rng.getrandbits(31))
+
+    def _tree_for(self, state: State, adapter: Adapter) -> dict[str, Any]:
+        """The tree to search from: the kept one re-rooted at this state when it continues the
+        position last searched, else a new one."""
+        path = adapter.path_moves(state)
+        kept = self._tree
+        if self.reuse and kept is not None and kept["game"] is state.game and kept["players"] == len(state.players):
+            old = kept["path"]
+            if len(path) >= len(old) and path[: len(old)] == old:
+                node = 0
+                ints = kept["ints"]
+                for move in path[len(old) :]:
+                    first, count = ints[node, K.I_FIRST], ints[node, K.I_NCHILD]
+                    found = -1
+                    for child in range(first, first + count) if first >= 0 else ():
+                        if adapter.move_text(int(ints[child, K.I_MOVE])) == move:
+                            found = child
+                            break
+                    node = found
+                    if node < 0:
+                        break
+                if node >= 0 and ints[node, K.I_SEAT] >= 0:
+                    if node != 0:
+                        used = int(kept["meta"][K.M_COUNT])
+                        old_i, old_f = ints[:used].copy(), kept["floats"][:used].copy()
+                        kept["meta"][K.M_COUNT] = K.compact(old_i, old_f, ints, kept["floats"], node)
+                    kept["path"] = path
+                    kept["reused"] = int(kept["floats"][0, K.F_N])
+                    return kept
+        capacity = self.nodes
+        seats = len(state.players)
+        if kept is not None and kept["ints"].shape[0] == capacity and kept["floats"].shape[1] == K.F_W + seats:
+            ints, floats = kept["ints"], kept["floats"]
+        else:
+            # np.empty takes pages from the system only as nodes are written.
+            ints = np.empty((capacity, K.NI), dtype=np.int32)
+            floats = np.empty((capacity, K.F_W + seats), dtype=np.float64)
+        meta = np.zeros(2, dtype=np.int64)
+        _, var, owner = adapter.encode(state)
+        K.init_root(ints, floats, meta, var, owner, adapter.params)
+        tree = {
+            "game": state.game,
+            "players": len(state.players),
+            "path": path,
+            "ints": ints,
+            "floats": floats,
+            "meta": meta,
+            "reused": 0,
+        }
+        self._tree = tree
+        return tree
+
+    def compiled_search(self, state: State) -> str:
+        """Search with the compiled kernel within the budget; return the chosen move."""
+        start = time.perf_counter()
+        adapter = Adapter(state)
+        self._seed()
+        tree = self._tree_for(state, adapter)
+        stones, var, owner = adapter.encode(state)
+        params = adapter.params.copy()
+        params[K.P_RAVE] = int(self.rave)
+        params[K.P_SOLVER] = int(self.solver and len(state.players) == 2)
+        params[K.P_FILL] = 0
+        params[K.P_EXPAND] = self.expand
+        params[K.P_BRIDGE] = int(self.bridges)
+        if self.bridges:
+            adapter.use_bridges(self.edges)
+        if adapter.name == "omny":
+            twice = adapter.komi_fixed if state.twice_komi is None else state.twice_komi  # type: ignore[attr-defined]
+            # One fill and one test decide a playout when S + 2k is odd (no race); komi chosen in
+            # play could make it even, so then every stone is tested.
+            params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
+        fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
+        deadline = None if self.think is None else start + self.think
+        limit = self.iterations
+        done = 0
+        batch = BATCH if deadline is None else FIRST_BATCH
+        while True:
+            if limit is not None:
+                batch = min(batch, limit - done)
+            if batch <= 0:
+                break
+            called = time.perf_counter()
+            ran = K.run(
+                tree["ints"],
+                tree["floats"],
+                tree["meta"],
+                stones,
+                var,
+                owner,
+                params,
+                fparams,
+                adapter.table,
+                adapter.stars,
+                adapter.star_list,
+                adapter.cell_sides,
+                adapter.runs,
+                adapter.square_table,
+                adapter.midpoint_corners,
+                adapter.side_bits,
+                adapter.bridges,
+                batch,
+            )
+            done += ran
+            if ran < batch:  # the root is proven
+                if tree["ints"][0, K.I_PROVEN] == tree["ints"][0, K.I_SEAT]:
+                    break
+                # Every move loses against perfect play: search on without the proofs for the
+                # move that resists best against an opponent who may not find the win.
+                params[K.P_SOLVER] = 0
+            now = time.perf_counter()
+            if deadline is not None:
+                if now >= deadline:
+                    break
+                # Big boards run a few thousand iterations a second: size the next call so that
+                # the clock is read often enough not to overrun a short budget.
+                rate = ran / max(now - called, 1e-6)
+                think = self.think if self.think is not None else deadline - start
+                batch = int(min(BATCH, max(1, rate * min(SLICE * think, deadline - now))))
+            else:
+                batch = BATCH
+        return self._report(state, adapter, tree, done, time.perf_counter() - start)
+
+    def _best_child(self, ints: np.ndarray, floats: np.ndarray, node: int) -> int:
+        """A proven win for the seat deciding here, else the most visited child that is not a
+        proven loss (ties: the better mean), else the most visited."""
+        first, count = int(ints[node, K.I_FIRST]), int(ints[node, K.I_NCHILD])
+        seat = int(ints[node, K.I_SEAT])
+        children = range(first, first + count)
+        wins = [c for c in children if ints[c, K.I_PROVEN] == seat]
+        if wins:
+            return max(wins, key=lambda c: floats[c, K.F_N])
+        two = floats.shape[1] - K.F_W == 2
+        # Proven losses are avoided while some move is not one; when all are, the most visited
+        # (the search went on without proofs) resists best.
+        alive = [c for c in children if not (two and ints[c, K.I_PROVEN] >= 0)] or list(children)
+
+        def key(c: int) -> tuple[float, float]:
+            visits = floats[c, K.F_N]
+            return visits, (floats[c, K.F_W + seat] / visits if visits else 0.0)
+
+        return max(alive, key=key)
+
+    def _report(self, state: State, adapter: Adapter, tree: dict[str, Any], done: int, seconds: float) -> str:
+        ints, floats = tree["ints"], tree["floats"]
+        if ints[0, K.I_FIRST] < 0:  # nothing searched (a budget of no time): any legal move
+            move = state.legal_moves()[0]
+            self.last = {"iterations": done, "seconds": seconds, "move": move, "visits": 0, "value": None, "reliable": False}
+            self.last["pv"] = [move]
+            return move
+        best = self._best_child(ints, floats, 0)
+        seat = int(ints[0, K.I_SEAT])
+        visits = float(floats[best, K.F_N])
+        proven = int(ints[best, K.I_PROVEN])
+        value = float(floats[best, K.F_W + seat] / visits) if visits else None
+        if proven >= 0:
+            value = 1.0 if proven == seat else 0.0
+        pv: list[str] = []
+        node = 0
+        while ints[node, K.I_FIRST] >= 0 and len(pv) < PV_LENGTH:
+            node = self._best_child(ints, floats, node) if node else best
+            pv.append(adapter.move_text(int(ints[node, K.I_MOVE])))
+            if ints[node, K.I_SEAT] < 0:
+                break
+        move = pv[0]
+        self.last = {
+            "iterations": done,
+            "seconds": seconds,
+            "move": move,
+            "visits": int(visits),
+            "value": value,
+            "reliable": visits >= MIN_PLAYOUTS_FOR_VALUE or proven >= 0,
+            "proven": None if proven < 0 else ("win" if proven == seat else "loss"),
+            "pv": pv,
+            "nodes": int(tree["meta"][K.M_COUNT]),
+            "reused": tree["reused"],
+            "iterations_per_second": done / seconds if seconds > 0 else 0.0,
+        }
+        return move

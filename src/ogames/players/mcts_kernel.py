@@ -1,0 +1,866 @@
+"""The compiled MCTS: whole iterations (selection, expansion, playout, backup) in numba over an
+array-backed tree, for Omny, Odd-Y, Omega and Onyx. `ogames.players.compiled_mcts` drives it.
+
+**Positions** are three arrays: `stones` (int8, 0 empty, k + 1 colour k), `var` (int64, the
+V_* slots below) and `owner` (int64, colour → seat; the pie rule changes it, never the stones).
+Special moves are codes past the cells: `n` is the stone games' `swap`, `n + c` Omega's
+`swap <colour c>`, `n + 1 + 2k` Omny's `komi=k` (with `n + 1 + twice`).
+
+**The tree** is two preallocated tables grown in place: `ints[node, I_*]` (move, parent, first
+child, child count, deciding seat, colour to move, terminal winner seat, proven seat) and
+`floats[node, F_*]` (visits, AMAF visits and reward, then one reward sum per seat). A node's
+children are a contiguous block made all at once when it is expanded (its second visit).
+`meta[M_COUNT]` is the number of nodes used; when the table is full the search goes on without
+expanding.
+
+**Rules** are the games' own: win tests call the kernels of `ogames.kernels` (Omny's region star
+test `group_wins_into`, Odd-Y's `wins`, Onyx's `find_captures`; Omega's end and score follow
+`rules/omega.py`); the plain references are tested against them in the test suite.
+
+**Playouts** follow the games' own random-playout kernels (and their distribution: a pending
+`swap` is one legal move among the others, an unchosen komi is uniform). Odd-Y, and Omny when S + 2k
+is odd (no race), fill the board once and find the one colour with a winning group (see
+`kernels/oddy.py` for why that is the winner of the game played move by move; for Omny the same
+holds: the condition is monotone and only one colour can hold it on a full board). Omny with S + 2k
+even tests after every stone; Onyx plays move by move with captures; Omega fills to its end and
+compares sums of log group sizes (exact ties go to the later colour, as the rules say).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ogames.kernels.omny import group_wins_into
+from ogames.kernels.onyx import find_captures
+
+# Games.
+ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
+
+# var slots.
+V_TURN = 0  # colour index to move (Omega: the colour of the next stone)
+V_SWAPPED = 1  # stone games: the pie swap happened
+V_PLACEMENTS = 2  # stone games: stones placed (pie needs it)
+V_KOMI = 3  # Omny: twice the komi, −1 while unchosen
+V_WINNER = 4  # winning colour, −1 while the game goes on
+V_TURNCOL = 5  # Omega: whose turn by colour
+V_PIESEAT = 6  # Omega: the seat acting in the pie phase, −1 outside it
+V_PLAYED = 7  # Omega: seats that played (did not swap) in the pie phase
+NVARS = 8
+
+# params slots (int64).
+P_GAME = 0
+P_N = 1
+P_SEATS = 2
+P_COLOURS = 3
+P_PIE = 4  # stone games: swap may happen at all (pie on, or Omny's komi choice)
+P_PIE_AT = 5  # stone games: placements made when swap is open
+P_TOTAL = 6  # Omny: star cells S
+P_END_EMPTY = 7  # Omega: cells left empty at the end
+P_FILL = 8  # Omny: S + 2k is odd, so one fill and one test decide a playout
+P_RAVE = 9
+P_SOLVER = 10
+P_KOMI_PIE = 11  # Omny komi choice with pie: Black places a stone after choosing komi
+P_EXPAND = 12  # visits a node has before its children are made
+P_BRIDGE = 13  # playouts answer an intrusion into a bridge (Odd-Y, Omny)
+NPARAMS = 14
+
+# fparams slots (float64).
+FP_C = 0  # UCT exploration
+FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
+FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
+NFPARAMS = 3
+
+# Tree columns.
+I_MOVE, I_PARENT, I_FIRST, I_NCHILD, I_SEAT, I_COLOUR, I_TERM, I_PROVEN = range(8)
+NI = 8
+F_N, F_RN, F_RW, F_W = 0, 1, 2, 3  # F_W + seat: reward sums
+M_COUNT = 0
+
+GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int64)
+
+
+# ----- rules pieces ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _oddy_group_wins(stones, table, cell_sides, runs, cell, queue, mark, stamp):
+    """Odd-Y: whether the group holding `cell` touches a winning set of sides."""
+    value = stones[cell]
+    mark[cell] = stamp
+    queue[0] = cell
+    head, tail = 0, 1
+    touched = np.int64(0)
+    while head < tail:
+        here = queue[head]
+        head += 1
+        touched |= cell_sides[here]
+        for k in range(table.shape[1]):
+            other = table[here, k]
+            if other < 0:
+                break
+            if mark[other] != stamp and stones[other] == value:
+                mark[other] = stamp
+                queue[tail] = other
+                tail += 1
+    for j in range(runs.shape[0]):
+        if touched & ~runs[j] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _onyx_connects(stones, table, side_bits, cell, queue, mark, stamp):
+    """Onyx: whether the group holding `cell` touches both of its colour's sides."""
+    value = stones[cell]
+    goal = GOALS[value]
+    mark[cell] = stamp
+    queue[0] = cell
+    head, tail = 0, 1
+    touched = 0
+    while head < tail:
+        here = queue[head]
+        head += 1
+        touched |= side_bits[here]
+        if touched & goal == goal:
+            return True
+        for k in range(table.shape[1]):
+            other = table[here, k]
+            if other < 0:
+                break
+            if mark[other] != stamp and stones[other] == value:
+                mark[other] = stamp
+                queue[tail] = other
+                tail += 1
+    return False
+
+
+@njit(cache=True)
+def _midpoint_open(stones, midpoint_corners, cell):
+    if midpoint_corners[cell, 0] < 0:
+        return True
+    for k in range(4):
+        if stones[midpoint_corners[cell, k]] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
+    """Omega: the colour with the highest product of group sizes (sums of logs; a tie within
+    1e-9 goes to the later colour, the rules' tie-break)."""
+    sums = np.zeros(4)
+    n = stones.shape[0]
+    for seed in range(n):
+        value = stones[seed]
+        if value == 0 or mark[seed] == stamp:
+            continue
+        mark[seed] = stamp
+        queue[0] = seed
+        head, tail = 0, 1
+        while head < tail:
+            here = queue[head]
+            head += 1
+            for k in range(table.shape[1]):
+                other = table[here, k]
+                if other < 0:
+                    break
+                if mark[other] != stamp and stones[other] == value:
+                    mark[other] = stamp
+                    queue[tail] = other
+                    tail += 1
+        sums[value - 1] += logs[tail]
+    best = 0
+    for k in range(1, colours):
+        if sums[k] >= sums[best] - 1e-9:
+            best = k
+    return best
+
+
+@njit(cache=True)
+def _omny_full_winner(board, table, stars, star_list, total, black_bound, white_bound, group, queue, mark, stamp, sizes, reps):
+    """Omny, full board, S + 2k odd: the colour with a group meeting the win condition (exactly one
+    has one). Groups are tried largest first: the winning group is nearly always the largest."""
+    n = board.shape[0]
+    count = 0
+    for seed in range(n):
+        value = board[seed]
+        if value == 0 or mark[seed] == stamp:
+            continue
+        mark[seed] = stamp
+        queue[0] = seed
+        head, tail = 0, 1
+        while head < tail:
+            here = queue[head]
+            head += 1
+            for k in range(table.shape[1]):
+                other = table[here, k]
+                if other < 0:
+                    break
+                if mark[other] != stamp and board[other] == value:
+                    mark[other] = stamp
+                    queue[tail] = other
+                    tail += 1
+        sizes[count] = tail
+        reps[count] = seed
+        count += 1
+    stamp += 1
+    for _ in range(count):
+        best = -1
+        for g in range(count):
+            if sizes[g] > 0 and (best < 0 or sizes[g] > sizes[best]):
+                best = g
+        sizes[best] = 0
+        cell = reps[best]
+        colour = board[cell] - 1
+        bound = black_bound if colour == 0 else white_bound
+        wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
+        stamp += 2
+        if wins:
+            return colour, stamp
+    return -1, stamp
+
+
+# ----- positions: moves, mover, playing a move ---------------------------------------------------
+
+
+@njit(cache=True)
+def _mover(var, owner, params):
+    if params[P_GAME] == OMEGA:
+        if var[V_PIESEAT] >= 0:
+            return var[V_PIESEAT]
+        return owner[var[V_TURNCOL]]
+    return owner[var[V_TURN]]
+
+
+@njit(cache=True)
+def _pie_open(var, params):
+    return (
+        params[P_PIE] != 0
+        and var[V_SWAPPED] == 0
+        and var[V_TURN] == 1
+        and var[V_WINNER] < 0
+        and var[V_KOMI] >= 0
+        and var[V_PLACEMENTS] == params[P_PIE_AT]
+    )
+
+
+@njit(cache=True)
+def gen_moves(stones, var, owner, params, midpoint_corners, out):
+    """Write the legal move codes into `out`; return how many."""
+    n = params[P_N]
+    game = params[P_GAME]
+    count = 0
+    if game == OMNY and var[V_KOMI] < 0:
+        for twice in range(params[P_TOTAL] + 1):
+            out[count] = n + 1 + twice
+            count += 1
+        return count
+    for c in range(n):
+        if stones[c] == 0:
+            if game == ONYX and not _midpoint_open(stones, midpoint_corners, c):
+                continue
+            out[count] = c
+            count += 1
+    if game == OMEGA:
+        seat = var[V_PIESEAT]
+        if seat >= 1 and var[V_TURN] == 0:
+            for colour in range(params[P_COLOURS]):
+                if owner[colour] < seat:
+                    out[count] = n + colour
+                    count += 1
+    elif _pie_open(var, params):
+        out[count] = n
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp):
+    p = params[P_COLOURS]
+    if var[V_PIESEAT] >= 0:
+        var[V_PLAYED] += played
+        var[V_PIESEAT] += 1
+        if var[V_PIESEAT] < p:
+            return
+        var[V_PIESEAT] = -1
+        var[V_TURNCOL] = var[V_PLAYED] % p
+    else:
+        var[V_TURNCOL] = (var[V_TURNCOL] + 1) % p
+    if var[V_TURNCOL] == 0:
+        empty = 0
+        for c in range(stones.shape[0]):
+            if stones[c] == 0:
+                empty += 1
+        if empty < p * p:
+            var[V_WINNER] = _omega_winner(stones, table, p, logs, queue, mark, stamp)
+
+
+@njit(cache=True)
+def play_move(
+    stones, var, owner, params, move, table, stars, star_list, cell_sides, runs, square_table, side_bits, logs, work, mark, stamp
+):
+    """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp."""
+    n = params[P_N]
+    game = params[P_GAME]
+    group = work[0]
+    queue = work[1]
+    if game == OMEGA:
+        if move >= n:  # swap with the holder of colour move − n
+            seat = var[V_PIESEAT]
+            mine = 0
+            for colour in range(params[P_COLOURS]):
+                if owner[colour] == seat:
+                    mine = colour
+            target = move - n
+            owner[mine], owner[target] = owner[target], owner[mine]
+            _omega_end_turn(stones, var, params, 0, table, logs, queue, mark, stamp)
+            return stamp + 1
+        stones[move] = var[V_TURN] + 1
+        var[V_TURN] += 1
+        if var[V_TURN] == params[P_COLOURS]:
+            var[V_TURN] = 0
+            _omega_end_turn(stones, var, params, 1, table, logs, queue, mark, stamp)
+        return stamp + 1
+    if move > n:  # Omny komi choice
+        var[V_KOMI] = move - n - 1
+        if params[P_KOMI_PIE] == 0:
+            var[V_TURN] = 1
+        return stamp
+    if move == n:  # pie swap: seats exchange colours, the colour to move stays
+        owner[0], owner[1] = owner[1], owner[0]
+        var[V_SWAPPED] = 1
+        return stamp
+    turn = var[V_TURN]
+    stones[move] = turn + 1
+    var[V_PLACEMENTS] += 1
+    if game == ODDY:
+        if _oddy_group_wins(stones, table, cell_sides, runs, move, queue, mark, stamp):
+            var[V_WINNER] = turn
+        stamp += 1
+    elif game == OMNY:
+        total = params[P_TOTAL]
+        bound = total - var[V_KOMI] if turn == 0 else total + var[V_KOMI]
+        wins, _ = group_wins_into(stones, table, stars, star_list, total, move, bound, group, queue, mark, stamp)
+        if wins:
+            var[V_WINNER] = turn
+        stamp += 2
+    else:  # ONYX
+        taken = find_captures(stones, square_table, move, work[2])
+        for k in range(taken):
+            stones[work[2][k]] = 0
+        if _onyx_connects(stones, table, side_bits, move, queue, mark, stamp):
+            var[V_WINNER] = turn
+        stamp += 1
+    var[V_TURN] = 1 - turn
+    return stamp
+
+
+# ----- playouts ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _shuffle_empties(stones, order):
+    count = 0
+    for c in range(stones.shape[0]):
+        if stones[c] == 0:
+            order[count] = c
+            count += 1
+    for k in range(count - 1, 0, -1):
+        j = np.random.randint(0, k + 1)
+        order[k], order[j] = order[j], order[k]
+    return count
+
+
+@njit(cache=True)
+def _bridge_answer(stones, bridges, last, value):
+    """The cell that saves a bridge of colour `value` that a stone on `last` just intruded into
+    (two `value` stones sharing exactly two empty neighbours, `last` one of them), or −1."""
+    for j in range(bridges.shape[1]):
+        d = bridges[last, j, 0]
+        if d < 0:
+            break
+        if stones[d] == 0 and stones[bridges[last, j, 1]] == value and stones[bridges[last, j, 2]] == value:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def _next_cell(stones, order, where, k, last, turn, bridges, use_bridges):
+    """The cell played k-th in a fill: the bridge answer to `last` when there is one (moved to
+    position k of the order), else the next cell of the shuffled order."""
+    if use_bridges and last >= 0:
+        d = _bridge_answer(stones, bridges, last, turn + 1)
+        if d >= 0:
+            pos = where[d]
+            other = order[k]
+            order[k] = d
+            order[pos] = other
+            where[other] = pos
+            where[d] = k
+    return order[k]
+
+
+@njit(cache=True)
+def playout(
+    stones,
+    var,
+    owner,
+    params,
+    table,
+    stars,
+    star_list,
+    cell_sides,
+    runs,
+    square_table,
+    midpoint_corners,
+    side_bits,
+    logs,
+    work,
+    mark,
+    stamp,
+    moves_out,
+    bridges,
+):
+    """Finish the game at random from this position (changed in place). Returns (winning seat,
+    next stamp, moves recorded in `moves_out` as cell * 4 + colour for AMAF, −1 if the
+    playout's moves are read from the final board instead)."""
+    n = params[P_N]
+    game = params[P_GAME]
+    order = work[3]
+    if game == OMEGA:
+        p = params[P_COLOURS]
+        count = _shuffle_empties(stones, order)
+        to_place = count - params[P_END_EMPTY]
+        colour = var[V_TURN]
+        for i in range(to_place):
+            stones[order[i]] = colour + 1
+            colour += 1
+            if colour == p:
+                colour = 0
+        winner = _omega_winner(stones, table, p, logs, work[1], mark, stamp)
+        return owner[winner], stamp + 1, -1
+    if game == OMNY and var[V_KOMI] < 0:
+        stamp = play_move(
+            stones,
+            var,
+            owner,
+            params,
+            n + 1 + np.random.randint(0, params[P_TOTAL] + 1),
+            table,
+            stars,
+            star_list,
+            cell_sides,
+            runs,
+            square_table,
+            side_bits,
+            logs,
+            work,
+            mark,
+            stamp,
+        )
+    if _pie_open(var, params):
+        legal = 0
+        for c in range(n):
+            if stones[c] == 0 and (game != ONYX or _midpoint_open(stones, midpoint_corners, c)):
+                legal += 1
+        if np.random.randint(0, legal + 1) == 0:
+            owner[0], owner[1] = owner[1], owner[0]
+            var[V_SWAPPED] = 1
+    turn = var[V_TURN]
+    use_bridges = params[P_BRIDGE] != 0
+    where = work[4]
+    if game == ODDY:
+        count = _shuffle_empties(stones, order)
+        if use_bridges:
+            for k in range(count):
+                where[order[k]] = k
+        last = -1
+        for k in range(count):
+            last = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+            stones[last] = turn + 1
+            turn = 1 - turn
+        # Exactly one colour has winning groups on the full board: the first found decides.
+        queue = work[1]
+        for seed in range(n):
+            if mark[seed] == stamp:
+                continue
+            if _oddy_group_wins(stones, table, cell_sides, runs, seed, queue, mark, stamp):
+                return owner[stones[seed] - 1], stamp + 1, -1
+        return owner[0], stamp + 1, -1  # unreachable: Odd-Y has no draws
+    if game == OMNY:
+        total = params[P_TOTAL]
+        black_bound = total - var[V_KOMI]
+        white_bound = total + var[V_KOMI]
+        count = _shuffle_empties(stones, order)
+        if use_bridges:
+            for k in range(count):
+                where[order[k]] = k
+        last = -1
+        if params[P_FILL] != 0:
+            for k in range(count):
+                last = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+                stones[last] = turn + 1
+                turn = 1 - turn
+            colour, stamp = _omny_full_winner(
+                stones, table, stars, star_list, total, black_bound, white_bound, work[0], work[1], mark, stamp, work[4], work[5]
+            )
+            return owner[max(colour, 0)], stamp, -1
+        for k in range(count):
+            cell = _next_cell(stones, order, where, k, last, turn, bridges, use_bridges)
+            last = cell
+            stones[cell] = turn + 1
+            bound = black_bound if turn == 0 else white_bound
+            wins, _ = group_wins_into(stones, table, stars, star_list, total, cell, bound, work[0], work[1], mark, stamp)
+            stamp += 2
+            if wins:
+                return owner[turn], stamp, -1
+            turn = 1 - turn
+        return owner[0], stamp, -1  # unreachable: Omny has no draws
+    # ONYX: move by move, captures reopen points.
+    empties = order
+    where = work[4]
+    count = 0
+    for c in range(n):
+        where[c] = -1
+        if stones[c] == 0:
+            empties[count] = c
+            where[c] = count
+            count += 1
+    captured = work[2]
+    recorded = 0
+    while count > 0:
+        cell = -1
+        for _ in range(64 * n):
+            pick = empties[np.random.randint(count)]
+            if _midpoint_open(stones, midpoint_corners, pick):
+                cell = pick
+                break
+        if cell < 0:
+            break
+        stones[cell] = turn + 1
+        last = empties[count - 1]
+        empties[where[cell]] = last
+        where[last] = where[cell]
+        where[cell] = -1
+        count -= 1
+        if recorded < moves_out.shape[0]:
+            moves_out[recorded] = cell * 4 + turn
+            recorded += 1
+        taken = find_captures(stones, square_table, cell, captured)
+        for k in range(taken):
+            gone = captured[k]
+            stones[gone] = 0
+            empties[count] = gone
+            where[gone] = count
+            count += 1
+        if _onyx_connects(stones, table, side_bits, cell, work[1], mark, stamp):
+            return owner[turn], stamp + 1, recorded
+        stamp += 1
+        turn = 1 - turn
+    return -1, stamp, recorded  # no legal move left (the rules never allow it): a shared result
+
+
+# ----- the search --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _new_node(ints, floats, node, move, parent, seats):
+    ints[node, I_MOVE] = move
+    ints[node, I_PARENT] = parent
+    ints[node, I_FIRST] = -1
+    ints[node, I_NCHILD] = 0
+    ints[node, I_SEAT] = -1
+    ints[node, I_COLOUR] = -1
+    ints[node, I_TERM] = -1
+    ints[node, I_PROVEN] = -1
+    for k in range(floats.shape[1]):
+        floats[node, k] = 0.0
+
+
+@njit(cache=True)
+def init_root(ints, floats, meta, root_var, root_owner, params):
+    """Make the tree a single root for the position."""
+    meta[M_COUNT] = 1
+    _new_node(ints, floats, 0, -1, -1, params[P_SEATS])
+    ints[0, I_SEAT] = _mover(root_var, root_owner, params)
+    ints[0, I_COLOUR] = root_var[V_TURN]
+
+
+@njit(cache=True)
+def _select(ints, floats, node, params, fparams):
+    seat = ints[node, I_SEAT]
+    first = ints[node, I_FIRST]
+    count = ints[node, I_NCHILD]
+    rave = params[P_RAVE] != 0
+    solver = params[P_SOLVER] != 0
+    c = fparams[FP_C]
+    k = fparams[FP_RAVE_K]
+    log_n = np.log(floats[node, F_N] + 1.0)
+    best = first
+    best_value = -1e300
+    for child in range(first, first + count):
+        if solver:
+            proven = ints[child, I_PROVEN]
+            if proven >= 0:
+                if proven == seat:
+                    return child  # a proven win for the player to move here
+                if params[P_SEATS] == 2:
+                    # A proven loss is chosen only when every move loses.
+                    value = -1e200 + floats[child, F_N]
+                    if value > best_value:
+                        best, best_value = child, value
+                    continue
+        visits = floats[child, F_N]
+        if visits == 0.0:
+            if rave and floats[child, F_RN] > 0.0:
+                value = fparams[FP_FPU] + floats[child, F_RW] / floats[child, F_RN]
+            else:
+                value = 1e9  # unvisited children first, in the (shuffled) order of expansion
+        else:
+            mean = floats[child, F_W + seat] / visits
+            if rave and floats[child, F_RN] > 0.0:
+                beta = np.sqrt(k / (3.0 * visits + k))
+                mean = (1.0 - beta) * mean + beta * floats[child, F_RW] / floats[child, F_RN]
+            value = mean + c * np.sqrt(log_n / visits)
+        if value > best_value:
+            best, best_value = child, value
+    return best
+
+
+@njit(cache=True)
+def _prove(ints, node, params):
+    """MCTS-solver: mark `node` proven for a seat when its children decide it."""
+    seat = ints[node, I_SEAT]
+    first = ints[node, I_FIRST]
+    if first < 0:
+        return
+    last = first + ints[node, I_NCHILD]
+    for child in range(first, last):
+        if ints[child, I_PROVEN] == seat:
+            ints[node, I_PROVEN] = seat
+            return
+    common = -2
+    for child in range(first, last):
+        proven = ints[child, I_PROVEN]
+        if proven < 0:
+            return
+        if common == -2:
+            common = proven
+        elif common != proven:
+            common = -1
+    if common >= 0:
+        ints[node, I_PROVEN] = common
+
+
+@njit(cache=True)
+def run(
+    ints,
+    floats,
+    meta,
+    root_stones,
+    root_var,
+    root_owner,
+    params,
+    fparams,
+    table,
+    stars,
+    star_list,
+    cell_sides,
+    runs,
+    square_table,
+    midpoint_corners,
+    side_bits,
+    bridges,
+    iterations,
+):
+    """Run up to `iterations` iterations; return how many ran (fewer when the root is proven)."""
+    n = params[P_N]
+    seats = params[P_SEATS]
+    capacity = ints.shape[0]
+    rave = params[P_RAVE] != 0
+    solver = params[P_SOLVER] != 0
+    logs = np.zeros(n + 2)
+    for s in range(2, n + 2):
+        logs[s] = np.log(s)
+    width = n + params[P_TOTAL] + 8
+    work = np.empty((6, max(width, 8)), dtype=np.int32)
+    mark = np.zeros(n, dtype=np.int64)
+    stamp = 1
+    stones = np.empty(n, dtype=np.int8)
+    var = np.empty(NVARS, dtype=np.int64)
+    owner = np.empty(4, dtype=np.int64)
+    path = np.empty(4 * n + 64, dtype=np.int64)
+    moves = np.empty(width, dtype=np.int32)
+    amaf = np.zeros(n, dtype=np.int8)
+    leaf_stones = np.empty(n, dtype=np.int8)
+    playout_moves = np.empty(8 * n + 64, dtype=np.int32)
+    rewards = np.zeros(4)
+    done = 0
+    for _ in range(iterations):
+        if solver and ints[0, I_PROVEN] >= 0:
+            break
+        for c in range(n):
+            stones[c] = root_stones[c]
+        for v in range(NVARS):
+            var[v] = root_var[v]
+        for s in range(4):
+            owner[s] = root_owner[s]
+        node = 0
+        depth = 0
+        path[0] = 0
+        # Selection and expansion.
+        while ints[node, I_TERM] < 0 and depth < path.shape[0] - 1:
+            if ints[node, I_FIRST] < 0:
+                if floats[node, F_N] < params[P_EXPAND] and node != 0:
+                    break
+                if meta[M_COUNT] >= capacity:
+                    break
+                count = gen_moves(stones, var, owner, params, midpoint_corners, moves)
+                if count == 0 or meta[M_COUNT] + count > capacity:
+                    break
+                for i in range(count - 1, 0, -1):
+                    j = np.random.randint(0, i + 1)
+                    moves[i], moves[j] = moves[j], moves[i]
+                first = meta[M_COUNT]
+                for i in range(count):
+                    _new_node(ints, floats, first + i, moves[i], node, seats)
+                ints[node, I_FIRST] = first
+                ints[node, I_NCHILD] = count
+                meta[M_COUNT] = first + count
+            child = _select(ints, floats, node, params, fparams)
+            stamp = play_move(
+                stones,
+                var,
+                owner,
+                params,
+                ints[child, I_MOVE],
+                table,
+                stars,
+                star_list,
+                cell_sides,
+                runs,
+                square_table,
+                side_bits,
+                logs,
+                work,
+                mark,
+                stamp,
+            )
+            if ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0:
+                if var[V_WINNER] >= 0:
+                    winner_seat = owner[var[V_WINNER]]
+                    ints[child, I_TERM] = winner_seat
+                    ints[child, I_PROVEN] = winner_seat
+                else:
+                    ints[child, I_SEAT] = _mover(var, owner, params)
+                    ints[child, I_COLOUR] = var[V_TURN]
+            node = child
+            depth += 1
+            path[depth] = node
+            if ints[node, I_FIRST] < 0 and floats[node, F_N] < params[P_EXPAND]:
+                break
+        # Simulation.
+        for s in range(seats):
+            rewards[s] = 0.0
+        recorded = -1
+        if ints[node, I_TERM] >= 0:
+            rewards[ints[node, I_TERM]] = 1.0
+        else:
+            if rave:
+                for c in range(n):
+                    leaf_stones[c] = stones[c]
+            winner, stamp, recorded = playout(
+                stones,
+                var,
+                owner,
+                params,
+                table,
+                stars,
+                star_list,
+                cell_sides,
+                runs,
+                square_table,
+                midpoint_corners,
+                side_bits,
+                logs,
+                work,
+                mark,
+                stamp,
+                playout_moves,
+                bridges,
+            )
+            if winner >= 0:
+                rewards[winner] = 1.0
+            else:
+                for s in range(seats):
+                    rewards[s] = 1.0 / seats
+        # AMAF marks: which colour played each cell first after the leaf.
+        if rave:
+            if recorded < 0:
+                for c in range(n):
+                    amaf[c] = stones[c] if leaf_stones[c] == 0 else 0
+            else:
+                for c in range(n):
+                    amaf[c] = 0
+                for i in range(recorded - 1, -1, -1):
+                    code = playout_moves[i]
+                    amaf[code // 4] = code % 4 + 1
+        # Backup, leaf to root.
+        for d in range(depth, -1, -1):
+            here = path[d]
+            floats[here, F_N] += 1.0
+            for s in range(seats):
+                floats[here, F_W + s] += rewards[s]
+            if d < depth and ints[here, I_SEAT] >= 0:
+                seat = ints[here, I_SEAT]
+                below = path[d + 1]
+                move = ints[below, I_MOVE]
+                colour = ints[here, I_COLOUR]
+                if rave:
+                    if move < n:
+                        amaf[move] = colour + 1
+                    first = ints[here, I_FIRST]
+                    for child in range(first, first + ints[here, I_NCHILD]):
+                        cm = ints[child, I_MOVE]
+                        if cm < n and amaf[cm] == colour + 1:
+                            floats[child, F_RN] += 1.0
+                            floats[child, F_RW] += rewards[seat]
+                if solver and ints[below, I_PROVEN] >= 0 and ints[here, I_PROVEN] < 0:
+                    _prove(ints, here, params)
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def compact(ints, floats, new_ints, new_floats, root):
+    """Copy the subtree under `root` into the new tables (root first, children blocks kept
+    contiguous); return the number of nodes copied."""
+    queue = np.empty(ints.shape[0], dtype=np.int64)  # old index of each new node, in order
+    queue[0] = root
+    new_ints[0, :] = ints[root, :]
+    new_floats[0, :] = floats[root, :]
+    new_ints[0, I_PARENT] = -1
+    new_ints[0, I_MOVE] = -1
+    count = 1
+    head = 0
+    while head < count:
+        old = queue[head]
+        first = ints[old, I_FIRST]
+        if first >= 0:
+            kids = ints[old, I_NCHILD]
+            new_ints[head, I_FIRST] = count
+            for i in range(kids):
+                new_ints[count + i, :] = ints[first + i, :]
+                new_floats[count + i, :] = floats[first + i, :]
+                new_ints[count + i, I_PARENT] = head
+                queue[count + i] = first + i
+            count += kids
+        head += 1
+    return count
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Seed numba's random generator (the search's own stream)."""
+    np.random.seed(seed)
