@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ogames.boards.hexes import hexagon, triangle
 from ogames.kernels import reference
-from ogames.kernels.flood import components, group_of
+from ogames.kernels.flood import components, fill_group_stamped, group_of
 
 BOARDS = [triangle(6), hexagon(4)]
 
@@ -43,3 +43,24 @@ def test_group_of_is_the_same_coloured_connected_set(which, seed):
     out = np.empty(len(board), dtype=np.int32)
     got = set(out[: group_of(stones, board.neighbour_table, start, out)].tolist())
     assert got == set(reference.group_of(stones.tolist(), board.neighbours, start))
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(range(len(BOARDS))), seed=st.integers(0, 10**6), stamp=st.integers(1, 10**9))
+def test_stamped_fill_is_the_group_and_marks_only_it(which, seed, stamp):
+    """The stamped fill on a reused mark array (older stamps left in it) finds the
+    same group as the reference, stamps exactly its cells and leaves every other mark alone."""
+    board = BOARDS[which]
+    rng = np.random.default_rng(seed)
+    n = len(board)
+    stones = rng.integers(0, 3, n).astype(np.int8)
+    start = int(seed % n)
+    mark = rng.integers(0, stamp, n).astype(np.int64)  # older stamps only: none equals `stamp`
+    before = mark.copy()
+    queue = np.full(n, -1, dtype=np.int32)
+    size = fill_group_stamped(stones, board.neighbour_table, start, mark, stamp, queue)
+    expected = set(reference.group_of(stones.tolist(), board.neighbours, start))
+    assert size == len(expected) and set(queue[:size].tolist()) == expected
+    assert set(np.flatnonzero(mark == stamp).tolist()) == expected
+    outside = [c for c in range(n) if c not in expected]
+    assert (mark[outside] == before[outside]).all()

@@ -10,11 +10,16 @@ from numba import njit
 
 
 @njit(cache=True)
-def fill_group(stones: np.ndarray, table: np.ndarray, start: int, seen: np.ndarray, queue: np.ndarray) -> int:
-    """Mark start's group (same value, connected) in `seen` and write it into `queue`; return its
-    size. Callers that sweep every group pass the same `seen` each time, so no cell is filled twice."""
+def fill_group_stamped(stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray) -> int:
+    """Mark start's group (same value, connected) with `stamp` in `mark` and write it into `queue`
+    in breadth-first order; return its size. Nothing is allocated: a caller that fills often keeps
+    an int64 `mark` and takes a fresh stamp per fill instead of clearing it (a cell counts as seen
+    when `mark[cell] == stamp`). With a bool `mark` and stamp True this is `fill_group`.
+
+    The one same-colour group fill of the compiled code: the rule kernels and the players' kernels
+    (`players/mcts_kernel.py`, `players/solvers/connection_kernels.py`) all call it."""
     value = stones[start]
-    seen[start] = True
+    mark[start] = stamp
     queue[0] = start
     head, tail = 0, 1
     while head < tail:
@@ -24,11 +29,18 @@ def fill_group(stones: np.ndarray, table: np.ndarray, start: int, seen: np.ndarr
             other = table[cell, k]
             if other < 0:
                 break
-            if not seen[other] and stones[other] == value:
-                seen[other] = True
+            if mark[other] != stamp and stones[other] == value:
+                mark[other] = stamp
                 queue[tail] = other
                 tail += 1
     return tail
+
+
+@njit(cache=True)
+def fill_group(stones: np.ndarray, table: np.ndarray, start: int, seen: np.ndarray, queue: np.ndarray) -> int:
+    """Mark start's group (same value, connected) in `seen` and write it into `queue`; return its
+    size. Callers that sweep every group pass the same `seen` each time, so no cell is filled twice."""
+    return fill_group_stamped(stones, table, start, seen, True, queue)
 
 
 @njit(cache=True)

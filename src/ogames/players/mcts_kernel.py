@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.omny import group_wins_into
 from ogames.kernels.onyx import find_captures
 
@@ -86,23 +87,9 @@ GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int64)
 @njit(cache=True)
 def _oddy_group_wins(stones, table, cell_sides, runs, cell, queue, mark, stamp):
     """Odd-Y: whether the group holding `cell` touches a winning set of sides."""
-    value = stones[cell]
-    mark[cell] = stamp
-    queue[0] = cell
-    head, tail = 0, 1
     touched = np.int64(0)
-    while head < tail:
-        here = queue[head]
-        head += 1
-        touched |= cell_sides[here]
-        for k in range(table.shape[1]):
-            other = table[here, k]
-            if other < 0:
-                break
-            if mark[other] != stamp and stones[other] == value:
-                mark[other] = stamp
-                queue[tail] = other
-                tail += 1
+    for i in range(fill_group_stamped(stones, table, cell, mark, stamp, queue)):
+        touched |= cell_sides[queue[i]]
     for j in range(runs.shape[0]):
         if touched & ~runs[j] == 0:
             return False
@@ -112,27 +99,11 @@ def _oddy_group_wins(stones, table, cell_sides, runs, cell, queue, mark, stamp):
 @njit(cache=True)
 def _onyx_connects(stones, table, side_bits, cell, queue, mark, stamp):
     """Onyx: whether the group holding `cell` touches both of its colour's sides."""
-    value = stones[cell]
-    goal = GOALS[value]
-    mark[cell] = stamp
-    queue[0] = cell
-    head, tail = 0, 1
+    goal = GOALS[stones[cell]]
     touched = 0
-    while head < tail:
-        here = queue[head]
-        head += 1
-        touched |= side_bits[here]
-        if touched & goal == goal:
-            return True
-        for k in range(table.shape[1]):
-            other = table[here, k]
-            if other < 0:
-                break
-            if mark[other] != stamp and stones[other] == value:
-                mark[other] = stamp
-                queue[tail] = other
-                tail += 1
-    return False
+    for i in range(fill_group_stamped(stones, table, cell, mark, stamp, queue)):
+        touched |= side_bits[queue[i]]
+    return touched & goal == goal
 
 
 @njit(cache=True)
@@ -155,21 +126,7 @@ def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
         value = stones[seed]
         if value == 0 or mark[seed] == stamp:
             continue
-        mark[seed] = stamp
-        queue[0] = seed
-        head, tail = 0, 1
-        while head < tail:
-            here = queue[head]
-            head += 1
-            for k in range(table.shape[1]):
-                other = table[here, k]
-                if other < 0:
-                    break
-                if mark[other] != stamp and stones[other] == value:
-                    mark[other] = stamp
-                    queue[tail] = other
-                    tail += 1
-        sums[value - 1] += logs[tail]
+        sums[value - 1] += logs[fill_group_stamped(stones, table, seed, mark, stamp, queue)]
     best = 0
     for k in range(1, colours):
         if sums[k] >= sums[best] - 1e-9:
@@ -187,21 +144,7 @@ def _omny_full_winner(board, table, stars, star_list, total, black_bound, white_
         value = board[seed]
         if value == 0 or mark[seed] == stamp:
             continue
-        mark[seed] = stamp
-        queue[0] = seed
-        head, tail = 0, 1
-        while head < tail:
-            here = queue[head]
-            head += 1
-            for k in range(table.shape[1]):
-                other = table[here, k]
-                if other < 0:
-                    break
-                if mark[other] != stamp and board[other] == value:
-                    mark[other] = stamp
-                    queue[tail] = other
-                    tail += 1
-        sizes[count] = tail
+        sizes[count] = fill_group_stamped(board, table, seed, mark, stamp, queue)
         reps[count] = seed
         count += 1
     stamp += 1

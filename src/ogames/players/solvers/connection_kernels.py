@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.omny import group_wins_into
 
 OMNY, ODDY = 0, 1
@@ -50,23 +51,9 @@ def _oddy_wins(
     stamp: int,
 ) -> bool:
     """Whether the group holding `cell` touches a winning set of sides (stamped fill, no allocation)."""
-    value = board[cell]
-    mark[cell] = stamp
-    queue[0] = cell
-    head, tail = 0, 1
     touched = np.int64(0)
-    while head < tail:
-        here = queue[head]
-        head += 1
-        touched |= cell_sides[here]
-        for k in range(table.shape[1]):
-            other = table[here, k]
-            if other < 0:
-                break
-            if mark[other] != stamp and board[other] == value:
-                mark[other] = stamp
-                queue[tail] = other
-                tail += 1
+    for i in range(fill_group_stamped(board, table, cell, mark, stamp, queue)):
+        touched |= cell_sides[queue[i]]
     for j in range(runs.shape[0]):
         if touched & ~runs[j] == 0:
             return False
