@@ -195,3 +195,19 @@ def test_random_playout_of_a_finished_game():
     for move in ["a1", "b1", "a2"]:
         state.play(move)
     assert state.is_over and state.random_playout(random.Random(1)) == [1.0, 0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, which=boards)
+def test_group_wins_into_matches_reference(seed, which):
+    """The stamped win test of the players' kernels, on one reused mark array, against the reference."""
+    game, rng = GAMES[which], random.Random(seed)
+    stones = random_position(game, rng, full=rng.random() < 0.5)
+    n, m = len(stones), game.options["sides"]
+    queue, mark = np.empty(n, dtype=np.int32), np.zeros(n, dtype=np.int64)
+    sides = game.cell_sides.tolist()
+    for stamp, start in enumerate(rng.sample(range(n), 10), start=1):
+        if stones[start] == 0:
+            continue
+        fast = k.group_wins_into(stones, game.table, game.cell_sides, game.runs, start, queue, mark, stamp)
+        assert fast == k.group_wins_reference(stones.tolist(), game.board.neighbours, sides, m, start)

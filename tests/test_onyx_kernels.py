@@ -52,6 +52,20 @@ def test_connects_matches_reference(rng: random.Random, fill: float) -> None:
 
 
 @settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.floats(0.2, 0.9))
+def test_connects_into_matches_reference(rng: random.Random, fill: float) -> None:
+    """The stamped test of playouts and the MCTS kernel, on one reused mark array, against the reference."""
+    stones = random_stones(rng, fill)
+    queue, mark = np.empty(len(B), dtype=np.int32), np.zeros(len(B), dtype=np.int64)
+    for stamp, start in enumerate(rng.sample(range(len(B)), 20), start=1):
+        if stones[start] == 0:
+            continue
+        value = int(stones[start])
+        fast = kernels.connects_into(stones, B.neighbour_table, L.side_bits, kernels.GOALS[value], start, queue, mark, stamp)
+        assert fast == kernels.connects_reference(stones.tolist(), B.neighbours, SIDES[value], start)
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False), st.floats(0.3, 1.0))
 def test_find_captures_matches_reference_and_rule(rng: random.Random, fill: float) -> None:
     stones = random_stones(rng, fill)

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
-from ogames.kernels.flood import fill_group, group_of
+from ogames.kernels.flood import fill_group_stamped, group_of
 
 
 def run_masks(m: int) -> np.ndarray:
@@ -94,6 +94,36 @@ def group_sides_reference(
     return group, touched
 
 
+# ----- whether a group wins ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def group_wins_into(
+    stones: np.ndarray,
+    table: np.ndarray,
+    cell_sides: np.ndarray,
+    runs: np.ndarray,
+    start: int,
+    queue: np.ndarray,
+    mark: np.ndarray,
+    stamp,
+) -> bool:
+    """Whether start's group touches a winning set of sides, without allocation: the group is
+    `flood.fill_group_stamped` (stamp `stamp` into `mark`, cells into `queue`). The win test of
+    the players' kernels (MCTS, connection solver) and of `winning_group_counts`."""
+    touched = np.int64(0)
+    for i in range(fill_group_stamped(stones, table, start, mark, stamp, queue)):
+        touched |= cell_sides[queue[i]]
+    return wins(touched, runs)
+
+
+def group_wins_reference(
+    stones: Sequence[int], neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int, start: int
+) -> bool:
+    """Reference: whether start's group touches a winning set of sides."""
+    return wins_reference(group_sides_reference(stones, neighbours, cell_sides, start)[1], m)
+
+
 # ----- winning groups on a board -------------------------------------------------------------
 
 
@@ -108,11 +138,7 @@ def winning_group_counts(stones: np.ndarray, table: np.ndarray, cell_sides: np.n
         value = stones[seed]
         if value == 0 or seen[seed]:
             continue
-        size = fill_group(stones, table, seed, seen, queue)
-        touched = np.int64(0)
-        for k in range(size):
-            touched |= cell_sides[queue[k]]
-        if wins(touched, runs):
+        if group_wins_into(stones, table, cell_sides, runs, seed, queue, seen, True):
             counts[value] += 1
     return counts
 
@@ -234,7 +260,7 @@ def playout_stepwise_reference(
     value = first
     for k, cell in enumerate(order):
         board[cell] = value
-        if wins_reference(group_sides_reference(board, neighbours, cell_sides, cell)[1], m):
+        if group_wins_reference(board, neighbours, cell_sides, m, cell):
             return value, k + 1, order
         value = 3 - value
     return 0, len(order), order

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
-from ogames.kernels.flood import fill_group
+from ogames.kernels.flood import fill_group_stamped
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
@@ -23,15 +23,29 @@ GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
 
 # ----- connection: does the group of the stone just placed touch both of its colour's sides? ----
 @njit(cache=True)
+def connects_into(
+    stones: np.ndarray,
+    table: np.ndarray,
+    side_bits: np.ndarray,
+    goal: int,
+    start: int,
+    queue: np.ndarray,
+    mark: np.ndarray,
+    stamp,
+) -> bool:
+    """`connects` without allocation, for playouts and the MCTS kernel: the group is
+    `flood.fill_group_stamped` (stamp `stamp` into `mark`, cells into `queue`)."""
+    touched = 0
+    for k in range(fill_group_stamped(stones, table, start, mark, stamp, queue)):
+        touched |= side_bits[queue[k]]
+    return touched & goal == goal
+
+
+@njit(cache=True)
 def connects(stones: np.ndarray, table: np.ndarray, side_bits: np.ndarray, goal: int, start: int) -> bool:
     """Whether start's group (same value, connected) touches every side bit in `goal`."""
     n = stones.shape[0]
-    queue = np.empty(n, dtype=np.int32)
-    size = fill_group(stones, table, start, np.zeros(n, dtype=np.bool_), queue)
-    touched = 0
-    for k in range(size):
-        touched |= side_bits[queue[k]]
-    return touched & goal == goal
+    return connects_into(stones, table, side_bits, goal, start, np.empty(n, dtype=np.int32), np.zeros(n, dtype=np.bool_), True)
 
 
 def connects_reference(
@@ -115,6 +129,8 @@ def playout(
             where[c] = count
             count += 1
     captured = np.empty(4, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    mark = np.zeros(n, dtype=np.int64)  # connection tests: one fresh stamp per move, no clearing
     played = 0
     while count > 0:
         # Uniform over the empty cells, rejecting closed midpoints: uniform over the legal moves.
@@ -144,7 +160,7 @@ def playout(
             empties[count] = gone
             where[gone] = count
             count += 1
-        if connects(stones, table, side_bits, GOALS[value], cell):
+        if connects_into(stones, table, side_bits, GOALS[value], cell, queue, mark, played):
             return value, played
         turn = 1 - turn
     return 0, played

@@ -14,8 +14,9 @@ children are a contiguous block made all at once when it is expanded (its second
 expanding.
 
 **Rules** are the games' own: win tests call the kernels of `ogames.kernels` (Omny's region star
-test `group_wins_into`, Odd-Y's `wins`, Onyx's `find_captures`; Omega's end and score follow
-`rules/omega.py`); the plain references are tested against them in the test suite.
+test `omny.group_wins_into`, Odd-Y's winning-sides test `oddy.group_wins_into`, Onyx's
+`connects_into` and `find_captures`, groups by `flood.fill_group_stamped`; Omega's end and score
+follow `rules/omega.py`); the plain references are tested against them in the test suite.
 
 **Playouts** follow the games' own random-playout kernels (and their distribution: a pending
 `swap` is one legal move among the others, an unchosen komi is uniform). Odd-Y, and Omny when S + 2k
@@ -32,8 +33,9 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels.flood import fill_group_stamped
+from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
-from ogames.kernels.onyx import find_captures
+from ogames.kernels.onyx import GOALS, connects_into, find_captures
 
 # Games.
 ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
@@ -78,32 +80,9 @@ NI = 8
 F_N, F_RN, F_RW, F_W = 0, 1, 2, 3  # F_W + seat: reward sums
 M_COUNT = 0
 
-GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int64)
 
 
 # ----- rules pieces ------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _oddy_group_wins(stones, table, cell_sides, runs, cell, queue, mark, stamp):
-    """Odd-Y: whether the group holding `cell` touches a winning set of sides."""
-    touched = np.int64(0)
-    for i in range(fill_group_stamped(stones, table, cell, mark, stamp, queue)):
-        touched |= cell_sides[queue[i]]
-    for j in range(runs.shape[0]):
-        if touched & ~runs[j] == 0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _onyx_connects(stones, table, side_bits, cell, queue, mark, stamp):
-    """Onyx: whether the group holding `cell` touches both of its colour's sides."""
-    goal = GOALS[stones[cell]]
-    touched = 0
-    for i in range(fill_group_stamped(stones, table, cell, mark, stamp, queue)):
-        touched |= side_bits[queue[i]]
-    return touched & goal == goal
 
 
 @njit(cache=True)
@@ -278,7 +257,7 @@ def play_move(
     stones[move] = turn + 1
     var[V_PLACEMENTS] += 1
     if game == ODDY:
-        if _oddy_group_wins(stones, table, cell_sides, runs, move, queue, mark, stamp):
+        if group_wins_odd_y(stones, table, cell_sides, runs, move, queue, mark, stamp):
             var[V_WINNER] = turn
         stamp += 1
     elif game == OMNY:
@@ -292,7 +271,7 @@ def play_move(
         taken = find_captures(stones, square_table, move, work[2])
         for k in range(taken):
             stones[work[2][k]] = 0
-        if _onyx_connects(stones, table, side_bits, move, queue, mark, stamp):
+        if connects_into(stones, table, side_bits, GOALS[stones[move]], move, queue, mark, stamp):
             var[V_WINNER] = turn
         stamp += 1
     var[V_TURN] = 1 - turn
@@ -428,7 +407,7 @@ def playout(
         for seed in range(n):
             if mark[seed] == stamp:
                 continue
-            if _oddy_group_wins(stones, table, cell_sides, runs, seed, queue, mark, stamp):
+            if group_wins_odd_y(stones, table, cell_sides, runs, seed, queue, mark, stamp):
                 return owner[stones[seed] - 1], stamp + 1, -1
         return owner[0], stamp + 1, -1  # unreachable: Odd-Y has no draws
     if game == OMNY:
@@ -497,7 +476,7 @@ def playout(
             empties[count] = gone
             where[gone] = count
             count += 1
-        if _onyx_connects(stones, table, side_bits, cell, work[1], mark, stamp):
+        if connects_into(stones, table, side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
             return owner[turn], stamp + 1, recorded
         stamp += 1
         turn = 1 - turn

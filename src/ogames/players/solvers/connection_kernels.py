@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ogames.kernels.flood import fill_group_stamped
+from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
 
 OMNY, ODDY = 0, 1
@@ -37,27 +37,6 @@ WIN, LOSS, OPEN, FULL = 0, 1, 2, 3
 
 # out[] of `dfpn`
 OUT_PN, OUT_DN, OUT_MOVE, OUT_NODES = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def _oddy_wins(
-    board: np.ndarray,
-    table: np.ndarray,
-    cell: int,
-    cell_sides: np.ndarray,
-    runs: np.ndarray,
-    queue: np.ndarray,
-    mark: np.ndarray,
-    stamp: int,
-) -> bool:
-    """Whether the group holding `cell` touches a winning set of sides (stamped fill, no allocation)."""
-    touched = np.int64(0)
-    for i in range(fill_group_stamped(board, table, cell, mark, stamp, queue)):
-        touched |= cell_sides[queue[i]]
-    for j in range(runs.shape[0]):
-        if touched & ~runs[j] == 0:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -84,7 +63,7 @@ def wins_at(
     if kind == OMNY:
         ok, _ = group_wins_into(board, table, stars, star_list, total, cell, bounds[board[cell] - 1], group, queue, mark, s)
         return ok
-    return _oddy_wins(board, table, cell, cell_sides, runs, queue, mark, s)
+    return group_wins_odd_y(board, table, cell_sides, runs, cell, queue, mark, s)
 
 
 @njit(cache=True)
