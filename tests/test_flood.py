@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ogames.boards.hexes import hexagon, triangle
 from ogames.kernels import reference
-from ogames.kernels.flood import components, fill_group_stamped, group_of
+from ogames.kernels.flood import components, fill_group_sides, fill_group_stamped, group_of
 
 BOARDS = [triangle(6), hexagon(4)]
 
@@ -64,3 +64,24 @@ def test_stamped_fill_is_the_group_and_marks_only_it(which, seed, stamp):
     assert set(np.flatnonzero(mark == stamp).tolist()) == expected
     outside = [c for c in range(n) if c not in expected]
     assert (mark[outside] == before[outside]).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(range(len(BOARDS))), seed=st.integers(0, 10**6), goal=st.integers(0, 15))
+def test_sides_fill_ors_the_bits_of_the_group(which, seed, goal):
+    """With bits, the fill returns their OR over the reference group (goal 0), or, stopping early
+    for a goal, a part of it that covers the goal exactly when the whole OR does."""
+    board = BOARDS[which]
+    rng = np.random.default_rng(seed)
+    n = len(board)
+    stones = rng.integers(0, 3, n).astype(np.int8)
+    bits = (rng.integers(0, 16, n) * (rng.random(n) < 0.2)).astype(np.int64)
+    start = int(seed % n)
+    expected = 0
+    for cell in reference.group_of(stones.tolist(), board.neighbours, start):
+        expected |= int(bits[cell])
+    queue, mark = np.empty(n, dtype=np.int32), np.zeros(n, dtype=np.int64)
+    assert fill_group_sides(stones, board.neighbour_table, start, mark, 1, queue, bits, 0) == expected
+    got = fill_group_sides(stones, board.neighbour_table, start, mark, 2, queue, bits, goal)
+    assert got & ~expected == 0
+    assert (got & goal == goal) == (expected & goal == goal)

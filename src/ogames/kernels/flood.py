@@ -10,21 +10,35 @@ from numba import njit
 
 
 @njit(cache=True)
-def fill_group_stamped(stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray) -> int:
-    """Mark start's group (same value, connected) with `stamp` in `mark` and write it into `queue`
-    in breadth-first order; return its size. Nothing is allocated: a caller that fills often keeps
-    an int64 `mark` and takes a fresh stamp per fill instead of clearing it (a cell counts as seen
-    when `mark[cell] == stamp`). With a bool `mark` and stamp True this is `fill_group`.
+def fill_group_sides(
+    stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray, bits, goal: int
+) -> int:
+    """The one same-colour group fill of the compiled code: the rule kernels and the players'
+    kernels (`players/mcts_kernel.py`, `players/solvers/connection_kernels.py`) all call it, or
+    `fill_group_stamped` / `fill_group`, which are it without bits.
 
-    The one same-colour group fill of the compiled code: the rule kernels and the players' kernels
-    (`players/mcts_kernel.py`, `players/solvers/connection_kernels.py`) all call it."""
+    Mark start's group (same value, connected) with `stamp` in `mark` and write it into `queue` in
+    breadth-first order. Nothing is allocated: a caller that fills often keeps an int64 `mark` and
+    takes a fresh stamp per fill instead of clearing it (a cell counts as seen when
+    `mark[cell] == stamp`); a bool `mark` with stamp True works too.
+    `bits` None: return the group's size. Otherwise return the OR of `bits[c]` over its cells (the
+    sides it touches), stopping as soon as that covers a nonzero `goal` (a connection test need
+    not see the rest of the group; `queue` then holds only part of it: Onyx's MCTS tests after
+    every move, and stopping early there kept it as fast as its own written-out fill).
+    (numba's cache does not notice a change in a callee's module: after editing this file, clear
+    the `*.nbi` / `*.nbc` files of the callers' `__pycache__` before measuring.)"""
     value = stones[start]
     mark[start] = stamp
     queue[0] = start
     head, tail = 0, 1
+    touched = 0
     while head < tail:
         cell = queue[head]
         head += 1
+        if bits is not None:
+            touched |= bits[cell]
+            if goal != 0 and touched & goal == goal:
+                return touched
         for k in range(table.shape[1]):
             other = table[cell, k]
             if other < 0:
@@ -33,7 +47,16 @@ def fill_group_stamped(stones: np.ndarray, table: np.ndarray, start: int, mark: 
                 mark[other] = stamp
                 queue[tail] = other
                 tail += 1
-    return tail
+    if bits is None:
+        return tail
+    return touched
+
+
+@njit(cache=True)
+def fill_group_stamped(stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray) -> int:
+    """`fill_group_sides` without bits: mark start's group with `stamp` in `mark`, write it into
+    `queue` and return its size."""
+    return fill_group_sides(stones, table, start, mark, stamp, queue, None, 0)
 
 
 @njit(cache=True)

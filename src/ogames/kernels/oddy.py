@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
-from ogames.kernels.flood import fill_group_stamped, group_of
+from ogames.kernels.flood import fill_group_sides, group_of
 
 
 def run_masks(m: int) -> np.ndarray:
@@ -109,12 +109,9 @@ def group_wins_into(
     stamp,
 ) -> bool:
     """Whether start's group touches a winning set of sides, without allocation: the group is
-    `flood.fill_group_stamped` (stamp `stamp` into `mark`, cells into `queue`). The win test of
+    `flood.fill_group_sides` (stamp `stamp` into `mark`, cells into `queue`). The win test of
     the players' kernels (MCTS, connection solver) and of `winning_group_counts`."""
-    touched = np.int64(0)
-    for i in range(fill_group_stamped(stones, table, start, mark, stamp, queue)):
-        touched |= cell_sides[queue[i]]
-    return wins(touched, runs)
+    return wins(np.int64(fill_group_sides(stones, table, start, mark, stamp, queue, cell_sides, 0)), runs)
 
 
 def group_wins_reference(

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import reference
-from ogames.kernels.flood import fill_group_stamped
+from ogames.kernels.flood import fill_group_sides
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
@@ -34,10 +34,9 @@ def connects_into(
     stamp,
 ) -> bool:
     """`connects` without allocation, for playouts and the MCTS kernel: the group is
-    `flood.fill_group_stamped` (stamp `stamp` into `mark`, cells into `queue`)."""
-    touched = 0
-    for k in range(fill_group_stamped(stones, table, start, mark, stamp, queue)):
-        touched |= side_bits[queue[k]]
+    `flood.fill_group_sides` (stamp `stamp` into `mark`, cells into `queue`), stopped as soon as
+    it touches both sides."""
+    touched = fill_group_sides(stones, table, start, mark, stamp, queue, side_bits, goal)
     return touched & goal == goal
 
 
