@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ogames import kernel_cache  # noqa: F401  (first: it points numba's cache before any kernel loads)
 from ogames.errors import BadOption, BadRecord, IllegalMove, OgamesError, UnknownLabel
 from ogames.records import replay
 from ogames.rules import Game, Result, State, load
