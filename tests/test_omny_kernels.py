@@ -173,3 +173,25 @@ def test_kernel_playouts_follow_the_generic_playout_distribution(options: dict, 
     # Seat 0's win rate: both estimate the same number; 0.1 is about four standard errors.
     assert abs(fast - slow) < 0.1, (fast, slow)
     assert state.ply == len(moves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), komi=st.sampled_from([0, 1, 2]), size=st.integers(2, 5), pre=st.integers(0, 6))
+def test_one_fill_and_one_judgement_give_the_stepwise_winner_when_no_race_is_possible(seed, komi, size, pre):
+    # sunder (every cell a star) has S odd; whole komi keeps S + 2k odd, so no race is possible.
+    from ogames.kernels.omny import fill_then_judge, fill_winner
+
+    game = ogames.load("omny", variant="sunder", size=size, komi=min(komi, size))
+    rng = np.random.default_rng(seed)
+    state = game.new_state()
+    for cell in rng.permutation(len(game.board))[:pre]:
+        if state.is_over:
+            break
+        state.play(game.board.labels[int(cell)], t=0.0)
+    if state.is_over:
+        return
+    order = np.flatnonzero(state.stones == 0).astype(np.int32)
+    rng.shuffle(order)
+    args = (state.stones, game.board.neighbour_table, game.star_mask, game.total_stars, state.turn, state.bound(0), state.bound(1))
+    assert state.bound(1) % 2 == 1
+    assert fill_then_judge(*args, order) == fill_winner(*args, order)

@@ -123,6 +123,38 @@ def fill_winner(
 
 
 @njit(cache=True)
+def full_board_winner(board, table, stars, star_list, total, black_bound, white_bound, group, queue, mark, stamp, sizes, reps):
+    """A full board with S + 2k odd: the colour index with a group meeting the win condition
+    (exactly one has one; −1 would break the rules), and the next free `stamp`. Groups are tried
+    largest first: the winning group is nearly always the largest. `sizes` and `reps` hold one
+    entry per group (n will do)."""
+    n = board.shape[0]
+    count = 0
+    for seed in range(n):
+        value = board[seed]
+        if value == 0 or mark[seed] == stamp:
+            continue
+        sizes[count] = fill_group_stamped(board, table, seed, mark, stamp, queue)
+        reps[count] = seed
+        count += 1
+    stamp += 1
+    for _ in range(count):
+        best = -1
+        for g in range(count):
+            if sizes[g] > 0 and (best < 0 or sizes[g] > sizes[best]):
+                best = g
+        sizes[best] = 0
+        cell = reps[best]
+        colour = board[cell] - 1
+        bound = black_bound if colour == 0 else white_bound
+        wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
+        stamp += 2
+        if wins:
+            return colour, stamp
+    return -1, stamp
+
+
+@njit(cache=True)
 def random_playout(
     stones: np.ndarray,
     table: np.ndarray,
@@ -137,7 +169,41 @@ def random_playout(
     np.random.seed(seed)
     empty = np.flatnonzero(stones == 0).astype(np.int32)
     np.random.shuffle(empty)
+    if white_bound % 2 == 1:
+        return fill_then_judge(stones, table, stars, total, turn, black_bound, white_bound, empty)
     return fill_winner(stones, table, stars, total, turn, black_bound, white_bound, empty)
+
+
+@njit(cache=True)
+def fill_then_judge(
+    stones: np.ndarray,
+    table: np.ndarray,
+    stars: np.ndarray,
+    total: int,
+    turn: int,
+    black_bound: int,
+    white_bound: int,
+    order: np.ndarray,
+) -> int:
+    """`fill_winner` when S + 2k (= white_bound) is odd: no race is possible then, so the first
+    colour to meet its condition is the one colour that meets it on the full board: fill every
+    empty cell in `order`, then judge the full board once."""
+    n = stones.shape[0]
+    board = stones.copy()
+    for i in range(order.shape[0]):
+        cell = order[i]
+        if board[cell] == 0:
+            board[cell] = turn + 1
+            turn = 1 - turn
+    star_list = np.flatnonzero(stars).astype(np.int32)
+    group = np.empty(n, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    mark = np.zeros(n, dtype=np.int64)
+    sizes = np.empty(n, dtype=np.int32)
+    reps = np.empty(n, dtype=np.int32)
+    bounds = (black_bound, white_bound)
+    colour, _ = full_board_winner(board, table, stars, star_list, total, *bounds, group, queue, mark, 1, sizes, reps)
+    return colour
 
 
 # ----- plain-Python references -----------------------------------------------------------------

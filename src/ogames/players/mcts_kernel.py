@@ -34,6 +34,7 @@ from numba import njit
 
 from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
+from ogames.kernels.omny import full_board_winner as _omny_full_winner
 from ogames.kernels.omny import group_wins_into
 from ogames.kernels.onyx import GOALS, connects_into, find_captures
 
@@ -111,36 +112,6 @@ def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
         if sums[k] >= sums[best] - 1e-9:
             best = k
     return best
-
-
-@njit(cache=True)
-def _omny_full_winner(board, table, stars, star_list, total, black_bound, white_bound, group, queue, mark, stamp, sizes, reps):
-    """Omny, full board, S + 2k odd: the colour with a group meeting the win condition (exactly one
-    has one). Groups are tried largest first: the winning group is nearly always the largest."""
-    n = board.shape[0]
-    count = 0
-    for seed in range(n):
-        value = board[seed]
-        if value == 0 or mark[seed] == stamp:
-            continue
-        sizes[count] = fill_group_stamped(board, table, seed, mark, stamp, queue)
-        reps[count] = seed
-        count += 1
-    stamp += 1
-    for _ in range(count):
-        best = -1
-        for g in range(count):
-            if sizes[g] > 0 and (best < 0 or sizes[g] > sizes[best]):
-                best = g
-        sizes[best] = 0
-        cell = reps[best]
-        colour = board[cell] - 1
-        bound = black_bound if colour == 0 else white_bound
-        wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
-        stamp += 2
-        if wins:
-            return colour, stamp
-    return -1, stamp
 
 
 # ----- positions: moves, mover, playing a move ---------------------------------------------------
