@@ -192,6 +192,7 @@ def test_one_fill_and_one_judgement_give_the_stepwise_winner_when_no_race_is_pos
         return
     order = np.flatnonzero(state.stones == 0).astype(np.int32)
     rng.shuffle(order)
-    args = (state.stones, game.board.neighbour_table, game.star_mask, game.total_stars, state.turn, state.bound(0), state.bound(1))
+    bounds = (state.bound(0), state.bound(1))
+    args = (state.stones, game.board.neighbour_table, game.star_mask, game.total_stars, state.turn, *bounds)
     assert state.bound(1) % 2 == 1
     assert fill_then_judge(*args, order) == fill_winner(*args, order)
