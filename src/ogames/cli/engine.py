@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ogames.players.mcts import warm_up
+from ogames.players.compiled_mcts import warm_up
 from ogames.rules.protocol import State
 
 PREPARING = "preparing the engine, first run only…"

@@ -13,6 +13,7 @@ Special moves are tree moves like any other: the pie `swap`, Omny's `komi=K` and
 from __future__ import annotations
 
 import math
+import random
 import time
 from typing import Any
 
@@ -467,3 +468,19 @@ class CompiledMcts(MctsPlayer):
             "iterations_per_second": done / seconds if seconds > 0 else 0.0,
         }
         return move
+
+
+def warm_up(state: State, seed: int = 0) -> None:
+    """Make the game's compiled kernels ready on a copy of the state: one move and one random
+    playout, the work of one search iteration, and a few iterations of the compiled search. The
+    first run after an install compiles them (seconds); later runs load them from numba's cache.
+    The state itself is not changed."""
+    if state.is_over:
+        return
+    rng = random.Random(seed)
+    sim = state.clone()
+    sim.play(rng.choice(sim.legal_moves()), t=0.0)
+    if not sim.is_over:
+        sim.random_playout(rng)
+    if Adapter.supports(state):
+        CompiledMcts(iterations=8, seed=seed, reuse=False, nodes=4096).choose(state)

@@ -173,21 +173,3 @@ class MctsPlayer(BasePlayer):
             totals = visited.totals
             for seat, reward in enumerate(rewards):
                 totals[seat] += reward
-
-
-def warm_up(state: State, seed: int = 0) -> None:
-    """Make the game's compiled kernels ready on a copy of the state: one move and one random
-    playout, the work of one search iteration, and a few iterations of the compiled search. The
-    first run after an install compiles them (seconds); later runs load them from numba's cache.
-    The state itself is not changed."""
-    if state.is_over:
-        return
-    rng = random.Random(seed)
-    sim = state.clone()
-    sim.play(rng.choice(sim.legal_moves()), t=0.0)
-    if not sim.is_over:
-        sim.random_playout(rng)
-    from ogames.players.compiled_mcts import Adapter, CompiledMcts  # here: it builds on this module
-
-    if Adapter.supports(state):
-        CompiledMcts(iterations=8, seed=seed, reuse=False, nodes=4096).choose(state)
