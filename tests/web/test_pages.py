@@ -193,3 +193,16 @@ def test_serve_command_is_mounted_and_says_where_to_open() -> None:
     assert address("0.0.0.0", 80) == "http://127.0.0.1:80/"
     assert address("::1", 8000) == "http://[::1]:8000/"
     assert address("localhost", 8000) == "http://localhost:8000/"
+
+
+def test_serve_refuses_a_database_it_cannot_open_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from ogames.cli.app import app as cli
+
+    for url in ("bogus://x", f"sqlite:///{tmp_path}/file.txt/inside.db"):
+        if "file.txt" in url:
+            (tmp_path / "file.txt").write_text("a file, not a folder")
+        result = CliRunner().invoke(cli, ["serve", "--database", url, "--port", "8199"])
+        assert result.exit_code == 1, result.output
+        assert "cannot use the database" in result.output and "Traceback" not in result.output

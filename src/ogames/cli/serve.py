@@ -54,6 +54,27 @@ def serve(
     url = database or default_database_url()
     settings = Settings(database_url=url)
     console = Console(highlight=False)
+    problem = _database_problem(url)
+    if problem:
+        console.print(f"[red]error:[/] cannot use the database {escape(_hide_password(url))}: {escape(problem)}")
+        raise typer.Exit(1)
     console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}")
     console.print(f"open [bold]{escape(address(host, port))}[/] in a browser (Ctrl+C stops the server)")
     uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level="info", server_header=False)
+
+
+def _database_problem(url: str) -> str | None:
+    """Why the games database cannot be opened and brought up to date, or None: checked before
+    the server starts, so a bad URL or an unwritable folder is one line, not a startup traceback."""
+    from ogames.web.store import make_engine, migrate
+
+    try:
+        engine = make_engine(url)
+        try:
+            migrate(engine)
+        finally:
+            engine.dispose()
+    except Exception as exc:  # any driver's error: the person needs its message, not its trace
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    return None
+
