@@ -16,6 +16,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -135,6 +136,18 @@ def _report(as_json: bool, what: str, facts: dict[str, Any], rate_key: str, unit
     console.print(f"[dim]one core, from the start; warm-up (compiling kernels) not timed: {facts['warm_up_seconds']:.2f} s[/]")
 
 
+def _measured(ctx: typer.Context, game: str, seconds: float, measure: Callable[[State], dict[str, Any]]) -> dict[str, Any]:
+    """The game (with the command's options) and what `measure` finds from its start; a clean
+    error for anything refused."""
+    try:
+        _check_seconds(seconds)
+        loaded = _load(game, ctx.args)
+        facts = measure(loaded.new_state())
+    except (OgamesError, ValueError, NotImplementedError) as exc:
+        raise _fail(str(exc)) from None
+    return {"game": loaded.name, "options": loaded.jsonable_options(), **facts}
+
+
 @app.command("playouts", context_settings=_CONTEXT)
 def playouts_command(
     ctx: typer.Context,
@@ -143,14 +156,7 @@ def playouts_command(
     as_json: JsonOption = False,
 ) -> None:
     """Random games per second from the start through the game's own playout (JSON: games_per_second)."""
-    try:
-        _check_seconds(seconds)
-        loaded = _load(game, ctx.args)
-        state = loaded.new_state()
-        facts = measure_playouts(state, seconds)
-    except (OgamesError, ValueError, NotImplementedError) as exc:
-        raise _fail(str(exc)) from None
-    facts = {"game": loaded.name, "options": loaded.jsonable_options(), **facts}
+    facts = _measured(ctx, game, seconds, lambda state: measure_playouts(state, seconds))
     _report(as_json, "random playouts", facts, "games_per_second", "games")
 
 
@@ -165,12 +171,5 @@ def mcts_command(
     as_json: JsonOption = False,
 ) -> None:
     """Search iterations per second of a player's first move (JSON: iterations_per_second)."""
-    try:
-        _check_seconds(seconds)
-        loaded = _load(game, ctx.args)
-        state = loaded.new_state()
-        facts = measure_search(state, player_spec, seconds)
-    except (OgamesError, ValueError, NotImplementedError) as exc:
-        raise _fail(str(exc)) from None
-    facts = {"game": loaded.name, "options": loaded.jsonable_options(), "player": player_spec, **facts}
+    facts = _measured(ctx, game, seconds, lambda state: {"player": player_spec, **measure_search(state, player_spec, seconds)})
     _report(as_json, "search iterations", facts, "iterations_per_second", "iterations")
