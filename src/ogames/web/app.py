@@ -44,6 +44,7 @@ from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
 from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
 from ogames.web.settings import LEVELS, Settings
 from ogames.web.store import Store
+from ogames.web.warm import warm_rules
 
 log = logging.getLogger("ogames.web")
 HERE = Path(__file__).parent
@@ -62,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = await asyncio.to_thread(Store, settings.database_url)
+        if settings.warm_rules:
+            await asyncio.to_thread(warm_rules)
         hub = Hub(store, settings)
         app.state.store = store
         app.state.hub = hub

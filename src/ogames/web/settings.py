@@ -45,6 +45,8 @@ class Settings:
     # The longest WebSocket message and HTTP request body accepted, in bytes.
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536
+    # Load the rules' compiled kernels before serving (see web/warm.py); tests may skip it.
+    warm_rules: bool = True
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):

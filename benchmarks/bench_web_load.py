@@ -1,0 +1,212 @@
+"""Load on the web server: many people playing at once over WebSockets, on loopback.
+
+Starts `ogames serve` as its own process on a fresh SQLite file (or uses --server URL), creates
+GAMES two-person games through the JSON API, and connects one WebSocket client per seat (two per
+game). Each client, when its seat is to move, waits a human-like pause, sends a legal move from
+the view and times the round trip: from sending the move to receiving the view that contains it.
+Every client stops after MOVES moves of its game, or at the game's end, or at --time-limit.
+
+At the end every game is read back from the server and its accepted moves are compared with the
+moves the clients saw acknowledged: a move acknowledged but not stored counts as lost.
+
+    python benchmarks/bench_web_load.py                      # 150 games, 300 players
+    python benchmarks/bench_web_load.py --games 20 --moves 10 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+from rich.console import Console
+from rich.table import Table
+
+
+@dataclass
+class Tally:
+    """What every client measured, gathered in one place (the clients share one event loop)."""
+
+    latencies: list[float] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    acknowledged: dict[str, int] = field(default_factory=dict)  # game id -> highest version seen acknowledged
+    dropped: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(database: Path, log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", f"sqlite:///{database}"]
+    with log.open("w") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("the server stopped: " + log.read_text()[-2000:])
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2):
+                return process, base
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the server did not answer within 90 s")
+
+
+def call(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"{path}: {error.code} {error.read()[:200]!r}") from None
+
+
+async def player(
+    base: str, game_id: str, seat: int, token: str, moves: int, think: float, deadline: float, tally: Tally, rng: random.Random
+) -> None:
+    """One person at one seat: move when it is this seat's turn, time each move's round trip."""
+    address = base.replace("http://", "ws://") + f"/ws/g/{game_id}"
+    async with websockets.connect(address, max_size=2**20, open_timeout=60) as socket_:
+        sent_at: float | None = None
+        sent_version = -1
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(socket_.recv(), timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            if message.get("type") == "error":
+                tally.refused.append(str(message.get("message"))[:80])
+                sent_at = None
+                continue
+            if message.get("type") != "state":
+                continue
+            version = int(message["version"])
+            if sent_at is not None and version > sent_version:
+                tally.latencies.append(time.perf_counter() - sent_at)
+                if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > 0.5:
+                    print(game_id, seat, sent_version, version, round(tally.latencies[-1], 2), round(time.monotonic() % 1000, 2))
+                tally.acknowledged[game_id] = max(tally.acknowledged.get(game_id, 0), version)
+                sent_at = None
+            if message["over"] or version >= moves:
+                return
+            if message["mover"] != seat or sent_at is not None or not message["legal"]:
+                continue
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            move = rng.choice(message["legal"])
+            sent_version = version
+            sent_at = time.perf_counter()
+            await socket_.send(json.dumps({"type": "move", "move": move, "token": token, "version": version}))
+        tally.dropped += sent_at is not None
+
+
+async def run(
+    base: str, games: int, moves: int, think: float, time_limit: float, game: str, options: dict[str, Any], seed: int
+) -> dict[str, Any]:
+    created = [call(base, "/api/games", {"game": game, "options": options}) for _ in range(games)]
+    tally = Tally()
+    rng = random.Random(seed)
+    deadline = time.monotonic() + time_limit
+    started = time.perf_counter()
+    clients = [
+        player(base, body["id"], int(seat), token, moves, think, deadline, tally, random.Random(rng.random()))
+        for body in created
+        for seat, token in body["tokens"].items()
+    ]
+    outcomes = await asyncio.gather(*clients, return_exceptions=True)
+    elapsed = time.perf_counter() - started
+    failures = [repr(outcome)[:120] for outcome in outcomes if isinstance(outcome, BaseException)]
+    lost = 0
+    for body in created:
+        stored = call(base, f"/api/games/{body['id']}")
+        lost += max(0, tally.acknowledged.get(body["id"], 0) - int(stored["version"]))
+    latencies = sorted(tally.latencies)
+
+    def quantile(q: float) -> float:
+        return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")
+
+    return {
+        "games": games,
+        "players": len(clients),
+        "moves": len(latencies),
+        "seconds": round(elapsed, 1),
+        "moves_per_second": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(quantile(0.50), 2),
+        "p90_ms": round(quantile(0.90), 2),
+        "p99_ms": round(quantile(0.99), 2),
+        "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
+        "mean_ms": round(1000 * statistics.fmean(latencies), 2) if latencies else None,
+        "refused": len(tally.refused),
+        "refusals": sorted(set(tally.refused))[:5],
+        "unanswered": tally.dropped,
+        "client_failures": failures[:5],
+        "lost_moves": lost,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--moves", type=int, default=30, help="stop each game after this many moves")
+    parser.add_argument("--think", type=float, default=1.0, help="mean pause before a move, seconds")
+    parser.add_argument("--time-limit", type=float, default=180.0, help="stop every client after this, seconds")
+    parser.add_argument("--game", default="omny")
+    parser.add_argument("--options", default='{"variant": "y", "size": 9}', help="the game's options as JSON")
+    parser.add_argument("--server", help="an already running server's address (default: start one)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.games <= 2000 or not 1 <= args.moves <= 1000:
+        parser.error("--games must be 1..2000 and --moves 1..1000")
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        parser.error(f"--options is not JSON: {exc}")
+    process = None
+    with tempfile.TemporaryDirectory() as folder:
+        base = args.server
+        if base is None:
+            process, base = start_server(Path(folder) / "load.sqlite3", Path(folder) / "server.log")
+        try:
+            figures = asyncio.run(run(base, args.games, args.moves, args.think, args.time_limit, args.game, options, args.seed))
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(15)
+    figures["cores"] = os.cpu_count()
+    if args.json:
+        print(json.dumps(figures))
+        return
+    title = f"web load: {figures['players']} WebSocket players in {figures['games']} games ({args.game} {args.options})"
+    table = Table(title=title)
+    shown = ("moves", "seconds", "moves_per_second", "p50_ms", "p90_ms", "p99_ms", "max_ms", "refused", "unanswered")
+    for name in (*shown, "lost_moves"):
+        table.add_row(name, str(figures[name]))
+    Console().print(table)
+    if figures["client_failures"] or figures["refusals"]:
+        Console().print({"client_failures": figures["client_failures"], "refusals": figures["refusals"]})
+
+
+if __name__ == "__main__":
+    main()
