@@ -18,6 +18,7 @@ window.OgamesBoard = (function () {
   let shownSvg = null;   // the drawing on the page now
   let reviewing = null;  // the earlier position shown ({k, ...}), or null for the live game
   let asked = 0;         // the latest position request (older answers are dropped)
+  let target = null;     // the position asked for last (the arrow keys step from it, not from the one shown)
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -44,11 +45,17 @@ window.OgamesBoard = (function () {
     if (part.svg !== shownSvg) {
       box.innerHTML = part.svg || "";
       shownSvg = part.svg;
+      // On the page only a cell says data-cell (one element per label); the drawing's marks on a
+      // cell (last move, capture) say which cell they mark in data-mark instead.
+      box.querySelectorAll("[data-cell]:not(g.cell)").forEach(function (mark) {
+        mark.dataset.mark = mark.dataset.cell;
+        delete mark.dataset.cell;
+      });
     }
     const open = new Set(legal);
     const winning = new Set(part.winning || []);
     const last = new Set();
-    box.querySelectorAll(".last-move[data-cell]").forEach(function (mark) { last.add(mark.dataset.cell); });
+    box.querySelectorAll(".last-move[data-mark]").forEach(function (mark) { last.add(mark.dataset.mark); });
     box.querySelectorAll("g.cell[data-cell]").forEach(function (cell) {
       const label = cell.dataset.cell;
       if (open.has(label)) cell.dataset.legal = "true"; else delete cell.dataset.legal;
@@ -71,7 +78,7 @@ window.OgamesBoard = (function () {
     if (!place || !shape || !svg) return;
     const ghost = document.createElementNS("http://www.w3.org/2000/svg", "g");
     ghost.setAttribute("class", "ghost-preview");
-    ghost.setAttribute("data-cell", cell.dataset.cell);
+    ghost.setAttribute("data-mark", cell.dataset.cell);
     ghost.setAttribute("data-colour", view.to_move);
     ghost.setAttribute("transform", "translate(" + place[0] + " " + place[1] + ") scale(" + place[2] + ")");
     ghost.setAttribute("pointer-events", "none");
@@ -79,7 +86,7 @@ window.OgamesBoard = (function () {
     svg.append(ghost);
   }
 
-  box.addEventListener("mouseover", function (event) { showGhost(event.target.closest("[data-cell]")); });
+  box.addEventListener("mouseover", function (event) { showGhost(event.target.closest("g.cell[data-cell]")); });
   box.addEventListener("mouseleave", clearGhost);
   box.addEventListener("click", function (event) {
     if (!reviewing) return;
@@ -212,6 +219,7 @@ window.OgamesBoard = (function () {
     const n = view.moves.length;
     if (k >= n) { backToLive(); return; }
     k = Math.max(0, k);
+    target = k;
     const ticket = ++asked;
     fetch("/api/games/" + encodeURIComponent(gameId) + "/position/" + k)
       .then(function (response) { return response.json(); })
@@ -231,6 +239,7 @@ window.OgamesBoard = (function () {
 
   function backToLive() {
     asked++;
+    target = null;
     reviewing = null;
     note("");
     render(view, mine);
@@ -240,14 +249,14 @@ window.OgamesBoard = (function () {
     const tag = (event.target && event.target.tagName) || "";
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(tag) || event.altKey || event.ctrlKey || event.metaKey || !view) return;
     const n = view.moves.length;
-    const at = reviewing ? reviewing.k : n;
+    const at = target !== null ? target : n;
     if (event.key === "ArrowLeft" && at > 0) { lookAt(at - 1); event.preventDefault(); }
-    else if (event.key === "ArrowRight" && reviewing) { lookAt(at + 1); event.preventDefault(); }
-    else if ((event.key === "Escape" || event.key === "End") && reviewing) { backToLive(); event.preventDefault(); }
+    else if (event.key === "ArrowRight" && target !== null) { lookAt(at + 1); event.preventDefault(); }
+    else if ((event.key === "Escape" || event.key === "End") && target !== null) { backToLive(); event.preventDefault(); }
   });
   [["review-back", -1], ["review-forward", 1]].forEach(function (pair) {
     const button = document.getElementById(pair[0]);
-    if (button) button.addEventListener("click", function () { if (reviewing) lookAt(reviewing.k + pair[1]); });
+    if (button) button.addEventListener("click", function () { if (target !== null) lookAt(target + pair[1]); });
   });
   const live = document.getElementById("review-live");
   if (live) live.addEventListener("click", backToLive);
