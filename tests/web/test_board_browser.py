@@ -200,7 +200,7 @@ def test_coordinates_toggle_is_remembered(browser: Any, server: str) -> None:
     page.context.close()
 
 
-def test_stepping_back_through_the_moves_is_read_only(browser: Any, server: str) -> None:
+def test_stepping_back_through_the_moves_is_read_only(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     create_in_browser(page, server, "omny", {"variant": "y", "size": "4"})
     for cell, colour in (("a1", "black"), ("b2", "white"), ("c1", "black")):
@@ -220,6 +220,7 @@ def test_stepping_back_through_the_moves_is_read_only(browser: Any, server: str)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#review-text")).to_contain_text("move 2 of 3")
     expect(stones).to_have_count(2)
+    page.screenshot(path=str(shots / "web-board-review.png"), full_page=True)
     assert call(page.url.rsplit("/g/", 1)[0], "/api/games/" + page.url.rsplit("/", 1)[-1])[1]["ply"] == 3
     page.click("#review-live")
     expect(page.locator("#review")).to_be_hidden()

@@ -131,8 +131,8 @@ window.OgamesBoard = (function () {
       Object.keys(part.groups).forEach(function (colour) {
         const sizes = part.groups[colour];
         const score = scores && scores[colour] !== undefined ? scores[colour] : "";
-        const text = fill(words.groups_line, {
-          colour: colourName(colour), groups: sizes.length ? sizes.join(" × ") : "—", score: String(score),
+        const text = fill(sizes.length ? words.groups_line : words.groups_none, {
+          colour: colourName(colour), groups: sizes.join(" × "), score: String(score),
         });
         line(list, colour, text, "groups").dataset.colour = colour;
       });
@@ -172,6 +172,7 @@ window.OgamesBoard = (function () {
     const moves = document.getElementById("moves");
     if (!moves) return;
     moves.replaceChildren();
+    moves.classList.toggle("one-column", view.colours.length > 2);  // Omega's turns place several stones
     const current = reviewing ? reviewing.k : null;
     view.moves.forEach(function (move) {
       const li = document.createElement("li");
@@ -179,7 +180,10 @@ window.OgamesBoard = (function () {
       button.type = "button";
       button.className = "move";
       button.dataset.k = String(move.n);
-      button.append(stoneSpan(move.by), document.createTextNode(move.move));
+      const number = document.createElement("span");
+      number.className = "n";
+      number.textContent = move.n + ".";
+      button.append(number, stoneSpan(move.by), document.createTextNode(move.move));
       if (move.captures && move.captures.length) {
         const note = document.createElement("span");
         note.className = "capture-note";
@@ -193,7 +197,9 @@ window.OgamesBoard = (function () {
     });
     const empty = document.getElementById("no-moves");
     if (empty) empty.hidden = view.moves.length > 0;
-    if (current === null) moves.scrollTop = moves.scrollHeight;
+    const marked = moves.querySelector("li.current");
+    if (marked) marked.scrollIntoView({ block: "nearest" });
+    else if (current === null) moves.scrollTop = moves.scrollHeight;
   }
 
   function showReviewBar() {
