@@ -186,3 +186,12 @@ def test_the_game_page_carries_the_drawing_and_the_board_setup(client: TestClien
     page = client.get(f"/g/{game_id}").text
     assert 'id="board-setup"' in page and "/static/board.js" in page and 'id="coords-toggle"' in page
     assert 'class="ogames-board"' in page and 'data-star="true"' in page
+
+
+def test_a_position_is_drawn_once_however_often_it_is_viewed() -> None:
+    state = ogames.load("omega", players=3, size=4).new_state()
+    state.play("d1")
+    first = board_part(state)
+    assert board_part(state) is first  # the same view again (the computer thinking, more watchers)
+    state.play("d4")  # the same turn's entry grows in place: a new position all the same
+    assert board_part(state) is not first and board_part(state)["groups"]["black"] == [1]

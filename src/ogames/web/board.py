@@ -15,6 +15,7 @@ An earlier position (`position_state`) is rebuilt by replaying the game's first 
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -43,9 +44,25 @@ def board_svg(state: State) -> str:
 
 
 def board_part(state: State) -> dict[str, Any]:
-    """What a view says about the board: the drawing and the facts shown beside it."""
+    """What a view says about the board: the drawing and the facts shown beside it (made once per
+    position: a game's view is sent again while the computer thinks, and to every watcher)."""
     if board_of(state) is None:
         return {}
+    last = state.history[-1] if state.history else {}
+    stamp = (len(state.history), id(last), last.get("move"), state.result)
+    kept = _parts.get(state)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    part = _board_part(state)
+    _parts[state] = (stamp, part)
+    return part
+
+
+# The latest board part of each live state, dropped with the state.
+_parts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
+
+
+def _board_part(state: State) -> dict[str, Any]:
     winning = winning_cells(state)
     part: dict[str, Any] = {
         "svg": draw_board(state, highlight=winning),
