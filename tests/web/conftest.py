@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ogames.web import Settings, create_app
+
+from .serving import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 
 QUICK = {"easy": 0.02, "medium": 0.02, "hard": 0.02}
 
@@ -51,3 +54,36 @@ def receive_state(ws: Any, until: Any = None, limit: int = 50) -> dict[str, Any]
         if message.get("type") == "state" and (until is None or until(message)):
             return message
     raise AssertionError("no such state arrived")
+
+
+# ----- the browser tests' fixtures (test_browser.py, test_board_browser.py) -----------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of `ogames serve` running in a subprocess on a fresh SQLite file."""
+    folder = tmp_path_factory.mktemp("server")
+    process, base = start_server(folder / "g.sqlite3", folder / "server.log")
+    try:
+        yield base
+    finally:
+        stop_server(process)
+    assert f"open {base}/" in (folder / "server.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: $OGAMES_SCREENSHOTS, else a temporary folder."""
+    folder = Path(os.environ.get("OGAMES_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

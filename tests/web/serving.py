@@ -12,6 +12,17 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+# Debian's Chromium, which the browser tests drive (`playwright install` cannot download browsers here).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 def free_port() -> int:
     """A loopback port nobody listens on now."""

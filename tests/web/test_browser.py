@@ -1,29 +1,19 @@
 """The web pages in a real browser (Playwright driving Debian's Chromium): the server runs as its
 own process on a free loopback port, and the tests click cells as a person would.
 
-Screenshots of every page go to $OGAMES_SCREENSHOTS when it is set (else a temporary folder).
+Screenshots of every page go to $OGAMES_SCREENSHOTS when it is set (else a temporary folder); the
+fixtures (`server`, `browser`, `shots`) are in conftest.py.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .serving import start_server, stop_server
+from .serving import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
@@ -32,33 +22,6 @@ pytestmark = [
 expect = playwright_api.expect
 WIDE = {"width": 1100, "height": 760}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of `ogames serve` running in a subprocess on a fresh SQLite file."""
-    folder = tmp_path_factory.mktemp("server")
-    process, base = start_server(folder / "g.sqlite3", folder / "server.log")
-    try:
-        yield base
-    finally:
-        stop_server(process)
-    assert f"open {base}/" in (folder / "server.log").read_text()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("OGAMES_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser: Any, viewport: dict[str, int] = WIDE) -> Any:

@@ -22,6 +22,10 @@ from ogames.draw.geometry import UNIT, centroid, dual_cells, hex_cells, position
 from ogames.draw.markup import Bounds, Point, document, element, group, num, polygon, text, title
 from ogames.rules.protocol import State
 
+HEX_STONE = 0.4  # a stone's radius on a hex cell, in UNITs
+POLAR_STONE = 0.42  # on a polar board, in typical distances between neighbours
+ONYX_STONE = 0.33  # on the Onyx lattice, in UNITs
+
 
 @dataclass(frozen=True)
 class Marks:
@@ -137,7 +141,7 @@ def label_text(x: float, y: float, words: str, size: float, colour: str = style.
 def hex_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, stars: frozenset[int], number_sides: bool,
             name: str) -> str:
     """A hex patch: hexagon cells, stones, star cells, edge labels, optional side numbers."""
-    return _cells_svg(state, board, False, marks, stars=stars, name=name, stone_r=0.4 * UNIT, hex_labels=coordinates,
+    return _cells_svg(state, board, False, marks, stars=stars, name=name, stone_r=HEX_STONE * UNIT, hex_labels=coordinates,
                       number_sides=number_sides, labels_in_cells=False)
 
 
@@ -171,7 +175,7 @@ def _hex_labels(board: Board) -> list[tuple[Point, str]]:
 def polar_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, name: str) -> str:
     """A polar odd-sided board: dual cells, stones, each side's number outside it, and with
     `coordinates` each empty cell's label inside it."""
-    return _cells_svg(state, board, True, marks, stars=frozenset(), name=name, stone_r=0.42 * spacing(board),
+    return _cells_svg(state, board, True, marks, stars=frozenset(), name=name, stone_r=POLAR_STONE * spacing(board),
                       hex_labels=False, number_sides=True, labels_in_cells=coordinates)
 
 
@@ -384,7 +388,7 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
     labels, rect, box = _onyx_frame(coordinates)
     body: list[str] = [rect, _onyx_field()]
     open_midpoints = set(state.legal_moves()) if not state.is_over else set()
-    r_stone = 0.33 * u
+    r_stone = ONYX_STONE * u
     points = _onyx_points()
     for cell, label in enumerate(board.labels):
         (x, y), hit, is_open, shut = points[cell]
@@ -419,3 +423,15 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
 def _line(a: Point, b: Point) -> str:
     return f"M{num(a[0])},{num(a[1])}L{num(b[0])},{num(b[1])}"
 
+
+
+@lru_cache(maxsize=64)
+def stone_places(board: Board) -> tuple[tuple[float, float, float], ...]:
+    """Per cell: where its stone is drawn and how big, (x, y, radius) in the drawing's units, so a
+    page can put a stone of its own there (a hover preview) without drawing the board again."""
+    if board.kind == "onyx":
+        return tuple((*_at(*board.coords[c]), ONYX_STONE * UNIT) for c in range(len(board)))
+    dual = board.kind.startswith("polar")
+    stone_r = POLAR_STONE * spacing(board) if dual else HEX_STONE * UNIT
+    fits = room(board, dual)
+    return tuple((*position(board, c), min(stone_r, 0.82 * fits[c])) for c in range(len(board)))

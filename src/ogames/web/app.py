@@ -10,6 +10,7 @@ every move. Routes:
     WS   /ws/g/{id}             the live game: views out, moves and resignations in
     POST /api/games             create a game (JSON) → id, link and the seats' tokens
     GET  /api/games/{id}        the game's view (JSON)
+    GET  /api/games/{id}/position/{k}  the position after k moves (read-only: board, turn, result)
     POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
 
 A new game's tokens reach the creating browser in the fragment of the link it is sent to
@@ -38,8 +39,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 import ogames
+from ogames.errors import shown as quoted
 from ogames.web import i18n
-from ogames.web.board import board_svg
+from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
 from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
 from ogames.web.settings import LEVELS, Settings
@@ -165,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             board=board_svg(live.state),
             options_text=options_text(shown["options"]),
             view_json=script_json(shown),
+            setup_json=script_json(board_setup(live.state)),
         )
 
     @app.get("/g/{game_id}/record.json", response_model=None)
@@ -198,6 +201,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse(view(await hub_of(request).get(game_id)))
         except Refusal as refusal:
             return _error(refusal.message, refusal.code, refusal.status)
+
+    @app.get("/api/games/{game_id}/position/{k}", response_model=None)
+    async def api_position(request: Request, game_id: str, k: str) -> Response:
+        try:
+            live = await hub_of(request).get(game_id)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        state = live.state  # replaced, never changed, by each move: safe to read in a thread
+        if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
+            return _error(f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)", "not-found", 404)
+        return JSONResponse(await asyncio.to_thread(position_view, state, int(k)))
 
     @app.post("/api/games/{game_id}/moves", response_model=None)
     async def api_move(request: Request, game_id: str) -> Response:

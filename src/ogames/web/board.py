@@ -1,104 +1,210 @@
-"""The board drawing on the game page: one function, `board_svg(state)`, so that the full drawings
-of `ogames.draw` plug in here when they land.
+"""The board on the game page: the project's drawings (`ogames.draw`) and what the page shows
+beside them, for any position of a game.
 
-The contract the page's script relies on: the drawing is an `<svg>` in which every cell is one
-element carrying `data-cell="<label>"`; the script marks the cells by setting `data-stone`
-(a colour name, or removes it), `data-last` and `data-legal` on those elements, and reads clicks
-from them. Everything else about the drawing is free.
+Every view the server sends carries `board` (see `board_part`): the position drawn as SVG by
+`ogames.draw.board_svg` — every cell a `<g data-cell="LABEL">`, stones as shapes of their colour,
+the last move, Onyx's captures and the winning group marked — and the facts shown next to it:
+the cells to outline as the win, the last move's captures, Omega's group sizes and scores,
+Omny's star count of the largest region. What stays the same for a whole game (where each cell's
+stone goes, a ghost stone per colour for the hover preview, each colour's small stone picture) is
+sent once with the page (`board_setup`). The page never decides legality: it previews only the
+moves the view lists as legal.
 
-Until then this is a plain drawing from the board's own graph: hexagons where the board is a
-patch of hexes (Omny, Odd-Y's triangle, Omega), and points joined by their links elsewhere (the
-polar Odd-Y board, the Onyx lattice); Omny's star cells are marked.
+An earlier position (`position_state`) is rebuilt by replaying the game's first K moves on a new state.
 """
 
 from __future__ import annotations
 
-import math
-from html import escape
+import weakref
 from typing import Any
 
+import numpy as np
+
+from ogames.boards.graph import Board
+from ogames.draw import board_svg as draw_board
+from ogames.draw import stone_svg
+from ogames.draw.boards import stone_places
+from ogames.draw.markup import num
+from ogames.draw.style import stone as stone_shape
+from ogames.errors import OgamesError
+from ogames.kernels.flood import components
 from ogames.rules.protocol import State
 
-SCALE = 40.0  # SVG units per unit of the board's drawing coordinates (hex centres are 1 apart)
-MARGIN = 30.0
+
+def board_of(state: State) -> Board | None:
+    """The board a stone game is played on (None for a game without one)."""
+    return getattr(state, "board", None)
 
 
 def board_svg(state: State) -> str:
-    """The board of a state as SVG markup, every cell an element with `data-cell`."""
-    board = getattr(state, "board", None)
-    if board is None:
+    """The board of a state as SVG markup, every cell an element with `data-cell` (empty without a board)."""
+    if board_of(state) is None:
         return ""
-    return _graph_svg(board, _stars(state))
+    return draw_board(state, highlight=winning_cells(state))
 
 
-def _stars(state: State) -> set[int]:
-    stars = getattr(state.game, "star_cells", None)
-    return set(stars) if stars else set()
+def board_part(state: State) -> dict[str, Any]:
+    """What a view says about the board: the drawing and the facts shown beside it (made once per
+    position: a game's view is sent again while the computer thinks, and to every watcher)."""
+    if board_of(state) is None:
+        return {}
+    last = state.history[-1] if state.history else {}
+    stamp = (len(state.history), id(last), last.get("move"), state.result)
+    kept = _parts.get(state)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    part = _board_part(state)
+    _parts[state] = (stamp, part)
+    return part
 
 
-def _is_hex_patch(board: Any) -> bool:
-    """Whether every link joins cells one unit apart with at most six links a cell: hex cells."""
-    coords = board.coords
-    for cell, links in enumerate(board.neighbours):
-        if len(links) > 6:
-            return False
-        x, y = coords[cell]
-        for other in links:
-            ox, oy = coords[other]
-            if abs(math.hypot(ox - x, oy - y) - 1.0) > 1e-6:
-                return False
-    return True
+# The latest board part of each live state, dropped with the state.
+_parts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
 
 
-def _graph_svg(board: Any, stars: set[int]) -> str:
-    coords = [(x * SCALE, -y * SCALE) for x, y in board.coords]  # rows go up the page
-    hexes = _is_hex_patch(board)
-    if hexes:
-        radius = SCALE / math.sqrt(3)
-        stone = SCALE * 0.38
-    else:
-        shortest = min(
-            (math.dist(coords[a], coords[b]) for a, links in enumerate(board.neighbours) for b in links),
-            default=SCALE,
-        )
-        radius = shortest * 0.42
-        stone = radius * 0.92
-    xs = [x for x, _ in coords]
-    ys = [y for _, y in coords]
-    left, top = min(xs) - radius - MARGIN, min(ys) - radius - MARGIN
-    width, height = max(xs) - min(xs) + 2 * (radius + MARGIN), max(ys) - min(ys) + 2 * (radius + MARGIN)
-    parts = [
-        f'<svg class="board board-{escape(board.kind.split()[-1])}" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" role="img" aria-label="board">'
-    ]
-    if not hexes:
-        seen: set[tuple[int, int]] = set()
-        parts.append('<g class="links">')
-        for a, links in enumerate(board.neighbours):
-            for b in links:
-                if (b, a) in seen:
-                    continue
-                seen.add((a, b))
-                (x1, y1), (x2, y2) = coords[a], coords[b]
-                parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
-        parts.append("</g>")
-    for cell, label in enumerate(board.labels):
-        x, y = coords[cell]
-        name = escape(label)
-        star = " star" if cell in stars else ""
-        parts.append(f'<g class="cell{star}" data-cell="{name}"><title>{name}</title>')
-        if hexes:
-            points = " ".join(
-                f"{x + radius * math.cos(math.radians(90 + 60 * k)):.1f},{y + radius * math.sin(math.radians(90 + 60 * k)):.1f}"
-                for k in range(6)
-            )
-            parts.append(f'<polygon class="ground" points="{points}"/>')
-        else:
-            parts.append(f'<circle class="ground" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}"/>')
-        if star:
-            parts.append(f'<circle class="star-mark" cx="{x:.1f}" cy="{y - radius * 0.5:.1f}" r="{radius * 0.13:.1f}"/>')
-        parts.append(f'<circle class="stone" cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}"/>')
-        parts.append(f'<text class="label" x="{x:.1f}" y="{y + radius * 0.1:.1f}">{name}</text>')
-        parts.append("</g>")
-    parts.append("</svg>")
-    return "".join(parts)
+def _board_part(state: State) -> dict[str, Any]:
+    winning = winning_cells(state)
+    part: dict[str, Any] = {
+        "svg": draw_board(state, highlight=winning),
+        "winning": winning,
+        "captures": list(getattr(state, "last_captures", []) or []),
+    }
+    game = state.game.name
+    if game == "omega":
+        part["groups"] = {colour: state.group_sizes(colour) for colour in state.game.colours}  # type: ignore[attr-defined]
+        part["placing"] = _omega_turn(state)
+    elif game == "omny":
+        part["regions"] = omny_regions(state)
+    elif game == "onyx":
+        part["captured"] = dict(getattr(state, "captured", {}))
+    return part
+
+
+def winning_cells(state: State) -> list[str]:
+    """The cells to outline at the end: the winning group (Omny, Odd-Y), the group of the stone that
+    connected the sides (Onyx), the winner's stones (Omega); none after a resignation or a draw."""
+    result = state.result
+    if result is None or result.winner == "draw" or not state.history or state.history[-1].get("move") == "resign":
+        return []
+    kept = getattr(state, "winning_group", None)
+    if kept:
+        return [str(label) for label in kept]
+    board = board_of(state)
+    if board is None:
+        return []
+    if state.game.name == "omega":
+        return [label for label in board.labels if state.stone_at(label) == result.winner]
+    last = str(state.history[-1].get("move", ""))
+    if board.has(last) and state.stone_at(last) == result.winner:
+        return sorted(board.labels[c] for c in _group(state, board, board.index(last)))
+    return []
+
+
+def _group(state: State, board: Board, cell: int) -> set[int]:
+    """The cells of the group (same colour, linked) holding a cell."""
+    colour = state.stone_at(board.labels[cell])
+    seen, todo = {cell}, [cell]
+    while todo:
+        for other in board.neighbours[todo.pop()]:
+            if other not in seen and state.stone_at(board.labels[other]) == colour:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def omny_regions(state: State) -> list[dict[str, Any]]:
+    """Per colour, how near it is to winning: the fewest star cells that the largest region of any of
+    its groups holds (`best`; None without stones) and the most a region may hold for a win
+    (`limit`). Empty while komi is still to be chosen."""
+    if getattr(state, "twice_komi", 1) is None:
+        return []
+    board = board_of(state)
+    assert board is not None
+    game: Any = state.game
+    stones: np.ndarray = state.stones  # type: ignore[attr-defined]
+    table, stars = board.neighbour_table, game.star_mask.astype(np.int64)
+    groups = np.empty(len(board), dtype=np.int32)
+    regions = np.empty(len(board), dtype=np.int32)
+    out = []
+    for turn, colour in enumerate(game.colours):
+        best: int | None = None
+        for group in range(components(stones != turn + 1, table, groups)):
+            count = components(groups == group, table, regions)
+            largest = int(np.bincount(regions[regions >= 0], weights=stars[regions >= 0], minlength=count).max(initial=0))
+            best = largest if best is None else min(best, largest)
+        limit = state.bound(turn) // 2  # type: ignore[attr-defined]
+        out.append({"colour": colour, "best": best, "limit": limit, "stars": game.total_stars})
+    return out
+
+
+def _omega_turn(state: State) -> dict[str, Any] | None:
+    """Which stone of the turn is being placed (Omega places one of each colour per turn)."""
+    if state.is_over:
+        return None
+    return {"index": int(state.stone_index) + 1, "of": int(state.p)}  # type: ignore[attr-defined]
+
+
+def move_list(state: State) -> list[dict[str, Any]]:
+    """The moves as the page lists them: number, colour, notation, and what an Onyx move captured."""
+    out = []
+    for n, entry in enumerate(state.history, start=1):
+        item: dict[str, Any] = {"n": n, "by": entry.get("by"), "move": entry.get("move")}
+        if entry.get("captures"):
+            item["captures"] = list(entry["captures"])
+        out.append(item)
+    return out
+
+
+def board_setup(state: State) -> dict[str, Any]:
+    """What the page needs once for a whole game: each cell's stone place `[x, y, r]`, a ghost stone
+    per colour (drawn at the origin with radius 1, for the page to move and scale), and each colour's
+    small stone picture (turn indicator, players, moves)."""
+    board = board_of(state)
+    colours = state.game.colours
+    pictures = {colour: stone_svg(colour, 22) for colour in colours}
+    if board is None:
+        return {"places": {}, "ghosts": {}, "stones": pictures}
+    places = {label: [num(x), num(y), num(r)] for label, (x, y, r) in zip(board.labels, stone_places(board), strict=True)}
+    ghosts = {colour: stone_shape(colour, 0, 0, 1) for colour in colours}
+    return {"places": places, "ghosts": ghosts, "stones": pictures}
+
+
+def position_state(state: State, k: int) -> State:
+    """The position after the first `k` entries of a game's record (0: the start); ValueError if
+    there is no such position."""
+    if not 0 <= k <= len(state.history):
+        raise ValueError(f"there is no position {k}: the game has {len(state.history)} moves")
+    earlier = state.game.new_state(state.players)
+    try:
+        for entry in state.history[:k]:
+            earlier.replay_entry(entry)
+    except OgamesError as exc:  # the live game was built by these very moves: never expected
+        raise ValueError(f"position {k} cannot be rebuilt: {exc}") from None
+    return earlier
+
+
+def position_view(state: State, k: int) -> dict[str, Any]:
+    """What the page shows of an earlier position (read-only): its board, whose turn it was, its result."""
+    earlier = position_state(state, k)
+    result = earlier.result
+    return {
+        "type": "position",
+        "k": k,
+        "of": len(state.history),
+        "to_move": None if earlier.is_over else earlier.to_move,
+        "scores": earlier.scores,
+        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
+        "board": board_part(earlier),
+    }
+
+
+__all__ = [
+    "board_part",
+    "board_setup",
+    "board_svg",
+    "move_list",
+    "omny_regions",
+    "position_state",
+    "position_view",
+    "winning_cells",
+]

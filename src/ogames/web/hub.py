@@ -28,6 +28,7 @@ from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, State
 from ogames.web import ai
+from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest
@@ -346,7 +347,6 @@ def view(live: LiveGame) -> dict[str, Any]:
     over = state.is_over
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
-    moves = [{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(state.history, start=1)]
     legal: list[str] = []
     specials: list[str] = []
     if not over and not computer_to_move:
@@ -354,9 +354,6 @@ def view(live: LiveGame) -> dict[str, Any]:
         for move in state.legal_moves():
             (legal if move in cells else specials).append(move)
     last = next((entry for entry in reversed(state.history) if entry.get("move") in stones), None)
-    winning: list[str] = []
-    if over and state.history and isinstance(state.history[-1].get("group"), list):
-        winning = [str(label) for label in state.history[-1]["group"]]
     seats = []
     for seat, name in enumerate(state.players):
         colours = [colour for colour, owner in state.owner.items() if owner == seat]
@@ -376,16 +373,17 @@ def view(live: LiveGame) -> dict[str, Any]:
         "to_move": None if over else state.to_move,
         "mover": mover,
         "seats": seats,
-        "moves": moves,
+        "moves": move_list(state),
         "stones": stones,
         "last": last.get("move") if last else None,
         "legal": legal,
         "specials": specials,
-        "winning": winning,
+        "winning": winning_cells(state),
         "scores": _plain(state.scores),
         "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
         "thinking": live.thinking,
         "problem": live.problem,
+        "board": board_part(state),
     }
 
 

@@ -78,22 +78,13 @@
     const span = document.createElement("span");
     span.className = "swatch swatch-" + colour;
     span.setAttribute("aria-hidden", "true");
+    if (window.OgamesBoard) window.OgamesBoard.picture(span, colour);  // the colour's stone shape
     return span;
   }
 
   function render() {
-    const cells = document.querySelectorAll("#board [data-cell]");
-    const legal = new Set(view.legal);
-    const winning = new Set(view.winning || []);
     const mine = !view.over && tokenFor(view.mover) !== null;
-    cells.forEach(function (cell) {
-      const label = cell.dataset.cell;
-      const stone = view.stones[label];
-      if (stone) cell.dataset.stone = stone; else delete cell.dataset.stone;
-      if (label === view.last) cell.dataset.last = "true"; else delete cell.dataset.last;
-      if (mine && legal.has(label)) cell.dataset.legal = "true"; else delete cell.dataset.legal;
-      if (winning.has(label)) cell.dataset.winning = "true"; else delete cell.dataset.winning;
-    });
+    if (window.OgamesBoard) window.OgamesBoard.render(view, mine);  // the board, its facts and the moves
     root.classList.toggle("over", view.over);
 
     const status = document.getElementById("status");
@@ -109,7 +100,7 @@
       reason.textContent = view.result.reason;
       status.append(strong, reason);
     } else {
-      status.className = "status";
+      status.className = "status to-move-" + view.to_move;
       status.append(swatch(view.to_move));
       const strong = document.createElement("strong");
       strong.textContent = words.to_move.replace("{colour}", colourName(view.to_move));
@@ -144,16 +135,6 @@
       }
       seats.append(li);
     });
-
-    const moves = document.getElementById("moves");
-    moves.replaceChildren();
-    view.moves.forEach(function (move) {
-      const li = document.createElement("li");
-      li.append(swatch(move.by), document.createTextNode(move.move));
-      moves.append(li);
-    });
-    document.getElementById("no-moves").hidden = view.moves.length > 0;
-    moves.scrollTop = moves.scrollHeight;
 
     const specials = document.getElementById("specials");
     specials.replaceChildren();
