@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import ogames
-from ogames.envs.encoding import Encoding, encoding
+from ogames.envs.encoding import Encoding, encoding, outcome
 from ogames.rules.protocol import State
 
 
@@ -28,15 +28,6 @@ def env(name: str, **options: Any) -> AECEnv:
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-def outcome(state: State) -> list[float]:
-    """Per seat at the end: +1 for the winner's seat, −1/(p−1) for each other seat, 0 on a draw."""
-    seats = len(state.players)
-    if state.winner is None or state.winner == "draw":
-        return [0.0] * seats
-    best = state.owner[state.winner]
-    return [1.0 if seat == best else -1.0 / (seats - 1) for seat in range(seats)]
 
 
 class BoardGameEnv(AECEnv):

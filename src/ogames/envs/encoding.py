@@ -237,3 +237,12 @@ def _static_planes(game: Game) -> tuple[list[str], np.ndarray]:
         planes[row, sorted(cells)] = 1.0
     planes.setflags(write=False)
     return list(named), planes
+
+
+def outcome(state: State) -> list[float]:
+    """Per seat at the end: +1 for the winner's seat, −1/(p−1) for each other seat, 0 on a draw."""
+    seats = len(state.players)
+    if state.winner is None or state.winner == "draw":
+        return [0.0] * seats
+    best = state.owner[state.winner]
+    return [1.0 if seat == best else -1.0 / (seats - 1) for seat in range(seats)]

@@ -16,8 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 import ogames
-from ogames.envs.aec import outcome
-from ogames.envs.encoding import encoding
+from ogames.envs.encoding import encoding, outcome
 from ogames.players import player
 
 
