@@ -64,6 +64,7 @@ class Encoding:
         self.board = board
         self.labels = tuple(board.labels)
         self.specials = tuple(_specials(self.game))
+        self._swaps = frozenset(s for s in self.specials if s.startswith("swap"))
         self._ids: dict[str, int] = {label: i for i, label in enumerate(self.labels)}
         self._ids.update({move: len(self.labels) + i for i, move in enumerate(self.specials)})
         static, self._static = _static_planes(self.game)
@@ -187,7 +188,7 @@ class Encoding:
 
     def _dynamic_value(self, name: str, state: Any, moves: list[str] | None) -> float:
         if name == "swap_allowed":
-            return float(any(m.startswith("swap") for m in (state.legal_moves() if moves is None else moves)))
+            return float(not self._swaps.isdisjoint(state.legal_moves() if moves is None else moves))
         if name == "komi":  # komi as a share of the star cells: 0 … 0.5
             komi = state.komi
             return 0.0 if komi is None else float(komi) / self.game.total_stars  # type: ignore[attr-defined]
