@@ -157,3 +157,13 @@ def test_omega_planes_name_whose_turn_it_is_and_the_second_game():
     assert plane["second_game"].all()
     holder = state.colour_of(state.mover)
     assert plane[f"turn_of:{holder}"].all() and sum(plane[f"turn_of:{c}"][0] for c in game.colours) == 1
+
+
+def test_the_encoding_needs_neither_pettingzoo_nor_openspiel():
+    import subprocess
+    import sys
+
+    optional = ("pettingzoo", "gymnasium", "pyspiel")
+    code = f"import sys, ogames.envs; print(sorted(m for m in {optional!r} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
