@@ -445,6 +445,7 @@ _mount("omiga", lambda: importlib.import_module("ogames.cli.omiga"))
 importlib.import_module("ogames.cli.tournament").register(app)
 _mount("bench", lambda: importlib.import_module("ogames.cli.bench"))
 _mount("serve", lambda: importlib.import_module("ogames.cli.serve"))
+_mount("sgf", lambda: importlib.import_module("ogames.cli.sgf"))
 
 
 def main() -> None:

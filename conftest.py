@@ -1,0 +1,13 @@
+"""Test collection: the research adapters need optional extras (`rl`: PettingZoo and Gymnasium;
+`openspiel`); without them their modules are left out of the doctest collection (their tests
+skip themselves)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+collect_ignore: list[str] = []
+if importlib.util.find_spec("pettingzoo") is None or importlib.util.find_spec("gymnasium") is None:
+    collect_ignore += ["src/ogames/envs/aec.py", "src/ogames/envs/gym.py"]
+if importlib.util.find_spec("pyspiel") is None:
+    collect_ignore.append("src/ogames/envs/openspiel.py")

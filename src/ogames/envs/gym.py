@@ -1,0 +1,118 @@
+"""A Gymnasium single-agent environment: the agent holds one seat of a board game and a fixed
+opponent (any `ogames.players.player` spec, or a player object) plays every other seat.
+
+Observations are the dict {"observation", "action_mask"} of the AEC environment; the reward is
+the agent's seat's outcome at the end (+1 win, −1/(p−1) loss, 0 draw) and 0 before. An illegal
+action ends the episode at once with reward −1 (info["illegal"] is True), as PettingZoo's
+TerminateIllegalWrapper does, so that untrained agents sampling the whole space get a signal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+import ogames
+from ogames.envs.encoding import encoding, outcome
+from ogames.players import player
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One board game against a fixed opponent (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}  # type: ignore[misc]  # (Env declares it per instance)
+
+    def __init__(self, name: str, opponent: Any = "random", seat: int = 0, render_mode: str | None = None, **options: Any):
+        if render_mode not in (None, "ansi"):
+            raise ogames.BadOption(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = ogames.load(name, **options)
+        self.encoding = encoding(self.game)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.seat_count:
+            raise ogames.BadOption(f"seat must be 0 … {self.game.seat_count - 1}, not {seat!r}")
+        self.seat = seat
+        self.render_mode = render_mode
+        self.opponent_spec = opponent
+        if isinstance(opponent, str):
+            player(opponent)  # a bad spec fails here, with the player module's message
+        elif not callable(getattr(opponent, "choose", None)):
+            raise ogames.BadOption(f"the opponent is a player spec or a player with choose(state), not {type(opponent).__name__}")
+        count = self.encoding.num_actions
+        self.action_space = spaces.Discrete(count)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self.encoding.shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (count,), np.int8),
+            }
+        )
+        self.state = self.game.new_state()
+        self._opponents: dict[int, Any] = {}
+        self._done = True
+
+    def _make_opponents(self) -> None:
+        """One player per other seat, seeded from the environment's generator when the spec takes a seed."""
+        self._opponents = {}
+        for seat in range(self.game.seat_count):
+            if seat == self.seat:
+                continue
+            spec = self.opponent_spec
+            if not isinstance(spec, str):
+                self._opponents[seat] = spec
+                if hasattr(spec, "reset"):
+                    spec.reset()
+                continue
+            seed = int(self.np_random.integers(2**31))
+            try:
+                self._opponents[seat] = player(spec, seed=seed)
+            except ogames.BadOption:  # a kind without a seed
+                self._opponents[seat] = player(spec)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        moves = [] if self.state.is_over else self.state.legal_moves()
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        if moves:
+            mask[self.encoding.legal_action_mask(self.state, moves)] = 1
+        return {"observation": self.encoding.observation(self.state, self.seat, moves), "action_mask": mask}
+
+    def _let_opponents_play(self) -> None:
+        while not self.state.is_over and self.state.mover != self.seat:
+            seat = self.state.mover
+            assert seat is not None
+            self.state.play(self._opponents[seat].choose(self.state), t=0.0)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"ply": self.state.ply, "winner": self.state.winner, **extra}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        """A new game; the opponents move first if their seats start."""
+        super().reset(seed=seed)
+        self.state = self.game.new_state()
+        self._make_opponents()
+        self._let_opponents_play()
+        self._done = self.state.is_over
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+        """The agent's move, then the opponents' until the agent's turn comes again or the game ends."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() first")
+        move = self.encoding.move(action)
+        if move not in self.state.legal_moves():
+            self._done = True
+            return self._observe(), -1.0, True, False, self._info(illegal=True, move=move)
+        self.state.play(move, t=0.0)
+        self._let_opponents_play()
+        reward = 0.0
+        if self.state.is_over:
+            self._done = True
+            reward = outcome(self.state)[self.seat]
+        return self._observe(), reward, self.state.is_over, False, self._info(move=move)
+
+    def render(self) -> str | None:
+        """The position as text (render_mode "ansi"), else nothing."""
+        if self.render_mode != "ansi":
+            return None
+        moves = " ".join(entry["move"] for entry in self.state.history)
+        return f"{self.state!r}\nmoves: {moves}"
