@@ -84,7 +84,7 @@ class Analyses:
 def register(app: FastAPI, page: Page) -> None:
     """Add the home page, rules, replay and analysis routes to an app."""
     settings: Settings = app.state.settings
-    analyses = Analyses(settings.ai_workers)
+    analyses = app.state.analyses = Analyses(settings.ai_workers)
 
     def hub_of(request: Request) -> Hub:
         return request.app.state.hub
