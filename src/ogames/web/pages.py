@@ -130,6 +130,8 @@ def register(app: FastAPI, page: Page) -> None:
 
     def replay_page(request: Request, record: dict[str, Any], *, game_id: str | None = None, status: int = 200,
                     mode: str | None = None) -> HTMLResponse:
+        from ogames.web.app import options_text  # (app imports this module: import it when it is made)
+
         count = replaying.plies(record)
         asked = request.query_params.get("ply", "")
         ply = int(asked) if asked.isdigit() and int(asked) <= count else count
@@ -142,7 +144,7 @@ def register(app: FastAPI, page: Page) -> None:
             record_json=script_json(record),
             game_id=game_id,
             title=ogames.load(record["game"], **record.get("options", {})).title,
-            options=record.get("options", {}),
+            options_text=options_text(record.get("options") or {}),
             moves=[{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(record["moves"], 1)],
             shown=shown,
             ply=ply,

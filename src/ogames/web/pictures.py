@@ -14,7 +14,7 @@ from ogames.draw import board_svg
 SAMPLES: dict[str, tuple[dict[str, object], int, int]] = {
     "omny": ({"variant": "gyre", "size": 4}, 7, 16),
     "oddy": ({"sides": 5, "size": 3}, 2, 14),
-    "omega": ({"players": 2, "size": 4}, 3, 8),
+    "omega": ({"players": 3, "size": 4}, 3, 15),
     "onyx": ({}, 11, 40),
     "omiga": ({"seed": 21}, 21, 40),
 }

@@ -75,10 +75,13 @@
     const label = fill(words.position, { n: n, total: plies });
     slider.setAttribute("aria-label", label);
     document.getElementById("counter").textContent = label;
-    document.querySelectorAll("#moves [data-ply]").forEach(function (button) {
+    const list = document.getElementById("moves");
+    list.querySelectorAll("[data-ply]").forEach(function (button) {
       if (Number(button.dataset.ply) === n) {
         button.setAttribute("aria-current", "step");
-        button.scrollIntoView({ block: "nearest" });
+        // Scroll the list alone (scrollIntoView would scroll the page too, away from the board).
+        const top = button.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+        list.scrollTop = top - list.clientHeight / 2;
       } else {
         button.removeAttribute("aria-current");
       }
