@@ -150,14 +150,14 @@ def test_pages_carry_security_headers(client: TestClient) -> None:
 
 def test_the_language_switch(client: TestClient) -> None:
     english = client.get("/")
-    assert "Recent games" in english.text and 'lang="en"' in english.text
+    assert "Finished games" in english.text and 'lang="en"' in english.text
     russian = client.get("/?lang=ru")
-    assert "Последние партии" in russian.text and 'lang="ru"' in russian.text
+    assert "Законченные партии" in russian.text and 'lang="ru"' in russian.text
     assert russian.cookies.get("lang") == "ru"
-    assert "Последние партии" in client.get("/").text  # the cookie keeps the choice
+    assert "Законченные партии" in client.get("/").text  # the cookie keeps the choice
     client.cookies.clear()
-    assert "Последние партии" in client.get("/", headers={"accept-language": "ru-RU,ru;q=0.9"}).text
-    assert "Recent games" in client.get("/?lang=xx", headers={"accept-language": "de"}).text
+    assert "Законченные партии" in client.get("/", headers={"accept-language": "ru-RU,ru;q=0.9"}).text
+    assert "Finished games" in client.get("/?lang=xx", headers={"accept-language": "de"}).text
 
 
 def test_every_language_has_every_word() -> None:

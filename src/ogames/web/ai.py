@@ -28,3 +28,27 @@ def choose_move(record: dict[str, Any], spec: str) -> str:
 def ready() -> bool:
     """A no-op a new worker runs first, so that it is started before the first real move."""
     return True
+
+
+def analyse(record: dict[str, Any], ply: int, seconds: float) -> dict[str, Any]:
+    """The computer's view of the position after the first `ply` entries of a record: its best
+    move, its estimate of the mover's chance to win, and the line it expects (the compiled
+    search's `info()`). The caller has checked that the position is not over."""
+    state = ogames.replay(record, upto=ply)
+    key = state.game.name
+    if key not in _warm:
+        warm_up(state)
+        _warm.add(key)
+    searcher = player("mcts", think=seconds)
+    move = searcher.choose(state)
+    info = searcher.info()
+    value = info.get("value")
+    return {
+        "move": move,
+        "value": None if value is None else float(value),
+        "reliable": bool(info.get("reliable")),
+        "proven": info.get("proven"),
+        "pv": [str(step) for step in info.get("pv") or [move]],
+        "iterations": int(info.get("iterations") or 0),
+        "seconds": float(info.get("seconds") or 0.0),
+    }

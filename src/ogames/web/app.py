@@ -3,7 +3,8 @@
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. Routes:
 
-    GET  /                      the games and the recent games
+    GET  /                      the games, open, running and finished games (web/pages.py, with
+                                the rules pages, the replay page and the analysis)
     GET  /new/{game}            a new-game form made from the game's options;  POST creates the game
     GET  /g/{id}                a game: board, turn, moves, result (anyone with the link may watch)
     GET  /g/{id}/record.json    the game's record, to download
@@ -43,6 +44,8 @@ from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
+from ogames.web.pages import RECORD_PATHS
+from ogames.web.pages import register as register_pages
 from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
 from ogames.web.settings import LEVELS, Settings
 from ogames.web.store import Store
@@ -84,8 +87,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.middleware("http")
     async def guard(request: Request, call_next: Any) -> Response:
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
-            return _error(f"the request is too large (at most {settings.max_body_bytes} bytes)", "too-large", 413)
+        # Records may be larger than other bodies; the upload form checks its own size and
+        # answers with the form page, so it is not refused here.
+        path = request.url.path
+        limit = settings.max_record_bytes + 8192 if path in RECORD_PATHS else settings.max_body_bytes
+        if path != "/replay" and length is not None and (not length.isdigit() or int(length) > limit):
+            return _error(f"the request is too large (at most {limit} bytes)", "too-large", 413)
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
@@ -122,11 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
         return page(request, "error.html", exc.status_code, message=None)
 
-    @app.get("/", response_class=HTMLResponse)
-    async def home(request: Request) -> HTMLResponse:
-        recent = await asyncio.to_thread(hub_of(request).store.recent_games)
-        titles = {g["name"]: g["title"] for g in catalogue()}
-        return page(request, "home.html", games=catalogue(), recent=recent, titles=titles, browser_games=BROWSER_GAMES)
+    register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
 
     @app.get("/new/{name}", response_class=HTMLResponse)
     async def new_game_form(request: Request, name: str) -> HTMLResponse:

@@ -47,6 +47,11 @@ class Settings:
     max_body_bytes: int = 65536
     # Load the rules' compiled kernels before serving (see web/warm.py); tests may skip it.
     warm_rules: bool = True
+    # The largest game record accepted for the replay page (an upload, or a record sent back to
+    # draw one of its positions).
+    max_record_bytes: int = 524288
+    # Analysis: the longest search a page may ask for, and the default.
+    max_analysis_seconds: float = 10.0
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):

@@ -79,6 +79,10 @@ seat_tokens = Table(
 )
 
 
+# A game whose invited seat nobody has taken yet is stored with one of these statuses.
+OPEN_STATUSES = ("waiting", "open")
+
+
 class StaleMove(Exception):
     """The stored game is no longer at the version an action was made at (another came first)."""
 
@@ -206,14 +210,14 @@ class Store:
             rows = conn.execute(select(seat_tokens.c.seat, seat_tokens.c.digest).where(seat_tokens.c.game_id == game_id)).all()
         return {seat: stored for seat, stored in rows}
 
-    def recent_games(self, limit: int = 12) -> list[dict[str, Any]]:
-        """The most recently changed games: id, game, mode, status, ply, result, updated_at."""
+    def recent_games(self, limit: int = 12, statuses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """The most recently changed games (only those in `statuses` when given): id, game, mode,
+        status, ply, result, updated_at."""
+        query = select(games.c.id, games.c.game, games.c.mode, games.c.status, games.c.ply, games.c.head, games.c.updated_at)
+        if statuses is not None:
+            query = query.where(games.c.status.in_(statuses))
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(games.c.id, games.c.game, games.c.mode, games.c.status, games.c.ply, games.c.head, games.c.updated_at)
-                .order_by(games.c.updated_at.desc())
-                .limit(limit)
-            ).mappings()
+            rows = conn.execute(query.order_by(games.c.updated_at.desc()).limit(limit)).mappings()
             return [
                 {
                     "id": row["id"],
@@ -226,6 +230,14 @@ class Store:
                 }
                 for row in rows
             ]
+
+    def open_games(self, limit: int = 12) -> list[dict[str, Any]]:
+        """Games waiting for a player to join (an invited seat still empty), newest first."""
+        return self.recent_games(limit, OPEN_STATUSES)
+
+    def finished_games(self, limit: int = 12) -> list[dict[str, Any]]:
+        """The games that ended most recently."""
+        return self.recent_games(limit, ("over",))
 
     def move_count(self, game_id: str) -> int:
         """How many record entries a game has stored (for tests and checks)."""

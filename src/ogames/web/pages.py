@@ -1,0 +1,293 @@
+"""The pages beyond the game board: the home page's lists and pictures, the rules pages, the
+replay page (a record uploaded or a stored game, step by step) and the computer's analysis.
+
+    GET  /                          the games (picture, rules in short), open games, games being
+                                    played, finished games
+    GET  /rules/{game}              a game's full rules (docs/rules, shipped with the package)
+    GET  /rules/images/{name}       a picture the rules show
+    GET  /replay                    the upload form;  POST: upload a record (multipart, field `record`)
+    GET  /g/{id}/replay             a stored game on the replay page
+    POST /api/replay/position       {record, ply} → that position drawn, the move that led there
+    POST /api/games/{id}/analysis   {ply, seconds} → the computer's best move, win chance and line
+    POST /api/analysis              {record, ply, seconds}: the same for a finished uploaded record
+
+`register(app, page)` adds them to the app `create_app` makes (`page` renders a template in the
+visitor's language). The search runs in the hub's worker, one analysis per client at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import ogames
+from ogames.web import ai, replaying, rulebook
+from ogames.web.hub import BROWSER_GAMES, Hub, Refusal
+from ogames.web.pictures import sample_svg
+from ogames.web.protocol import explain
+from ogames.web.settings import Settings
+
+Page = Callable[..., HTMLResponse]
+RECORD_PATHS = ("/replay", "/api/replay/position", "/api/analysis")  # bodies up to max_record_bytes
+DEFAULT_SECONDS = 2.0
+
+
+class AnalysisRequest(BaseModel):
+    """Analyse the position after `ply` entries of a stored game, searching `seconds`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    ply: int = Field(ge=0, le=100_000)
+    seconds: float = Field(default=DEFAULT_SECONDS, gt=0, le=3600)
+
+
+class RecordAnalysisRequest(AnalysisRequest):
+    """The same for a record the page holds (an upload)."""
+
+    record: dict[str, Any]
+
+
+class PositionRequest(BaseModel):
+    """Draw the position after `ply` entries of a record."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    record: dict[str, Any]
+    ply: int = Field(ge=0, le=100_000)
+
+
+class Analyses:
+    """Who is analysing now: one search per client, and no more at once than the worker has
+    processes (a search holds a worker for its whole time)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self.clients: set[str] = set()
+
+    def start(self, client: str) -> None:
+        if client in self.clients:
+            raise Refusal("an analysis of yours is still running: wait for its answer", "busy", 429)
+        if len(self.clients) >= self.capacity:
+            raise Refusal("the computer is busy with other analyses: try again in a few seconds", "busy", 503)
+        self.clients.add(client)
+
+    def end(self, client: str) -> None:
+        self.clients.discard(client)
+
+
+def register(app: FastAPI, page: Page) -> None:
+    """Add the home page, rules, replay and analysis routes to an app."""
+    settings: Settings = app.state.settings
+    analyses = app.state.analyses = Analyses(settings.ai_workers)
+
+    def hub_of(request: Request) -> Hub:
+        return request.app.state.hub
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> HTMLResponse:
+        store = hub_of(request).store
+        open_games, playing, finished = await asyncio.to_thread(
+            lambda: (store.open_games(), store.recent_games(8, ("playing",)), store.finished_games())
+        )
+        games = ogames.games()
+        pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"]) for game in games})
+        return page(
+            request,
+            "home.html",
+            games=games,
+            pictures=pictures,
+            open_games=open_games,
+            playing=playing,
+            finished=finished,
+            titles={game["name"]: game["title"] for game in games},
+            browser_games=BROWSER_GAMES,
+        )
+
+    @app.get("/rules/{game}", response_class=HTMLResponse)
+    async def rules(request: Request, game: str) -> HTMLResponse:
+        if game not in rulebook.GAMES:
+            raise StarletteHTTPException(404)
+        body = await asyncio.to_thread(rulebook.html, game)
+        picture = await asyncio.to_thread(sample_svg, game)
+        return page(request, "rules.html", game=game, title=rulebook.title(game), body=body, picture=picture,
+                    playable=game in BROWSER_GAMES, games=rulebook.GAMES)
+
+    @app.get("/rules/images/{name}", response_model=None)
+    async def rules_picture(name: str) -> Response:
+        found = rulebook.picture(name)
+        if found is None:
+            raise StarletteHTTPException(404)
+        data, media = found
+        return Response(data, media_type=media, headers={"Cache-Control": "public, max-age=86400"})
+
+    # ----- replay ---------------------------------------------------------------------------
+
+    def replay_page(request: Request, record: dict[str, Any], *, game_id: str | None = None, status: int = 200,
+                    mode: str | None = None) -> HTMLResponse:
+        from ogames.web.app import options_text  # (app imports this module: import it when it is made)
+
+        count = replaying.plies(record)
+        asked = request.query_params.get("ply", "")
+        ply = int(asked) if asked.isdigit() and int(asked) <= count else count
+        shown = replaying.position(record, ply)
+        over = bool(record.get("result")) or shown["over"]
+        return page(
+            request,
+            "replay.html",
+            status,
+            record_json=script_json(record),
+            game_id=game_id,
+            title=ogames.load(record["game"], **record.get("options", {})).title,
+            options_text=options_text(record.get("options") or {}),
+            moves=[{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(record["moves"], 1)],
+            shown=shown,
+            ply=ply,
+            analysis=(game_id is not None and (over or mode == "hotseat")) or (game_id is None and over),
+            max_seconds=settings.max_analysis_seconds,
+            message=None,
+        )
+
+    @app.get("/replay", response_class=HTMLResponse)
+    async def replay_form(request: Request) -> HTMLResponse:
+        return page(request, "upload.html", message=None, limit_kb=settings.max_record_bytes // 1024)
+
+    @app.post("/replay", response_model=None)
+    async def replay_upload(request: Request) -> Response:
+        def refused(refusal: Refusal) -> HTMLResponse:
+            return page(request, "upload.html", refusal.status, message=refusal.message,
+                        limit_kb=settings.max_record_bytes // 1024)
+
+        try:
+            data = await uploaded(request, settings.max_record_bytes)
+            record = await asyncio.to_thread(replaying.read_upload, data, settings.max_record_bytes)
+            return await asyncio.to_thread(replay_page, request, record)
+        except Refusal as refusal:
+            return refused(refusal)
+
+    @app.get("/g/{game_id}/replay", response_class=HTMLResponse)
+    async def stored_replay(request: Request, game_id: str) -> HTMLResponse:
+        try:
+            live = await hub_of(request).get(game_id)
+        except Refusal as refusal:
+            return page(request, "error.html", refusal.status, message=refusal.message)
+        record = live.state.record()
+        return await asyncio.to_thread(replay_page, request, record, game_id=live.id, mode=live.mode)
+
+    @app.get("/replay/open", response_model=None)
+    async def open_by_link(request: Request) -> Response:
+        """The upload page's second form: a game of this server by its link or id."""
+        text = request.query_params.get("game", "").strip().rstrip("/")
+        game_id = text.split("/g/", 1)[-1].split("/", 1)[0].split("#", 1)[0].split("?", 1)[0]
+        if not game_id or len(game_id) > 32 or not all(c.isalnum() or c in "-_" for c in game_id):
+            return page(request, "upload.html", 400, message="give a game's link (…/g/ID) or its id",
+                        limit_kb=settings.max_record_bytes // 1024)
+        return RedirectResponse(f"/g/{game_id}/replay", status_code=303)
+
+    @app.post("/api/replay/position", response_model=None)
+    async def api_position(request: Request) -> Response:
+        try:
+            asked = PositionRequest.model_validate_json(await limited_body(request, settings.max_record_bytes))
+            return JSONResponse(await asyncio.to_thread(replaying.position, asked.record, asked.ply))
+        except ValidationError as exc:
+            return error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return error(refusal.message, refusal.code, refusal.status)
+
+    # ----- analysis ---------------------------------------------------------------------------
+
+    async def analyse(request: Request, record: dict[str, Any], ply: int, seconds: float) -> Response:
+        limit = settings.max_analysis_seconds
+        if seconds > limit:
+            raise Refusal(f"an analysis may search at most {limit:g} seconds, not {seconds:g}", "too-long", 422)
+        state = await asyncio.to_thread(replaying.state_at, record, ply)
+        replaying.analysable(state)
+        client = request.client.host if request.client else "?"
+        analyses.start(client)
+        try:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(hub_of(request).executor, ai.analyse, record, ply, seconds)
+        except Exception as exc:
+            raise Refusal(f"the computer could not analyse this position ({type(exc).__name__})", "analysis", 500) from None
+        finally:
+            analyses.end(client)
+        shown = await asyncio.to_thread(replaying.analysis_view, state, found)
+        return JSONResponse({"ply": ply, **shown})
+
+    @app.post("/api/games/{game_id}/analysis", response_model=None)
+    async def api_game_analysis(request: Request, game_id: str) -> Response:
+        try:
+            asked = AnalysisRequest.model_validate_json(await limited_body(request, settings.max_body_bytes))
+            live = await hub_of(request).get(game_id)
+            if not live.state.is_over and live.mode != "hotseat":
+                raise Refusal("the computer analyses a game once it is over (or a game played on one screen)",
+                              "not-allowed", 403)
+            return await analyse(request, live.state.record(), asked.ply, asked.seconds)
+        except ValidationError as exc:
+            return error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return error(refusal.message, refusal.code, refusal.status)
+
+    @app.post("/api/analysis", response_model=None)
+    async def api_record_analysis(request: Request) -> Response:
+        try:
+            asked = RecordAnalysisRequest.model_validate_json(await limited_body(request, settings.max_record_bytes))
+            if not asked.record.get("result"):
+                raise Refusal("the computer analyses a record once its game is over", "not-allowed", 403)
+            return await analyse(request, asked.record, asked.ply, asked.seconds)
+        except ValidationError as exc:
+            return error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return error(refusal.message, refusal.code, refusal.status)
+
+
+async def limited_body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than `limit` bytes (Refusal past it)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def uploaded(request: Request, limit: int) -> bytes:
+    """The file of the upload form (field `record`), at most `limit` bytes; Refusal if the form
+    is not one, has no file, or is too large."""
+    length = request.headers.get("content-length", "")
+    if not length.isdigit():
+        raise Refusal("send the record with the upload form", "invalid", 411)
+    if int(length) > limit + 8192:  # the file and the form's own few hundred bytes
+        raise Refusal(f"the record is too large (at most {limit // 1024} KB)", "too-large", 413)
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        raise Refusal("send the record with the upload form (multipart/form-data)", "invalid", 415)
+    try:
+        form = await request.form(max_files=1, max_fields=4)
+    except Exception:  # the multipart parser's own errors: a malformed form
+        raise Refusal("the upload form could not be read", "invalid", 400) from None
+    upload = form.get("record")
+    if not isinstance(upload, UploadFile):
+        raise Refusal("choose a record file to upload", "invalid", 400)
+    data = await upload.read(limit + 1)
+    if len(data) > limit:
+        raise Refusal(f"the record is too large (at most {limit // 1024} KB)", "too-large", 413)
+    return data
+
+
+def script_json(value: Any) -> str:
+    """JSON to put inside a `<script type="application/json">` (no `<`, `>` or `&` that could end it)."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def error(message: str, code: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+__all__ = ["RECORD_PATHS", "register"]

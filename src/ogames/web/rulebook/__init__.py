@@ -1,0 +1,107 @@
+"""The rules pages of the five games as the web server shows them (/rules/GAME).
+
+The markdown here is a copy of the project's docs/rules/*.md (and the pictures they show), shipped
+as package data so that an installed wheel has it; docs/rules is the one source
+(`tools/sync_rules.py` copies it, and a test fails while the two differ). Pages are rendered with
+markdown-it-py: headings get ids (so `omny.md#the-board-and-its-cell-names` links work), links to
+another rules page go to its web page, pictures to /rules/images/, and raw HTML in the markdown is
+shown as text, never run.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.anchors import anchors_plugin
+
+GAMES = ("omny", "oddy", "omega", "onyx", "omiga")
+PICTURE_NAME = re.compile(r"^[A-Za-z0-9_-]+\.(png|svg|jpg)$")
+_RULES_LINK = re.compile(r"^(?:\./)?(omny|oddy|omega|onyx|omiga)\.md(#[a-z0-9-]*)?$")
+_MEDIA = {"png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg"}
+
+
+def _folder() -> Any:
+    return resources.files(__name__)
+
+
+def markdown(game: str) -> str:
+    """A game's rules page as markdown; KeyError for a name that is not one of the five games."""
+    if game not in GAMES:
+        raise KeyError(game)
+    return (_folder() / f"{game}.md").read_text(encoding="utf-8")
+
+
+def picture(name: str) -> tuple[bytes, str] | None:
+    """A picture the rules pages show: (bytes, media type), or None if there is no such picture."""
+    if not PICTURE_NAME.match(name):
+        return None
+    path = _folder() / "images" / name
+    if not path.is_file():
+        return None
+    return path.read_bytes(), _MEDIA[name.rsplit(".", 1)[1]]
+
+
+def _renderer() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    md.use(anchors_plugin, max_level=3, permalink=False)
+    md.core.ruler.push("ogames_links", _rewrite_links)
+    return md
+
+
+def _rewrite_links(state: Any) -> None:
+    """Links between rules pages go to their web pages, pictures to /rules/images/; a link to
+    another part of the docs (not served) becomes plain text."""
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "image":
+                source = str(token.attrGet("src") or "")
+                name = source.rsplit("/", 1)[-1]
+                token.attrSet("src", f"/rules/images/{name}" if source.startswith("../images/") else "")
+                token.attrSet("loading", "lazy")
+            elif token.type == "link_open":
+                href = str(token.attrGet("href") or "")
+                found = _RULES_LINK.match(href)
+                if found:
+                    token.attrSet("href", f"/rules/{found.group(1)}{found.group(2) or ''}")
+                elif href.startswith("#") or href.startswith("https://"):
+                    continue
+                else:
+                    _unlink(block.children, token)
+
+
+def _unlink(children: list[Token], opening: Token) -> None:
+    """Turn a link into its text: drop its opening and closing tokens."""
+    start = children.index(opening)
+    depth = 0
+    for end in range(start, len(children)):
+        if children[end].type == "link_open":
+            depth += 1
+        elif children[end].type == "link_close":
+            depth -= 1
+            if depth == 0:
+                del children[end]
+                del children[start]
+                return
+
+
+@lru_cache(maxsize=len(GAMES))
+def html(game: str) -> str:
+    """A game's rules page as HTML (without its first heading, which the page shows itself)."""
+    text = markdown(game)
+    if text.startswith("# "):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+    return _renderer().render(text)
+
+
+def title(game: str) -> str:
+    """The first heading of a game's rules page (`Omiga (Flanx)`)."""
+    first = markdown(game).split("\n", 1)[0]
+    return first[2:].strip() if first.startswith("# ") else game
+
+
+__all__ = ["GAMES", "html", "markdown", "picture", "title"]

@@ -1,0 +1,143 @@
+"""The computer's analysis of any position of a game: its best move (marked on the board), its
+estimate of the mover's chance and the line it expects — bounded, one at a time per client, and
+only when the game is over or played on one screen."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import ogames
+from ogames.web import replaying
+from ogames.web.hub import Refusal
+from ogames.web.pages import Analyses
+
+from .conftest import create
+from .test_replay import finished_record
+
+
+def play(client: TestClient, game_id: str, tokens: dict[str, str], moves: list[str]) -> None:
+    for ply, move in enumerate(moves):
+        answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(ply % 2)], "version": ply})
+        assert answer.status_code == 200, answer.text
+
+
+def finished_game(client: TestClient) -> str:
+    game_id, tokens = create(client, options={"variant": "y", "size": 4})
+    play(client, game_id, tokens, ["a1", "d1", "a2", "c2", "a3", "b3", "a4"])
+    return game_id
+
+
+def analyse(client: TestClient, game_id: str, **body: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/analysis", json=body)
+
+
+def test_the_analysis_of_a_finished_game_gives_a_legal_best_move_and_its_line(client: TestClient) -> None:
+    game_id = finished_game(client)
+    answer = analyse(client, game_id, ply=2, seconds=0.2)
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    record = client.get(f"/g/{game_id}/record.json").json()
+    state = ogames.replay(record, upto=2)
+    assert found["ply"] == 2 and found["to_move"] == "black"
+    assert found["move"] in state.legal_moves()
+    assert found["pv"][0] == found["move"]
+    assert found["value"] is None or 0.0 <= found["value"] <= 1.0
+    assert found["iterations"] > 0 and 0 < found["seconds"] < 5
+    assert found["cells"] == [found["move"]]
+    marked = found["svg"].split(f'data-cell="{found["move"]}"')
+    assert len(marked) >= 3  # the cell, and the marks on it: the outline and the ghost stone
+    assert 'class="preview"' in found["svg"] and "highlight" in found["svg"]
+
+
+def test_a_hotseat_game_may_be_analysed_while_it_goes_on_but_not_a_game_against_the_computer(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    play(client, game_id, tokens, ["b2"])
+    assert analyse(client, game_id, ply=1, seconds=0.1).status_code == 200
+    against, _ = create(client, mode="ai", seat=0, level="easy")
+    refused = analyse(client, against, ply=0, seconds=0.1)
+    assert refused.status_code == 403 and refused.json()["code"] == "not-allowed"
+
+
+def test_hostile_analysis_requests_are_refused_clearly(client: TestClient) -> None:
+    game_id = finished_game(client)
+    limit = client.app.state.settings.max_analysis_seconds
+    cases = [
+        ({"ply": 99, "seconds": 0.1}, 422, "bad-ply"),
+        ({"ply": -1, "seconds": 0.1}, 422, "invalid"),
+        ({"ply": "1", "seconds": 0.1}, 422, "invalid"),
+        ({"ply": 1, "seconds": limit + 1}, 422, "too-long"),
+        ({"ply": 1, "seconds": 0}, 422, "invalid"),
+        ({"ply": 1, "seconds": 1e9}, 422, "invalid"),
+        ({"ply": 1, "seconds": 0.1, "token": "x"}, 422, "invalid"),
+        ({"ply": 7, "seconds": 0.1}, 422, "over"),  # the position after the winning move
+    ]
+    for body, status, code in cases:
+        answer = analyse(client, game_id, **body)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), body
+        assert "Traceback" not in answer.text
+    unknown = analyse(client, "no-such-game", ply=0, seconds=0.1)
+    assert unknown.status_code == 404 and unknown.json()["code"] == "not-found"
+    assert client.post(f"/api/games/{game_id}/analysis", content=b"[").status_code == 422
+    assert client.post(f"/api/games/{game_id}/analysis", content=b"x" * 70_000).status_code == 413
+
+
+def test_one_analysis_at_a_time_per_client(client: TestClient) -> None:
+    game_id = finished_game(client)
+    answers: list[int] = []
+    first = threading.Thread(target=lambda: answers.append(analyse(client, game_id, ply=0, seconds=1.5).status_code))
+    first.start()
+    deadline = time.monotonic() + 10
+    while not client.app.state.analyses.clients and time.monotonic() < deadline:  # until it is searching
+        time.sleep(0.01)
+    second = analyse(client, game_id, ply=1, seconds=0.1)
+    assert second.status_code == 429 and second.json()["code"] == "busy"
+    first.join(20)
+    assert answers == [200]
+    assert analyse(client, game_id, ply=1, seconds=0.1).status_code == 200  # free again
+
+
+def test_an_uploaded_finished_record_may_be_analysed_but_not_an_unfinished_one(client: TestClient) -> None:
+    record = finished_record(seed=3, size=4)
+    answer = client.post("/api/analysis", json={"record": record, "ply": 1, "seconds": 0.1})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["move"] in ogames.replay(record, upto=1).legal_moves()
+    going = {**record, "moves": record["moves"][:2], "result": None}
+    refused = client.post("/api/analysis", json={"record": going, "ply": 1, "seconds": 0.1})
+    assert refused.status_code == 403 and refused.json()["code"] == "not-allowed"
+    bad = client.post("/api/analysis", json={"record": {**record, "game": "chess"}, "ply": 1, "seconds": 0.1})
+    assert bad.status_code == 422 and bad.json()["code"] == "bad-record"
+
+
+def test_real_time_games_are_not_analysed_and_zen_forms_are() -> None:
+    real_time = ogames.load("omiga").new_state()
+    with pytest.raises(Refusal, match="real time"):
+        replaying.analysable(real_time)
+    zen = ogames.load("omiga", variant="zen", seed=3).new_state()
+    replaying.analysable(zen)  # a one-player puzzle, turn by turn: the search can look at it
+
+
+def test_an_omiga_zen_record_is_analysed_with_its_card_marked(client: TestClient) -> None:
+    state = ogames.load("omiga", variant="zen", seed=3).new_state()
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    answer = client.post("/api/analysis", json={"record": state.record(), "ply": 0, "seconds": 0.1})
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    assert found["move"] in ogames.replay(state.record(), upto=0).legal_moves()
+
+
+def test_analyses_are_bounded_per_client_and_in_all() -> None:
+    analyses = Analyses(capacity=1)
+    analyses.start("ann")
+    with pytest.raises(Refusal) as same:
+        analyses.start("ann")
+    with pytest.raises(Refusal) as other:
+        analyses.start("bob")
+    assert (same.value.status, other.value.status) == (429, 503)
+    analyses.end("ann")
+    analyses.start("bob")
