@@ -1,4 +1,5 @@
-"""Tournaments: any players on any game, many games at once in worker processes, resumable.
+"""Tournaments: any players on any game, many games at once in worker processes (or Ray tasks:
+`ray_runner.py`), resumable.
 
     t = plan("omny", {"variant": "y", "size": 5}, ["random", "mcts:iterations=200"], games_per_pair=20)
     summary = run(t, "out/y5", workers=2)
@@ -21,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ogames.arena import schedule as sched
 from ogames.arena.elo import EloTable, elo_table, pairwise_results
@@ -55,6 +56,9 @@ class Tournament:
     settled: dict[str, Any]  # the options as the game states them (defaults filled), for the manifest
     max_time: float = 900.0
     pairings: list[sched.Pairing] = field(default_factory=list)
+    # What the games are for: "tournament", or "selfplay" (`selfplay.py`), which its manifest names
+    # so that neither command resumes the other's folder.
+    purpose: str = "tournament"
 
     @property
     def names(self) -> list[str]:
@@ -78,6 +82,7 @@ class Tournament:
             "seats_per_game": self.sides,
             "games": len(self.pairings),
             **({"max_time": self.max_time} if self.real_time else {}),
+            **({"purpose": self.purpose} if self.purpose != "tournament" else {}),
         }
 
     def task(self, pairing: sched.Pairing) -> Task:
@@ -284,6 +289,18 @@ class Summary:
 
 # Called after each game: (games saved so far, games in the tournament, the game's number, why it failed or None).
 Progress = Callable[[int, int, int, str | None], None]
+# What an executor reports for each task it ran: `play.run_task`'s (number, record or None, why it failed or None).
+Finished = Callable[[int, dict[str, Any] | None, str | None], None]
+
+
+class Executor(Protocol):
+    """Where the games are played: `execute(tasks, finished, started)` plays every task (each with
+    `play.run_task`), calls `finished` with each result in the caller's thread as games end, and
+    calls `started` once, when its workers are running and before the first `finished`. It lets
+    KeyboardInterrupt through after stopping the games under way. The local processes here and
+    Ray tasks (`ray_runner.py`) are the two; everything else about a run is shared."""
+
+    def __call__(self, tasks: list[Task], finished: Finished, started: Callable[[], None]) -> None: ...
 
 
 def default_workers() -> int:
@@ -292,6 +309,22 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def local_executor(workers: int) -> Executor:
+    """Games in `workers` forked processes on this machine (1: one after another in this process)."""
+    if workers < 1:
+        raise BadOption(f"--workers must be at least 1, not {workers}")
+
+    def execute(tasks: list[Task], finished: Finished, started: Callable[[], None]) -> None:
+        if workers == 1 or len(tasks) <= 1:
+            started()
+            for task in tasks:
+                finished(*run_task(task))
+        else:
+            _run_pool(tasks, min(workers, len(tasks)), finished, started)
+
+    return execute
 
 
 def run(
@@ -303,15 +336,15 @@ def run(
     notes: Callable[[list[str]], None] | None = None,
     samples: int = 1000,
     method: str = "bootstrap",
+    executor: Executor | None = None,
 ) -> Summary:
-    """Play every game not yet saved in the folder (in `workers` processes; 1: in this one), save
-    each record as it ends, and rate the entrants from all saved games (intervals by `method`:
-    bootstrap over games or fisher, see `elo.py`). `progress` is first called (game number −1)
-    once the workers are running: start a display thread there, not before."""
+    """Play every game not yet saved in the folder (by `executor`; by default in `workers` local
+    processes, 1: in this one), save each record as it ends, and rate the entrants from all saved
+    games (intervals by `method`: bootstrap over games or fisher, see `elo.py`). `progress` is
+    first called (game number −1) once the workers are running: start a display thread there, not before."""
     folder = Path(folder)
-    workers = default_workers() if workers is None else workers
-    if workers < 1:
-        raise BadOption(f"--workers must be at least 1, not {workers}")
+    if executor is None:
+        executor = local_executor(default_workers() if workers is None else workers)
     outcomes, said = open_folder(t, folder, resume)
     if notes:
         notes(said)
@@ -338,12 +371,7 @@ def run(
         if progress:
             progress(len(outcomes), len(t.pairings), -1, None)
 
-    if workers == 1 or len(missing) <= 1:
-        started()
-        for pairing in missing:
-            finished(*run_task(t.task(pairing)))
-    else:
-        _run_pool([t.task(p) for p in missing], min(workers, len(missing)), finished, started)
+    executor([t.task(p) for p in missing], finished, started)
     table = elo_table(t.names, [outcomes[n].pairwise for n in sorted(outcomes)], method=method, samples=samples, seed=t.seed)
     return Summary(t, outcomes, table, len(missing) - len(failed), failed, said)
 
@@ -354,7 +382,7 @@ def start_method() -> str:
     return "fork" if "fork" in get_all_start_methods() else "spawn"
 
 
-def _run_pool(tasks: list[Task], workers: int, finished: Callable[..., None], started: Callable[[], None]) -> None:
+def _run_pool(tasks: list[Task], workers: int, finished: Finished, started: Callable[[], None]) -> None:
     # The workers are forked when the first task is submitted, all at once, before `started` lets
     # the caller start any thread (a progress display): a fork copies the locks other threads hold.
     pool = ProcessPoolExecutor(workers, mp_context=get_context(start_method()), initializer=worker_start)

@@ -1,12 +1,15 @@
 """`ogames tournament GAME [--option value …] --players SPEC SPEC … [--games-per-pair N]
-[--workers N] [--out FOLDER] [--seed S] [--resume]`: a round robin in worker processes with a
-progress bar, then the Elo table and the pairwise results; records, table and plot in the folder."""
+[--workers N] [--out FOLDER] [--seed S] [--resume] [--ray auto|local|ADDRESS]`: a round robin in
+worker processes (or Ray tasks) with a progress bar, then the Elo table and the pairwise results;
+records, table and plot in the folder."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,6 +36,9 @@ HELP = "\n\n".join(
         "Records, tournament.json, elo.json, elo.csv and elo.png go to --out (default "
         "tournaments/GAME-<id of the settings>); --resume continues an interrupted tournament there. "
         "--seed seeds every game (Omiga deals a new deck per game).",
+        "--ray auto plays the games as Ray tasks on the Ray cluster found (RAY_ADDRESS, or the latest `ray start` on "
+        "this machine) or else on a Ray instance started here; --ray local always starts one here; --ray HOST:PORT "
+        "joins that cluster. Ray is an optional extra: pip install \"ogames[ray]\".",
     )
 )
 
@@ -73,17 +79,22 @@ def default_folder(t: arena.Tournament) -> Path:
     return Path("tournaments") / f"{t.game}-{digest}"
 
 
+WORKERS_HELP = "games at once: worker processes [default: the cores]; with --ray, Ray tasks under way [default: 2 × its CPUs]"
+RAY_HELP = "play the games as Ray tasks: auto (a running cluster, else a local instance), local, or HOST:PORT"
+
+
 def tournament_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="game name (see `ogames games`)")],
     games_per_pair: Annotated[
         int | None, typer.Option("--games-per-pair", help="games per pair (per group at tables of 3+); default 10 or 12")
     ] = None,
-    workers: Annotated[int | None, typer.Option(help="games at once in worker processes [default: the cores]")] = None,
+    workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="folder for records and results")] = None,
     seed: Annotated[int, typer.Option(help="tournament seed: every game's seed derives from it and the game number")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="continue the tournament saved in --out")] = False,
     ci: Annotated[str, typer.Option(help="confidence intervals: bootstrap (over games) or fisher")] = "bootstrap",
+    ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP, metavar="auto|local|ADDRESS")] = None,
 ) -> None:
     """Play a round robin between players and rate them (Elo with 95% intervals)."""
     console = Console(highlight=False)
@@ -103,14 +114,13 @@ def tournament_command(
             raise BadOption(f"--ci {shown(ci)}: use bootstrap or fisher")
         t = arena.plan(game, options, specs, games_per_pair, seed)
         folder = out if out is not None else default_folder(t)
-        workers = arena.default_workers() if workers is None else workers
-        if workers < 1:
-            raise BadOption(f"--workers must be at least 1, not {workers}")
+        check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
-    _headline(console, t, folder, workers)
     try:
-        summary = _play(console, t, folder, workers, resume, ci)
+        with runner(workers, ray) as (executor, where):
+            _headline(console, t, folder, where)
+            summary = play_games(console, t, folder, executor, resume, ci)
     except KeyboardInterrupt:
         where = escape(str(folder))
         console.print(f"[yellow]interrupted:[/] the games saved stay in {where}; run the same command with --resume to go on")
@@ -132,19 +142,48 @@ def tournament_command(
         )
 
 
-def _headline(console: Console, t: arena.Tournament, folder: Path, workers: int) -> None:
+def check_runner(workers: int | None, ray: str | None) -> None:
+    """BadOption for a bad --workers or --ray value, before anything starts."""
+    if workers is not None and workers < 1:
+        raise BadOption(f"--workers must be at least 1, not {workers}")
+    if ray is not None:
+        from ogames.arena.ray_runner import parse_address
+
+        parse_address(ray)
+
+
+@contextmanager
+def runner(workers: int | None, ray: str | None) -> Iterator[tuple[arena.Executor, str]]:
+    """The executor the options ask for and how to name it in the headline: local processes
+    (default: one per core), or Ray tasks (at most --workers at once, default twice the
+    cluster's CPUs; a Ray instance started here gets --workers CPUs, default the cores)."""
+    if ray is None:
+        count = arena.default_workers() if workers is None else workers
+        yield arena.local_executor(count), f"{count} worker{'s' if count != 1 else ''}"
+        return
+    from ogames.arena.ray_runner import RayExecutor, connect
+
+    with connect(ray, cpus=workers) as cluster:
+        in_flight = workers if workers is not None else 2 * cluster.cpus
+        yield RayExecutor(in_flight), cluster.describe()
+
+
+def _headline(console: Console, t: arena.Tournament, folder: Path, workers: str) -> None:
     shown_options = ", ".join(f"{k}={v}" for k, v in t.settled.items() if v is not None)
     console.print(f"[bold]{escape(t.game)}[/] {escape(shown_options)}")
     console.print(
         f"{len(t.entrants)} players, {len(t.pairings)} games ({t.games_per_pair} per {'pair' if t.sides == 2 else 'group'}), "
-        f"{workers} worker{'s' if workers != 1 else ''}, seed {t.seed} → {escape(str(folder))}"
+        f"{workers}, seed {t.seed} → {escape(str(folder))}"
     )
     if not balanced(t.games_per_pair, t.sides):
         cycle = 2 if t.sides == 2 else math.factorial(t.sides)
         console.print(f"[yellow]note:[/] seats are even only when games per pair is a multiple of {cycle}")
 
 
-def _play(console: Console, t: arena.Tournament, folder: Path, workers: int, resume: bool, ci: str) -> arena.Summary:
+def play_games(
+    console: Console, t: arena.Tournament, folder: Path, executor: arena.Executor, resume: bool, ci: str
+) -> arena.Summary:
+    """Run the games with a progress bar, showing the folder's notes; the run's summary."""
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -168,7 +207,7 @@ def _play(console: Console, t: arena.Tournament, folder: Path, workers: int, res
         bar.update(task, completed=saved, total=total)
 
     try:
-        return arena.run(t, folder, workers, resume, progress=progress, notes=notes, method=ci)
+        return arena.run(t, folder, resume=resume, progress=progress, notes=notes, method=ci, executor=executor)
     finally:
         bar.stop()
 
