@@ -36,9 +36,10 @@ HELP = "\n\n".join(
         "Records, tournament.json, elo.json, elo.csv and elo.png go to --out (default "
         "tournaments/GAME-<id of the settings>); --resume continues an interrupted tournament there. "
         "--seed seeds every game (Omiga deals a new deck per game).",
-        "--ray auto plays the games as Ray tasks on the Ray cluster found (RAY_ADDRESS, or the latest `ray start` on "
-        "this machine) or else on a Ray instance started here; --ray local always starts one here; --ray HOST:PORT "
-        "joins that cluster. Ray is an optional extra: pip install \"ogames[ray]\".",
+        "--ray auto plays the games as Ray tasks on the Ray cluster found (RAY_ADDRESS, else the latest `ray start` on "
+        "this machine, else any Ray instance running here) or, if none, on a Ray instance started here; "
+        "--ray local always starts one here; --ray HOST:PORT "
+        "joins that cluster. Ray is an optional extra: pip install \"ogames\\[ray]\" (docs/scale-out.md).",
     )
 )
 
@@ -79,7 +80,8 @@ def default_folder(t: arena.Tournament) -> Path:
     return Path("tournaments") / f"{t.game}-{digest}"
 
 
-WORKERS_HELP = "games at once: worker processes [default: the cores]; with --ray, Ray tasks under way [default: 2 × its CPUs]"
+# (Round brackets: the help is rich markup, where [words] would be read as a style and vanish.)
+WORKERS_HELP = "games at once: worker processes (default: the cores); with --ray, Ray tasks under way (default: 2 × its CPUs)"
 RAY_HELP = "play the games as Ray tasks: auto (a running cluster, else a local instance), local, or HOST:PORT"
 
 
