@@ -1,7 +1,7 @@
 """Games as Ray tasks: the tournament executor for a Ray cluster (or a Ray instance on this machine).
 
     with connect("auto") as cluster:
-        summary = run(t, "out/y5", executor=RayExecutor(cluster.cpus))
+        summary = run(t, "out/y5", executor=RayExecutor(in_flight=2 * cluster.cpus))
 
 Each game is one Ray task running `play.run_task` on a picklable `play.Task`, the same function
 the local worker processes run, so the records are the same game for game (every game is seeded
@@ -18,7 +18,7 @@ Where `connect` finds Ray (the `--ray` option):
   machine — and if it finds none, a new Ray instance on this machine, stopped again at the end;
 - `local`: always a new Ray instance on this machine (with `cpus` CPUs if given), stopped at the end;
 - `HOST:PORT` (a head node's address, as `ray start --head` prints it) or `ray://HOST:PORT`
-  (Ray Client): that cluster, and an error at once if nothing answers there.
+  (Ray Client): that cluster, and an error at once if nothing accepts a connection there.
 If this process is already connected to Ray (`ray.init` called before), that connection is used
 and left open. Every node must have the same ogames installed (the tasks import it). Ray is an
 optional extra (`pip install "ogames[ray]"`); without it `connect` raises RayUnavailable.
