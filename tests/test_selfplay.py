@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import ogames
+from conformance.cases import CASES
 from ogames.arena import selfplay
 from ogames.arena.play import play_task
 from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, run
@@ -130,3 +131,19 @@ def test_command_mistakes_get_one_clear_line(extra, message, tmp_path):
     result = CliRunner().invoke(app, ["selfplay", "oddy", "--size", "3", *extra, "--out", str(tmp_path / "never")])
     assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.stderr + result.stdout
     assert not (tmp_path / "never").exists()
+
+
+BOARD_CASES = [c for c in CASES if c[1] != "omiga"]
+
+
+@pytest.mark.parametrize(("name", "options"), [c[1:] for c in BOARD_CASES], ids=[c[0] for c in BOARD_CASES])
+def test_every_board_game_case_gives_legal_rows(name, options):
+    """Pie swaps, komi choices, Omega's swaps and matches, Onyx: every row's move is legal where it was played."""
+    t = selfplay.plan_selfplay(name, options, "random", games=1, seed=5)
+    record = play_task(t.task(t.pairings[0]))
+    rows = selfplay.game_examples(record, 0)  # raises if a move played has no legal action
+    split = name == "omega"
+    decisions = sum(len(m["move"].split()) if split and not m["move"].startswith("swap") else 1 for m in record["moves"])
+    assert len(rows["action"]) == decisions and rows["legal"][np.arange(decisions), rows["action"]].all()
+    seats = len(record["players"])
+    assert set(np.unique(rows["value"]).tolist()) <= {1.0, float(np.float32(-1.0 / (seats - 1))), 0.0}
