@@ -41,6 +41,8 @@ import ogames
 from ogames.web import i18n
 from ogames.web.board import board_svg
 from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
+from ogames.web.omiga_live import OmigaHub
+from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
 from ogames.web.settings import LEVELS, Settings
 from ogames.web.store import Store
@@ -65,14 +67,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings)
         app.state.store = store
         app.state.hub = hub
+        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown)
         try:
             yield
         finally:
+            await app.state.omiga.close()
             await hub.close()
             store.close()
 
     app = FastAPI(title="ogames", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
+    app.include_router(omiga_router)  # first, so that /new/omiga is Omiga's own form
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -121,7 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def home(request: Request) -> HTMLResponse:
         recent = await asyncio.to_thread(hub_of(request).store.recent_games)
         titles = {g["name"]: g["title"] for g in catalogue()}
-        return page(request, "home.html", games=catalogue(), recent=recent, titles=titles, browser_games=BROWSER_GAMES)
+        playable = (*BROWSER_GAMES, "omiga")  # Omiga's tables have their own pages (omiga_routes.py)
+        return page(request, "home.html", games=catalogue(), recent=recent, titles=titles, browser_games=playable)
 
     @app.get("/new/{name}", response_class=HTMLResponse)
     async def new_game_form(request: Request, name: str) -> HTMLResponse:
@@ -148,8 +154,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fragment = ",".join(f"{seat}.{token}" for seat, token in tokens.items())
         return RedirectResponse(f"/g/{live.id}#seats={fragment}", status_code=303)
 
-    @app.get("/g/{game_id}", response_class=HTMLResponse)
-    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+    @app.get("/g/{game_id}", response_model=None)
+    async def game_page(request: Request, game_id: str) -> Response:
+        if await request.app.state.omiga.owns(game_id):
+            return RedirectResponse(f"/o/{game_id}", status_code=307)  # a card table has its own page
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:

@@ -45,6 +45,8 @@ class Settings:
     # The longest WebSocket message and HTTP request body accepted, in bytes.
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536
+    # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
+    omiga_countdown: float = 3.0
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):
