@@ -335,3 +335,12 @@ def test_the_form_page_and_the_table_page(client: TestClient) -> None:
     assert bad.status_code == 400 and "players" in bad.text
     russian = client.get(f"/o/{table_id}?lang=ru")
     assert "Скачать запись партии" in russian.text
+
+
+def test_idle_tables_beyond_the_limit_leave_memory_and_come_back_from_the_database(client: TestClient) -> None:
+    hub = client.app.state.omiga
+    hub.keep = 2
+    made = [new_table(client)["id"] for _ in range(4)]
+    assert len(hub.tables) == 2 and made[-1] in hub.tables
+    view = client.get(f"/api/omiga/{made[0]}").json()
+    assert view["id"] == made[0] and view["count"] == 0 and made[0] in hub.tables

@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings)
         app.state.store = store
         app.state.hub = hub
-        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown)
+        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games)
         try:
             yield
         finally:

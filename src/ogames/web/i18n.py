@@ -144,6 +144,8 @@ WORDS: dict[str, dict[str, str]] = {
         "c_yellow": "Yellow",
         "mode_realtime": "real time",
         "mode_turns": "in turns",
+        "score_title": "Score",
+        "bot_climber": "climber",
     },
     "ru": {
         "site": "ogames",
@@ -278,6 +280,8 @@ WORDS: dict[str, dict[str, str]] = {
         "c_yellow": "Жёлтые",
         "mode_realtime": "в реальном времени",
         "mode_turns": "по ходам",
+        "score_title": "Счёт",
+        "bot_climber": "восходитель",
     },
 }
 

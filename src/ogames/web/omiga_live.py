@@ -125,8 +125,9 @@ class LiveTable:
 class OmigaHub:
     """Every live Omiga table of one server, their storage, their bots."""
 
-    def __init__(self, store: Store, executor: concurrent.futures.Executor, countdown: float = COUNTDOWN):
+    def __init__(self, store: Store, executor: concurrent.futures.Executor, countdown: float = COUNTDOWN, keep: int = 500):
         self.store = store
+        self.keep = keep  # tables kept in memory; idle ones beyond are dropped (and rebuilt on demand)
         self.executor = executor
         self.countdown = countdown
         self.tables: dict[str, LiveTable] = {}
@@ -152,7 +153,7 @@ class OmigaHub:
         kinds = [self._seat_kind(probe, choice) for choice in choices]
         if is_zen(probe) and kinds[0] != HUMAN:
             raise Refusal("zen is played by a person: the seat cannot be a bot", "bad-seat")
-        names = [self._seat_name(probe, seat, choice) for seat, choice in enumerate(choices)]
+        names = ["player"] if is_zen(probe) else [actor_of(probe, seat) for seat in range(count)]
         state = game.new_state(names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table_id = secrets.token_urlsafe(9)
@@ -160,7 +161,7 @@ class OmigaHub:
         await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
         live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
         await self._settle(live)
-        self.tables[table_id] = live
+        self._remember(live)
         log.info("omiga table %s created: %s, seats %s", table_id, game.jsonable_options(), kinds)
         here = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "here"}
         invites = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "invite"}
@@ -176,14 +177,6 @@ class OmigaHub:
             return TURN_BOT
         speed = choice.speed if isinstance(choice.speed, str) else f"{choice.speed:g}"
         return f"{choice.strategy}:reaction={speed}"
-
-    @staticmethod
-    def _seat_name(state: State, seat: int, choice: SeatChoice) -> str:
-        actor = actor_of(state, seat)
-        if choice.kind == "bot":
-            what = choice.strategy if is_realtime(state) else TURN_BOT
-            return f"{actor} · bot {what}"
-        return actor if not is_zen(state) else "player"
 
     async def owns(self, table_id: str) -> bool:
         """Whether an id names a stored Omiga game."""
@@ -216,10 +209,25 @@ class OmigaHub:
             digests = await asyncio.to_thread(self.store.token_digests, table_id)
             live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
             await self._settle(live)
-            self.tables[table_id] = live
+            self._remember(live)
         self._warm(live)
         self._begin(live)
         return live
+
+    def _remember(self, live: LiveTable) -> None:
+        """Keep a table in memory, dropping the oldest idle ones (over, or nobody watching and no bot
+        running) beyond `keep`: they are rebuilt from the database when next opened."""
+        self.tables[live.id] = live
+        excess = len(self.tables) - self.keep
+        if excess <= 0:
+            return
+        for key, table in list(self.tables.items()):
+            idle = not table.watchers and not table.lock.locked() and all(task.done() for task in table.tasks)
+            if excess > 0 and table is not live and (idle or (table.state.is_over and not table.watchers)):
+                for task in table.tasks:
+                    task.cancel()
+                del self.tables[key]
+                excess -= 1
 
     async def _settle(self, live: LiveTable) -> None:
         """What a table needs before play: the zen verdict (in a thread: the solver may take a moment)."""

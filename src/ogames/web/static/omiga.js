@@ -306,7 +306,7 @@
     view.seats.forEach(function (seat) {
       const li = el("li");
       if (seat.colour) li.append(swatch(seat.colour));
-      const who = seat.computer ? words.computer : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
+      const who = seat.computer ? botName(seat.kind) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
       li.append(el("strong", "", seat.name), document.createTextNode(" · " + who));
       if (!seat.computer && !seat.ready && view.realtime && !view.started) li.append(el("span", "away", " · " + words.not_here));
       const counts = el("div", "counts small");
@@ -328,6 +328,14 @@
     });
   }
 
+  function botName(kind) {
+    const parts = kind.split(":");
+    const strategy = words["bot_" + parts[0]] || parts[0];
+    const reaction = (parts[1] || "").replace("reaction=", "");
+    const speed = !reaction ? "" : isNaN(Number(reaction)) ? words["speed_" + reaction] || reaction : reaction + " s";
+    return words.computer + " · " + strategy + (speed ? ", " + speed : "");
+  }
+
   function renderScores() {
     const box = document.getElementById("scores");
     if (!view.scores) { box.hidden = true; return; }
@@ -338,7 +346,7 @@
       if (i) line.append(document.createTextNode(" : "));
       line.append(swatch(colour), el("strong", "", colourName(colour) + " " + view.scores[colour]));
     });
-    box.append(el("h2", "", words.score), line);
+    box.append(el("h2", "", words.score_title), line);
     if (view.round) box.append(el("p", "small", words.round_n.replace("{n}", view.round) + (view.target ? " · " + words.target_n.replace("{n}", view.target) : "")));
   }
 
@@ -346,7 +354,8 @@
     const moves = document.getElementById("moves");
     moves.replaceChildren();
     view.moves.forEach(function (move) {
-      const li = el("li", "", (move.by ? colourName(move.by) + ": " : "") + move.move + (move.t !== null && move.t !== undefined ? "  (t=" + Number(move.t).toFixed(1) + ")" : ""));
+      const li = el("li", "", (move.by && !view.zen ? colourName(move.by) + ": " : "") + move.move);
+      if (move.t !== null && move.t !== undefined) li.append(el("span", "t", Number(move.t).toFixed(1) + " s"));
       li.value = move.n;
       moves.append(li);
     });
@@ -367,8 +376,8 @@
     if (zen.verdict) {
       const ok = zen.verdict.status === "possible";
       verdictEl.className = "zen-verdict " + (ok ? "possible" : "impossible");
-      verdictEl.append(el("strong", "", ok ? words.zen_possible : zen.verdict.status === "impossible" ? words.zen_impossible : words.zen_unknown),
-        el("span", "small", " " + zen.verdict.reason));
+      verdictEl.append(el("strong", "", ok ? words.zen_possible : zen.verdict.status === "impossible" ? words.zen_impossible : words.zen_unknown));
+      if (!ok) verdictEl.append(el("span", "small", " " + zen.verdict.reason));
     }
     const hint = document.getElementById("zen-hint");
     hint.textContent = hintShown && zen.hint ? zen.hint : "";
