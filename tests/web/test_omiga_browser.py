@@ -88,7 +88,8 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
     page.screenshot(path=str(shots / "omiga-base-over.png"))
     record = page.request.get(page.url + "/record.json").json()
     assert record["result"] and all(isinstance(entry["t"], float) for entry in record["moves"])
-    assert {entry["by"] for entry in record["moves"]} <= {"white", "black"} and "white" in {e["by"] for e in record["moves"]}
+    assert record["moves"] and {entry["by"] for entry in record["moves"]} <= {"white", "black"}
+    assert any(r["reason"].endswith("is taken") for r in record["meta"]["rejected"])  # the card that flew back
 
 
 def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, shots: Path) -> None:  # noqa: F811
@@ -120,6 +121,9 @@ def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, 
     phone.goto(page.url)
     expect(phone.locator(".status.result")).to_contain_text("The form is complete!")
     phone.screenshot(path=str(shots / "omiga-zen-phone.png"), full_page=True)
+    phone.goto(page.url + "?lang=ru")
+    expect(phone.locator(".status.result")).to_contain_text("Форма собрана!")
+    expect(phone.locator("#zen-verdict")).to_contain_text("Решаема")
 
 
 def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: str, shots: Path) -> None:  # noqa: F811

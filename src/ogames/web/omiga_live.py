@@ -149,12 +149,12 @@ class OmigaHub:
             raise Refusal(str(exc), "bad-option") from None
         count = game.seat_count
         choices = list(request.seats)[:count] + [SeatChoice(kind="bot")] * max(0, count - len(request.seats))
-        probe = game.new_state()
-        kinds = [self._seat_kind(probe, choice) for choice in choices]
-        if is_zen(probe) and kinds[0] != HUMAN:
+        # Off the event loop: the first state of a server loads the rules' compiled kernels.
+        state = await asyncio.to_thread(game.new_state)
+        kinds = [self._seat_kind(state, choice) for choice in choices]
+        if is_zen(state) and kinds[0] != HUMAN:
             raise Refusal("zen is played by a person: the seat cannot be a bot", "bad-seat")
-        names = ["player"] if is_zen(probe) else [actor_of(probe, seat) for seat in range(count)]
-        state = game.new_state(names)
+        state.players = ["player"] if is_zen(state) else [actor_of(state, seat) for seat in range(count)]
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table_id = secrets.token_urlsafe(9)
         mode = "realtime" if is_realtime(state) else "turns"
@@ -202,7 +202,7 @@ class OmigaHub:
             if row is None or row.game != "omiga":
                 raise Refusal("there is no such game", "not-found", 404)
             try:
-                state = ogames.replay(row.record())
+                state = await asyncio.to_thread(ogames.replay, row.record())
             except BadRecord as exc:
                 log.error("omiga table %s cannot be rebuilt: %s", row.id, exc)
                 raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
@@ -271,7 +271,8 @@ class OmigaHub:
 
     async def _at_signal(self, live: LiveTable) -> None:
         assert live.signal_at is not None
-        await asyncio.sleep(max(0.0, live.signal_at - time.monotonic()))
+        while (left := live.signal_at - time.monotonic()) > 0:
+            await asyncio.sleep(left + 0.002)  # the loop's timers may wake a little early
         await self.announce(live)
         loop = asyncio.get_running_loop()
         for seat, kind in enumerate(live.seat_kinds):
