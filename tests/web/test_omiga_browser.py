@@ -37,9 +37,9 @@ def create(page: Any, base: str, options: dict[str, str], seats: list[tuple[str,
     expect(page.locator("#link-state")).to_have_text("live")
 
 
-def lay_any_card(page: Any) -> bool:
+def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
     """Choose hand cards until one has a place to go, and lay it there; else discard. False if
-    there was nothing to do."""
+    there was nothing to do. `hover`: first check the ghost card under the pointer."""
     cards = page.locator("#my-hands .hand-card")
     for index in range(cards.count()):
         card = cards.nth(index)
@@ -50,6 +50,10 @@ def lay_any_card(page: Any) -> bool:
         fits = page.locator("#table [data-fits]")
         if fits.count():
             try:
+                if hover and hover_shot:
+                    fits.first.hover(timeout=2000)
+                    expect(page.locator(".ghost-card")).to_be_visible()
+                    page.screenshot(path=str(Path(hover_shot)))
                 fits.first.click(timeout=2000)
             except Exception:
                 return False
@@ -79,6 +83,9 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
     start.click()
     expect(page.locator("#message")).to_contain_text("is taken")
     page.screenshot(path=str(shots / "omiga-base-refused.png"))
+    for _ in range(10):  # the ghost of the chosen card shows where it would lie
+        if lay_any_card(page, hover=True, hover_shot=str(shots / "omiga-base-ghost.png")):
+            break
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline and not page.locator(".status.result").count():
         lay_any_card(page)

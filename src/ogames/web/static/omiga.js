@@ -153,6 +153,7 @@
     const fly = handEl ? flyTo(handEl, cellEl) : null;
     act(selected.seat, action, fly);
     selected = null;
+    ghost.hidden = true;
     renderHands();
     markFits();
   }
@@ -189,6 +190,7 @@
   }
 
   function render() {
+    ghost.hidden = true;
     document.getElementById("table").innerHTML = view.table;
     const last = view.last;
     document.querySelectorAll("#table [data-cell]").forEach(function (cell) {
@@ -428,6 +430,25 @@
     const cell = event.target.closest("[data-cell]");
     if (cell) cellClicked(cell);
   });
+  // A ghost of the chosen card under the pointer, on the cells where it fits.
+  const ghost = el("div", "ghost-card");
+  ghost.hidden = true;
+  document.body.append(ghost);
+  function showGhost(cellEl) {
+    const card = currentCard();
+    if (!card || !cellEl || !cellEl.dataset.fits) { ghost.hidden = true; return; }
+    const box = cellEl.getBoundingClientRect();
+    ghost.innerHTML = card.svg;
+    ghost.classList.toggle("turned", !!selected.turned);
+    ghost.style.left = box.left + "px";
+    ghost.style.top = box.top - box.height * 0.1 + "px";
+    ghost.style.width = box.width + "px";
+    ghost.style.height = box.height * 1.2 + "px";
+    ghost.hidden = false;
+  }
+  document.getElementById("table").addEventListener("mouseover", function (event) { showGhost(event.target.closest("[data-cell]")); });
+  document.getElementById("table").addEventListener("mouseleave", function () { ghost.hidden = true; });
+  window.addEventListener("scroll", function () { ghost.hidden = true; }, { passive: true });
   document.getElementById("turn").addEventListener("click", function () {
     if (selected) { selected.turned = !selected.turned; renderHands(); markFits(); }
   });
