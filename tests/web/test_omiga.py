@@ -6,6 +6,7 @@ before anyone sees it, and a restarted server resumes the table."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -344,3 +345,20 @@ def test_idle_tables_beyond_the_limit_leave_memory_and_come_back_from_the_databa
     assert len(hub.tables) == 2 and made[-1] in hub.tables
     view = client.get(f"/api/omiga/{made[0]}").json()
     assert view["id"] == made[0] and view["count"] == 0 and made[0] in hub.tables
+
+
+def test_no_token_reaches_a_watcher_or_the_log(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="ogames.web")
+    body = new_table(client)
+    tokens = tokens_of(body)
+    with client.websocket_connect(f"/ws/o/{body['id']}") as ws:
+        seen = [json.dumps(next_of(ws, "state"))]
+        seen.append(json.dumps(started(ws, list(tokens.values()))))
+        ws.send_json({"type": "act", "action": spot(json.loads(seen[-1]), 0), "token": tokens[0], "seq": 1})
+        seen.append(json.dumps(next_of(ws, "verdict")))
+        ws.send_json({"type": "act", "action": "discard", "token": tokens[0][:-1] + "x", "seq": 2})
+        seen.append(json.dumps(next_of(ws, "verdict")))
+    seen.append(client.get(f"/o/{body['id']}").text + client.get(f"/o/{body['id']}/record.json").text)
+    for token in tokens.values():
+        assert all(token not in text for text in seen) and token not in caplog.text
+    assert "omiga table" in caplog.text

@@ -145,6 +145,7 @@ WORDS: dict[str, dict[str, str]] = {
         "mode_realtime": "real time",
         "mode_turns": "in turns",
         "score_title": "Score",
+        "zen_player": "Player",
         "bot_climber": "climber",
     },
     "ru": {
@@ -281,6 +282,7 @@ WORDS: dict[str, dict[str, str]] = {
         "mode_realtime": "в реальном времени",
         "mode_turns": "по ходам",
         "score_title": "Счёт",
+        "zen_player": "Игрок",
         "bot_climber": "восходитель",
     },
 }

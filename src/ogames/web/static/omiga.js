@@ -197,6 +197,7 @@
       if (cell.dataset.cell === last) cell.dataset.last = "true";
     });
     root.classList.toggle("over", view.over);
+    if (view.over) showMessage(null);
     renderStatus();
     renderHands();
     markFits();
@@ -309,7 +310,7 @@
       const li = el("li");
       if (seat.colour) li.append(swatch(seat.colour));
       const who = seat.computer ? botName(seat.kind) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
-      li.append(el("strong", "", seat.name), document.createTextNode(" · " + who));
+      li.append(el("strong", "", view.zen ? words.zen_player : colourName(seat.actor)), document.createTextNode(" · " + who));
       if (!seat.computer && !seat.ready && view.realtime && !view.started) li.append(el("span", "away", " · " + words.not_here));
       const counts = el("div", "counts small");
       const parts = [words.in_hand.replace("{n}", seat.hand.length)];
@@ -414,10 +415,14 @@
     });
   }
 
+  let messageTimer = null;
   function showMessage(text) {
+    // In real time the table moves on at once: a reason is shown for a few seconds, then goes.
     const box = document.getElementById("message");
     box.hidden = !text;
     box.textContent = text || "";
+    clearTimeout(messageTimer);
+    if (text && view.realtime) messageTimer = setTimeout(function () { box.hidden = true; }, 6000);
   }
   function linkState(up) {
     const node = document.getElementById("link-state");
