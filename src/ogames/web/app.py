@@ -44,6 +44,8 @@ from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
+from ogames.web.omiga_live import OmigaHub
+from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
 from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
@@ -73,14 +75,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings)
         app.state.store = store
         app.state.hub = hub
+        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games)
         try:
             yield
         finally:
+            await app.state.omiga.close()
             await hub.close()
             store.close()
 
     app = FastAPI(title="ogames", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
+    app.include_router(omiga_router)  # first, so that /new/omiga is Omiga's own form
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -156,8 +161,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fragment = ",".join(f"{seat}.{token}" for seat, token in tokens.items())
         return RedirectResponse(f"/g/{live.id}#seats={fragment}", status_code=303)
 
-    @app.get("/g/{game_id}", response_class=HTMLResponse)
-    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+    @app.get("/g/{game_id}", response_model=None)
+    async def game_page(request: Request, game_id: str) -> Response:
+        if await request.app.state.omiga.owns(game_id):
+            return RedirectResponse(f"/o/{game_id}", status_code=307)  # a card table has its own page
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:

@@ -35,6 +35,9 @@ from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
 from ogames.web.settings import Settings
 
+# Games played in the browser: the board games, and Omiga on its own table pages (omiga_routes.py).
+PLAYABLE = (*BROWSER_GAMES, "omiga")
+
 Page = Callable[..., HTMLResponse]
 RECORD_PATHS = ("/replay", "/api/replay/position", "/api/analysis")  # bodies up to max_record_bytes
 DEFAULT_SECONDS = 2.0
@@ -106,7 +109,7 @@ def register(app: FastAPI, page: Page) -> None:
             playing=playing,
             finished=finished,
             titles={game["name"]: game["title"] for game in games},
-            browser_games=BROWSER_GAMES,
+            browser_games=PLAYABLE,
         )
 
     @app.get("/rules/{game}", response_class=HTMLResponse)
@@ -116,7 +119,7 @@ def register(app: FastAPI, page: Page) -> None:
         body = await asyncio.to_thread(rulebook.html, game)
         picture = await asyncio.to_thread(sample_svg, game)
         return page(request, "rules.html", game=game, title=rulebook.title(game), body=body, picture=picture,
-                    playable=game in BROWSER_GAMES, games=rulebook.GAMES)
+                    playable=game in PLAYABLE, games=rulebook.GAMES)
 
     @app.get("/rules/images/{name}", response_model=None)
     async def rules_picture(name: str) -> Response:

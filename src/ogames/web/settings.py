@@ -52,6 +52,8 @@ class Settings:
     max_record_bytes: int = 524288
     # Analysis: the longest search a page may ask for, and the default.
     max_analysis_seconds: float = 10.0
+    # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
+    omiga_countdown: float = 3.0
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):

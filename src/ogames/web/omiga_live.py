@@ -1,0 +1,460 @@
+"""Omiga's card tables in the browser: the server is the referee, with the server's clock.
+
+An `OmigaHub` keeps the live tables of one server. Every action — a person's from a page, a bot's
+from its task — takes the same path: the seat's token (people) and a growing sequence number,
+the time on the server's clock when it arrived, the rules on a copy of the state (real time:
+`RealtimeState.act(actor, action, t)`; toddler, kids with `pace=turns` and zen: `play(move, t=…)`
+by the seat to move), the database, and only then the new table for everyone watching. A refused
+action changes nothing and goes back to its sender with the rules' reason (the page flies the card
+back to the hand).
+
+**The clock.** Game time `t` is seconds since the signal ("Omiga!"). A real-time game waits until
+every person's seat has a page open (`ready`), counts down `COUNTDOWN` seconds and gives the
+signal; bots start then. Every accepted action is stored with its `t`. After a server restart the
+table is rebuilt from the record and waits for its people again; the clock then resumes at the
+time of the last stored action: time while the server was down (or before everyone was back) does
+not count, so nobody loses a race to a server outage.
+
+**Bots** run as asyncio tasks: a bot looks at the table, decides in the AI worker
+(`omiga_ai.bot_action`, never on the event loop) and its action arrives its reaction time after it
+looked, by when the table may have changed: the referee judges it then, as any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hmac
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import ogames
+from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
+from ogames.rules.omiga.realtime import RealtimeState
+from ogames.rules.protocol import State
+from ogames.web import omiga_ai
+from ogames.web.hub import Refusal, first_change
+from ogames.web.omiga_protocol import NewTable, SeatChoice
+from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
+from ogames.web.store import StaleMove, Store, digest
+
+log = logging.getLogger("ogames.web")
+
+HUMAN = "human"
+COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
+TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
+TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
+KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
+QUEUE_SIZE = 16
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """An Omiga game in memory: the state, who plays each seat, who is here and who watches."""
+
+    id: str
+    seat_kinds: list[str]
+    state: State
+    digests: dict[int, str]
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[asyncio.Queue] = field(default_factory=set)
+    ready: set[int] = field(default_factory=set)
+    signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
+    origin: float | None = None  # monotonic time of game time 0 (the clock resumes at state.clock)
+    last_seq: dict[int, int] = field(default_factory=dict)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+    problem: str | None = None
+    zen_verdict: tuple[str, str] | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to (compared in constant time), or None."""
+        wanted = digest(token)
+        found = None
+        for seat, stored in self.digests.items():
+            if hmac.compare_digest(stored, wanted):
+                found = seat
+        return found
+
+    @property
+    def realtime(self) -> bool:
+        """Whether the table is played in real time."""
+        return is_realtime(self.state)
+
+    @property
+    def people(self) -> set[int]:
+        """The seats people play."""
+        return {seat for seat, kind in enumerate(self.seat_kinds) if kind == HUMAN}
+
+    @property
+    def started(self) -> bool:
+        """Whether play is on (turn-based tables always; real time after the signal)."""
+        return self.signal_at is not None and time.monotonic() >= self.signal_at
+
+    def clock(self) -> float:
+        """Game time now (seconds since the signal, never before the last accepted action)."""
+        base = float(getattr(self.state, "clock", 0.0) or 0.0)
+        if self.origin is None:
+            return base
+        return max(base, time.monotonic() - self.origin)
+
+    def signal_in(self) -> float | None:
+        """Seconds until the signal while counting down, else None."""
+        if self.signal_at is None:
+            return None
+        left = self.signal_at - time.monotonic()
+        return round(left, 2) if left > 0 else None
+
+    def zen_hint(self) -> str | None:
+        """The greedy zen player's move here (cheap), as a hint."""
+        if not is_zen(self.state) or self.state.is_over:
+            return None
+        from ogames.players.omiga.zen_greedy import greedy_move
+
+        return greedy_move(self.state)  # type: ignore[arg-type]
+
+    def view(self) -> dict[str, Any]:
+        """What every watcher sees now."""
+        return table_view(self, self.clock(), self.signal_in())
+
+
+class OmigaHub:
+    """Every live Omiga table of one server, their storage, their bots."""
+
+    def __init__(self, store: Store, executor: concurrent.futures.Executor, countdown: float = COUNTDOWN, keep: int = 500):
+        self.store = store
+        self.keep = keep  # tables kept in memory; idle ones beyond are dropped (and rebuilt on demand)
+        self.executor = executor
+        self.countdown = countdown
+        self.tables: dict[str, LiveTable] = {}
+        self._loading = asyncio.Lock()
+
+    async def close(self) -> None:
+        """Stop every bot."""
+        for live in self.tables.values():
+            for task in live.tasks:
+                task.cancel()
+
+    # ----- creating and finding tables --------------------------------------------------------
+
+    async def create(self, request: NewTable) -> tuple[LiveTable, dict[int, str], dict[int, str]]:
+        """A new stored table, and the tokens of the seats played here and by invitation."""
+        try:
+            game = ogames.load("omiga", **request.options)
+        except (OgamesError, TypeError) as exc:
+            raise Refusal(str(exc), "bad-option") from None
+        count = game.seat_count
+        choices = list(request.seats)[:count] + [SeatChoice(kind="bot")] * max(0, count - len(request.seats))
+        # Off the event loop: the first state of a server loads the rules' compiled kernels.
+        state = await asyncio.to_thread(game.new_state)
+        kinds = [self._seat_kind(state, choice) for choice in choices]
+        if is_zen(state) and kinds[0] != HUMAN:
+            raise Refusal("zen is played by a person: the seat cannot be a bot", "bad-seat")
+        state.players = ["player"] if is_zen(state) else [actor_of(state, seat) for seat in range(count)]
+        tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
+        table_id = secrets.token_urlsafe(9)
+        mode = "realtime" if is_realtime(state) else "turns"
+        await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
+        live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
+        await self._settle(live)
+        self._remember(live)
+        log.info("omiga table %s created: %s, seats %s", table_id, game.jsonable_options(), kinds)
+        here = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "here"}
+        invites = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "invite"}
+        self._warm(live)
+        self._begin(live)
+        return live, here, invites
+
+    @staticmethod
+    def _seat_kind(state: State, choice: SeatChoice) -> str:
+        if choice.kind != "bot":
+            return HUMAN
+        if not is_realtime(state):
+            return TURN_BOT
+        speed = choice.speed if isinstance(choice.speed, str) else f"{choice.speed:g}"
+        return f"{choice.strategy}:reaction={speed}"
+
+    async def owns(self, table_id: str) -> bool:
+        """Whether an id names a stored Omiga game."""
+        if table_id in self.tables:
+            return True
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            return False
+        row = await asyncio.to_thread(self.store.load_game, table_id)
+        return row is not None and row.game == "omiga"
+
+    async def get(self, table_id: str) -> LiveTable:
+        """A live table by id, rebuilt from the database if it is not in memory; Refusal if unknown."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            raise Refusal("there is no such game", "not-found", 404)
+        async with self._loading:
+            live = self.tables.get(table_id)
+            if live is not None:
+                return live
+            row = await asyncio.to_thread(self.store.load_game, table_id)
+            if row is None or row.game != "omiga":
+                raise Refusal("there is no such game", "not-found", 404)
+            try:
+                state = await asyncio.to_thread(ogames.replay, row.record())
+            except BadRecord as exc:
+                log.error("omiga table %s cannot be rebuilt: %s", row.id, exc)
+                raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
+            digests = await asyncio.to_thread(self.store.token_digests, table_id)
+            live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
+            await self._settle(live)
+            self._remember(live)
+        self._warm(live)
+        self._begin(live)
+        return live
+
+    def _remember(self, live: LiveTable) -> None:
+        """Keep a table in memory, dropping the oldest idle ones (over, or nobody watching and no bot
+        running) beyond `keep`: they are rebuilt from the database when next opened."""
+        self.tables[live.id] = live
+        excess = len(self.tables) - self.keep
+        if excess <= 0:
+            return
+        for key, table in list(self.tables.items()):
+            idle = not table.watchers and not table.lock.locked() and all(task.done() for task in table.tasks)
+            if excess > 0 and table is not live and (idle or (table.state.is_over and not table.watchers)):
+                for task in table.tasks:
+                    task.cancel()
+                del self.tables[key]
+                excess -= 1
+
+    async def _settle(self, live: LiveTable) -> None:
+        """What a table needs before play: the zen verdict (in a thread: the solver may take a moment)."""
+        if is_zen(live.state):
+            form = live.state.form.key  # type: ignore[attr-defined]
+            live.zen_verdict = await asyncio.to_thread(omiga_ai.form_verdict, form)
+
+    def _warm(self, live: LiveTable) -> None:
+        """Let the worker load the bots' kernels while the people arrive."""
+        for spec in {kind for kind in live.seat_kinds if kind not in (HUMAN, TURN_BOT)}:
+            self.executor.submit(omiga_ai.warm_up, spec)
+
+    def _begin(self, live: LiveTable) -> None:
+        """Turn-based tables are on at once; real-time ones when their people are here."""
+        if live.state.is_over:
+            return
+        if not live.realtime:
+            now = time.monotonic()
+            live.signal_at, live.origin = now, now - live.clock()
+            self._kick_turn_bot(live)
+        elif not live.people:
+            self._signal(live)
+
+    # ----- presence and the signal -----------------------------------------------------------
+
+    async def ready(self, live: LiveTable, tokens: list[str]) -> None:
+        """A page is open for the seats of these tokens (unknown tokens are ignored: a watcher)."""
+        for token in tokens:
+            seat = live.seat_of(token)
+            if seat is not None:
+                live.ready.add(seat)
+        if live.realtime and live.signal_at is None and live.people <= live.ready and not live.state.is_over:
+            self._signal(live)
+        await self.announce(live)
+
+    def _signal(self, live: LiveTable) -> None:
+        """Count down, give the signal (the clock resumes where the record stops), start the bots."""
+        live.signal_at = time.monotonic() + self.countdown
+        live.origin = live.signal_at - live.clock()
+        live.tasks.append(asyncio.get_running_loop().create_task(self._at_signal(live), name=f"omiga-signal-{live.id}"))
+
+    async def _at_signal(self, live: LiveTable) -> None:
+        assert live.signal_at is not None
+        while (left := live.signal_at - time.monotonic()) > 0:
+            await asyncio.sleep(left + 0.002)  # the loop's timers may wake a little early
+        await self.announce(live)
+        loop = asyncio.get_running_loop()
+        for seat, kind in enumerate(live.seat_kinds):
+            if kind != HUMAN:
+                live.tasks.append(loop.create_task(self._run_bot(live, seat), name=f"omiga-bot-{live.id}-{seat}"))
+
+    # ----- actions ---------------------------------------------------------------------------
+
+    async def act(self, table_id: str, token: str, seq: int, action: str) -> dict[str, Any]:
+        """A person's action: the verdict `{accepted, action, reason, code}` (refusals change nothing)."""
+        arrived = time.monotonic()
+        live = await self.get(table_id)
+        seat = self._check_seat(live, token, seq)
+        return await self._apply(live, seat, action, arrived)
+
+    async def resign(self, table_id: str, token: str, seq: int) -> dict[str, Any]:
+        """The seat of the token gives up (its team's colour in 2v2)."""
+        arrived = time.monotonic()
+        live = await self.get(table_id)
+        seat = self._check_seat(live, token, seq)
+        return await self._apply(live, seat, "resign", arrived)
+
+    def _check_seat(self, live: LiveTable, token: str, seq: int) -> int:
+        seat = live.seat_of(token)
+        if seat is None:
+            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+        last = live.last_seq.get(seat, -1)
+        if seq <= last:
+            raise Refusal(f"message {seq} was already handled (the last was {last}): it is not done again", "stale", 409)
+        live.last_seq[seat] = seq
+        return seat
+
+    async def _apply(self, live: LiveTable, seat: int, action: str, arrived: float) -> dict[str, Any]:
+        """Judge an action of a seat as the table stands now, store it, then announce it."""
+        async with live.lock:
+            state = live.state
+            if state.is_over:
+                return _verdict(action, f"the game is over: {state.result.describe()}", "over")  # type: ignore[union-attr]
+            if not live.started:
+                return _verdict(action, "wait for the signal: the game has not started yet", "early")
+            when = max(live.clock() if live.origin is None else arrived - live.origin, float(getattr(state, "clock", 0.0) or 0.0))
+            trial = state.clone()
+            try:
+                made = self._rules(trial, seat, action, when)
+            except OgamesError as exc:
+                reason = exc.reason if isinstance(exc, IllegalMove) else str(exc)
+                if isinstance(state, RealtimeState):
+                    state.rejected.append({"move": action, "by": actor_of(state, seat), "t": round(when, 3), "reason": reason})
+                    del state.rejected[:-KEEP_REJECTED]
+                return _verdict(action, reason, "illegal")
+            if isinstance(trial, RealtimeState):
+                del trial.rejected[:-KEEP_REJECTED]
+            await self._commit(live, trial)
+        await self.announce(live)
+        self._kick_turn_bot(live)
+        return {"accepted": True, "action": made, "reason": "", "code": "ok", "t": round(when, 3)}
+
+    @staticmethod
+    def _rules(trial: State, seat: int, action: str, when: float) -> str:
+        """Apply an action to a copy of the state by the rules of its mode; the action as recorded."""
+        if isinstance(trial, RealtimeState):
+            return str(trial.act(actor_of(trial, seat), action, when)["move"])
+        if action.strip().lower() == "resign":
+            colour = colour_of(trial, seat)
+            trial.resign(colour if colour is not None else trial.to_move, t=when)
+            return "resign"
+        if trial.mover != seat:
+            raise IllegalMove(action, f"it is not your turn: {trial.to_move} is to move")
+        trial.play(action, t=when)
+        return str(trial.history[-1]["move"])
+
+    async def _commit(self, live: LiveTable, trial: State) -> None:
+        """Store what a trial copy made, then make it the live state (the lock is held)."""
+        before, record = live.state.record()["moves"], trial.record()
+        first = first_change(before, record["moves"])
+        try:
+            await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first)
+        except StaleMove:
+            self.tables.pop(live.id, None)
+            raise Refusal("the game has moved on: reload the page", "stale", 409) from None
+        except Exception:
+            log.exception("omiga table %s: could not store action %d", live.id, live.version + 1)
+            raise Refusal("the action could not be stored, so it was not made: try again", "storage", 503) from None
+        live.state = trial
+        live.version += 1
+        entry = trial.history[-1] if trial.history else {}
+        log.info("omiga table %s: action %d %s by %s at t=%s", live.id, live.version, shown(entry.get("move")), entry.get("by"),
+                 entry.get("t"))
+
+    # ----- bots ------------------------------------------------------------------------------
+
+    async def _run_bot(self, live: LiveTable, seat: int) -> None:
+        """A real-time bot: look, decide in the worker, wait out the reaction time, act; again."""
+        from ogames.players import player
+
+        spec = live.seat_kinds[seat]
+        bot = player(spec)
+        actor = actor_of(live.state, seat)
+        rng = random.Random(f"{live.id}:{seat}:{live.version}")
+        loop = asyncio.get_running_loop()
+        while not live.state.is_over and self.tables.get(live.id) is live:
+            looked = time.monotonic()
+            record = live.state.record()
+            try:
+                action = await loop.run_in_executor(
+                    self.executor, omiga_ai.bot_action, f"{live.id}:{seat}", record, actor, spec, rng.randrange(2**31)
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("omiga table %s: bot %s failed", live.id, actor)
+                live.problem = f"the bot {actor} stopped ({type(exc).__name__}); reload the page to start it again"
+                self.tables.pop(live.id, None)
+                await self.announce(live)
+                return
+            wait = looked + bot.delay(rng) - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if action is not None and not live.state.is_over:
+                verdict = await self._apply(live, seat, action, time.monotonic())
+                if not verdict["accepted"]:
+                    log.info("omiga table %s: bot %s's %s refused: %s", live.id, actor, action, verdict["reason"])
+
+    def _kick_turn_bot(self, live: LiveTable) -> None:
+        """In the turn-based modes, let a bot move when its seat is to move."""
+        if live.realtime or live.state.is_over:
+            return
+        mover = live.state.mover
+        if mover is None or live.seat_kinds[mover] != TURN_BOT:
+            return
+        if any(task.get_name().startswith("omiga-turn") and not task.done() for task in live.tasks):
+            return
+        live.tasks = [task for task in live.tasks if not task.done()]
+        live.tasks.append(asyncio.get_running_loop().create_task(self._turn_bot(live), name=f"omiga-turn-{live.id}"))
+
+    async def _turn_bot(self, live: LiveTable) -> None:
+        from ogames.cli.omiga_turns import bot_move
+
+        rng = random.Random(f"{live.id}:{live.version}")
+        while not live.state.is_over and self.tables.get(live.id) is live:
+            mover = live.state.mover
+            if mover is None or live.seat_kinds[mover] != TURN_BOT:
+                return
+            await asyncio.sleep(TURN_BOT_PAUSE)
+            if live.state.mover != mover:
+                continue
+            move = bot_move(live.state, rng)
+            verdict = await self._apply(live, mover, move, time.monotonic())
+            if not verdict["accepted"]:  # never: the bot picks among the legal moves
+                log.error("omiga table %s: turn bot's %s refused: %s", live.id, move, verdict["reason"])
+                return
+
+    # ----- watchers --------------------------------------------------------------------------
+
+    def watch(self, live: LiveTable) -> asyncio.Queue:
+        """A queue that receives every new view of a table (the newest ones, if it falls behind)."""
+        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+        live.watchers.add(queue)
+        return queue
+
+    def unwatch(self, live: LiveTable, queue: asyncio.Queue) -> None:
+        """Stop sending views to a queue."""
+        live.watchers.discard(queue)
+
+    async def announce(self, live: LiveTable) -> None:
+        """Send the current view to everyone watching."""
+        if not live.watchers:
+            return
+        message = live.view()
+        for queue in list(live.watchers):
+            offer(queue, message)
+
+
+def offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
+    """Put a message on a watcher's queue, dropping the oldest views if it is full."""
+    while queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
+
+
+def _verdict(action: str, reason: str, code: str) -> dict[str, Any]:
+    return {"accepted": False, "action": action, "reason": reason, "code": code}
+
+
+__all__ = ["COUNTDOWN", "HUMAN", "LiveTable", "OmigaHub", "seat_count"]

@@ -1,0 +1,123 @@
+"""The messages of Omiga's card tables in the browser, validated by pydantic (as `protocol.py` does
+for the board games: unknown fields are refused, every string, list and number is bounded).
+
+Real time has no turns and no version to match: a page says what it does with its seat's token and
+a sequence number (`seq`) that must grow with every message of that seat, so a message sent again
+is refused; the rules judge the action against the table as it is when the server applies it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ogames.web.protocol import MAX_TOKEN, Token, explain
+
+MAX_ACTION = 60  # "place 35 zz52 turned" is 20 characters; the rules refuse anything longer anyway
+MAX_SEQ = 2**53 - 1  # exact in JavaScript
+MAX_SEATS = 6
+BOT_SPEEDS = ("toddler", "child", "casual", "club", "expert", "champion", "machine")
+BOT_STRATEGIES = ("racer", "rollout", "greedy", "random")
+
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True)]
+
+
+class Message(BaseModel):
+    """A message from a page: unknown fields are errors, nothing is silently converted."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class ActMessage(Message):
+    """Do an action for the seat whose token is given: `place 15 i6 [turned]`, `discard`, and in the
+    turn-based modes their moves (`place c3`, zen's `draw white`, `place 2 d4`, `end`)."""
+
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION)]
+    token: Token
+    seq: Seq
+
+
+class ReadyMessage(Message):
+    """The page is open for these seats: a real-time game gives the signal once every person's seat
+    is ready (a watcher sends no tokens)."""
+
+    type: Literal["ready"]
+    tokens: Annotated[list[Token], Field(max_length=MAX_SEATS)] = []
+
+
+class ResignMessage(Message):
+    """The seat whose token is given gives up."""
+
+    type: Literal["resign"]
+    token: Token
+    seq: Seq
+
+
+class PingMessage(Message):
+    """Keep the connection alive; answered with a pong."""
+
+    type: Literal["ping"]
+
+
+TableMessage = Annotated[ActMessage | ReadyMessage | ResignMessage | PingMessage, Field(discriminator="type")]
+table_message = TypeAdapter(TableMessage)
+
+
+class ActRequest(Message):
+    """An action over HTTP (`POST /api/omiga/{id}/act`): the same fields as the socket's message."""
+
+    action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION)]
+    token: Token
+    seq: Seq
+
+
+class SeatChoice(Message):
+    """Who plays one seat: a person in this browser (`here`), a person with an invitation link
+    (`invite`), or a bot (`bot`, with a strategy and a speed; turn-based modes use a simple climber)."""
+
+    kind: Literal["here", "invite", "bot"] = "here"
+    strategy: Literal["racer", "rollout", "greedy", "random"] = "racer"
+    speed: Literal["toddler", "child", "casual", "club", "expert", "champion", "machine"] | Annotated[
+        float, Field(ge=0.05, le=30.0, allow_inf_nan=False)
+    ] = "casual"
+
+
+class NewTable(Message):
+    """A new Omiga game: its options (as `ogames.load` takes them) and who sits in each seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
+
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=600)] | int | bool | None],
+        Field(max_length=12),
+    ] = {}
+    seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=MAX_SEATS)] = [SeatChoice()]
+
+
+def parse_table_message(data: object) -> ActMessage | ReadyMessage | ResignMessage | PingMessage:
+    """A page's message from decoded JSON; pydantic's ValidationError if it is not one."""
+    return table_message.validate_python(data)
+
+
+def explain_table(error: ValidationError) -> str:
+    """`protocol.explain` for the table's messages (fields named without the message type)."""
+    text = explain(error)
+    for tag in ("act", "ready", "resign", "ping"):
+        text = text.replace(f"'{tag}.", "'")
+    return text.replace("move, resign, ping", "act, ready, resign, ping")
+
+
+__all__ = [
+    "MAX_TOKEN",
+    "ActMessage",
+    "ActRequest",
+    "NewTable",
+    "PingMessage",
+    "ReadyMessage",
+    "ResignMessage",
+    "SeatChoice",
+    "explain_table",
+    "parse_table_message",
+]

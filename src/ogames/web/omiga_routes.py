@@ -1,0 +1,364 @@
+"""The routes of Omiga's card tables (an APIRouter that `create_app` includes before its own routes):
+
+    GET  /new/omiga               the form: the mode's options and who plays each seat;  POST creates
+    GET  /o/{id}                  the table: cards, hands, counts, scores, the clock (anyone may watch)
+    GET  /o/{id}/record.json      the record, with each action's time `t`
+    WS   /ws/o/{id}               views out; `ready`, `act`, `resign`, `ping` in; a `verdict` answers each act
+    POST /api/omiga               create (JSON `NewTable`) → id, link, tokens of the seats here, invitations
+    GET  /api/omiga/{id}          the view
+    POST /api/omiga/{id}/act      `{action, token, seq}` → the verdict;  POST /api/omiga/{id}/resign `{token, seq}`
+
+Tokens reach the creating browser in the link's fragment (`/o/ID#seats=0.TOKEN&invite=1.TOKEN`):
+its own seats, and the invitation links it shows to pass on (each opens the table holding one seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+import ogames
+from ogames.rules.omiga.zen.forms import FORMS
+from ogames.web import i18n
+from ogames.web.hub import Refusal
+from ogames.web.omiga_live import LiveTable, OmigaHub, offer
+from ogames.web.omiga_protocol import (
+    BOT_SPEEDS,
+    BOT_STRATEGIES,
+    MAX_SEATS,
+    ActMessage,
+    ActRequest,
+    NewTable,
+    PingMessage,
+    ReadyMessage,
+    ResignMessage,
+    explain_table,
+    parse_table_message,
+)
+from ogames.web.protocol import explain
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+RATE = 20.0  # messages per second a connection may send on average
+BURST = 40.0  # ... and at once
+CUT_OFF = 200  # messages refused for speed before the connection is closed
+SEAT_NAMES = {
+    "base": ["white", "black"],
+    "kids": ["white", "black"],
+    "2v2": ["white1", "black1", "white2", "black2"],
+    "toddler": ["white", "black", "red", "blue", "green", "yellow"],
+    "zen": ["player"],
+}
+
+router = APIRouter()
+
+
+class RateLimit:
+    """A token bucket: `allow()` is False when a connection sends faster than RATE (BURST at once)."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST):
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+def hub_of(request: Request | WebSocket) -> OmigaHub:
+    return request.app.state.omiga
+
+
+def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page in the visitor's language (as the other pages choose it)."""
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    language = i18n.pick(asked, request.headers.get("accept-language"))
+    response = templates.TemplateResponse(
+        request,
+        name,
+        {"t": i18n.words(language), "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
+        status_code=status,
+    )
+    if request.query_params.get("lang") in i18n.LANGUAGES:
+        response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+def _error(message: str, code: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+# ----- the new-game form ---------------------------------------------------------------------
+
+
+def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms."""
+    from ogames.web.app import find_game, form_fields
+
+    game = find_game("omiga")
+    assert game is not None
+    return {
+        "game": game,
+        "fields": form_fields(game),
+        "values": values or {},
+        "seat_range": range(MAX_SEATS),
+        "seat_names": SEAT_NAMES,
+        "strategies": BOT_STRATEGIES,
+        "speeds": BOT_SPEEDS,
+        "forms": FORMS,
+    }
+
+
+def table_from_form(form: dict[str, str]) -> NewTable:
+    """The NewTable a submitted form asks for (options left empty keep their defaults)."""
+    from ogames.web.app import find_game
+
+    game = find_game("omiga")
+    assert game is not None
+    variant = form.get("opt_variant") or "base"
+    options: dict[str, Any] = {}
+    for option in game["options"]:
+        name = option["name"]
+        if option.get("applies_to") and variant not in option["applies_to"]:
+            continue
+        value = form.get(f"opt_{name}", "").strip()
+        if value:
+            options[name] = value
+    seats = []
+    for seat in range(MAX_SEATS):
+        kind = form.get(f"seat{seat}_kind")
+        if kind is None:
+            break
+        seats.append({
+            "kind": kind,
+            "strategy": form.get(f"seat{seat}_strategy", "racer"),
+            "speed": form.get(f"seat{seat}_speed", "casual"),
+        })
+    return NewTable.model_validate({"options": options, "seats": seats or [{"kind": "here"}]})
+
+
+@router.get("/new/omiga", response_class=HTMLResponse)
+async def new_table_form(request: Request) -> HTMLResponse:
+    return page(request, "omiga_new.html", **form_context())
+
+
+@router.post("/new/omiga", response_model=None)
+async def new_table(request: Request) -> Response:
+    form: dict[str, str] = {}
+    limit = request.app.state.settings.max_body_bytes
+    try:
+        body = await request.body()
+        if len(body) > limit:
+            raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+        form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+        live, here, invites = await hub_of(request).create(table_from_form(form))
+    except Refusal as refusal:
+        return page(request, "omiga_new.html", refusal.status, **form_context(form), message=refusal.message)
+    except ValidationError as exc:
+        return page(request, "omiga_new.html", 400, **form_context(form), message=explain(exc))
+    except ValueError as exc:
+        return page(request, "omiga_new.html", 400, **form_context(form), message=str(exc)[:200])
+    return RedirectResponse(f"/o/{live.id}#{fragment(here, invites)}", status_code=303)
+
+
+def fragment(here: dict[int, str], invites: dict[int, str]) -> str:
+    """The link fragment that hands the creating browser its seats and the invitations."""
+    parts = []
+    if here:
+        parts.append("seats=" + ",".join(f"{seat}.{token}" for seat, token in here.items()))
+    if invites:
+        parts.append("invite=" + ",".join(f"{seat}.{token}" for seat, token in invites.items()))
+    return "&".join(parts)
+
+
+# ----- the table page --------------------------------------------------------------------------
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside `<script type="application/json">`."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@router.get("/o/{table_id}", response_class=HTMLResponse)
+async def table_page(request: Request, table_id: str) -> HTMLResponse:
+    try:
+        live = await hub_of(request).get(table_id)
+    except Refusal as refusal:
+        return page(request, "error.html", refusal.status, message=refusal.message)
+    view = live.view()
+    return page(request, "omiga.html", view=view, view_json=script_json(view), title=_title(view))
+
+
+def _title(view: dict[str, Any]) -> str:
+    return f"Omiga · {view['variant']}"
+
+
+@router.get("/o/{table_id}/record.json", response_model=None)
+async def table_record(request: Request, table_id: str) -> Response:
+    try:
+        live = await hub_of(request).get(table_id)
+    except Refusal as refusal:
+        return _error(refusal.message, refusal.code, refusal.status)
+    disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{live.id}.json"'}
+    return Response(ogames.records.dumps(live.state.record()), media_type="application/json", headers=disposition)
+
+
+# ----- the JSON API ----------------------------------------------------------------------------
+
+
+async def _json_body(request: Request) -> bytes:
+    body = await request.body()
+    limit = request.app.state.settings.max_body_bytes
+    if len(body) > limit:
+        raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+    return body
+
+
+@router.post("/api/omiga", response_model=None)
+async def api_create(request: Request) -> Response:
+    try:
+        live, here, invites = await hub_of(request).create(NewTable.model_validate_json(await _json_body(request)))
+    except ValidationError as exc:
+        return _error(explain(exc), "invalid", 422)
+    except Refusal as refusal:
+        return _error(refusal.message, refusal.code, refusal.status)
+    tokens = {str(seat): token for seat, token in here.items()}
+    invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}
+    body = {"id": live.id, "url": f"/o/{live.id}", "tokens": tokens, "invitations": invitations, "view": live.view()}
+    return JSONResponse(body, status_code=201)
+
+
+@router.get("/api/omiga/{table_id}", response_model=None)
+async def api_view(request: Request, table_id: str) -> Response:
+    try:
+        return JSONResponse((await hub_of(request).get(table_id)).view())
+    except Refusal as refusal:
+        return _error(refusal.message, refusal.code, refusal.status)
+
+
+@router.post("/api/omiga/{table_id}/act", response_model=None)
+async def api_act(request: Request, table_id: str) -> Response:
+    try:
+        message = ActRequest.model_validate_json(await _json_body(request))
+        verdict = await hub_of(request).act(table_id, message.token, message.seq, message.action)
+    except ValidationError as exc:
+        return _error(explain(exc), "invalid", 422)
+    except Refusal as refusal:
+        return _error(refusal.message, refusal.code, refusal.status)
+    return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
+
+
+@router.post("/api/omiga/{table_id}/resign", response_model=None)
+async def api_resign(request: Request, table_id: str) -> Response:
+    try:
+        message = ResignMessage.model_validate({"type": "resign", **json.loads(await _json_body(request) or b"{}")})
+        verdict = await hub_of(request).resign(table_id, message.token, message.seq)
+    except (ValidationError, json.JSONDecodeError, TypeError) as exc:
+        return _error(explain(exc) if isinstance(exc, ValidationError) else "the request is not a JSON object", "invalid", 422)
+    except Refusal as refusal:
+        return _error(refusal.message, refusal.code, refusal.status)
+    return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
+
+
+# ----- live play ---------------------------------------------------------------------------------
+
+
+@router.websocket("/ws/o/{table_id}")
+async def live_table(websocket: WebSocket, table_id: str) -> None:
+    hub = hub_of(websocket)
+    limit = websocket.app.state.settings.max_message_bytes
+    await websocket.accept()
+    try:
+        live = await hub.get(table_id)
+    except Refusal as refusal:
+        await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+        await websocket.close(code=4404 if refusal.status == 404 else 4500)
+        return
+    queue = hub.watch(live)
+    offer(queue, live.view())
+    sender = asyncio.create_task(_send_all(websocket, queue))
+    speed = RateLimit()
+    try:
+        while True:
+            incoming = await websocket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                break
+            if not speed.allow():
+                if speed.refused >= CUT_OFF:
+                    await websocket.close(code=1008)
+                    break
+                offer(queue, _refused("too many messages: slow down", "too-fast"))
+                continue
+            answer = await handle(hub, live, incoming, limit)
+            if answer is not None:
+                offer(queue, answer)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unwatch(live, queue)
+        sender.cancel()
+
+
+async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+    """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None."""
+    text = incoming.get("text")
+    if text is None:
+        return _refused("messages are JSON text, not binary", "invalid")
+    if len(text.encode("utf-8")) > limit:
+        return _refused(f"the message is too long (at most {limit} bytes)", "too-large")
+    try:
+        message = parse_table_message(json.loads(text))
+    except json.JSONDecodeError:
+        return _refused("the message is not JSON", "invalid")
+    except ValidationError as exc:
+        return _refused(explain_table(exc), "invalid")
+    except RecursionError:
+        return _refused("the message is nested too deeply", "invalid")
+    if isinstance(message, PingMessage):
+        return {"type": "pong"}
+    if isinstance(message, ReadyMessage):
+        await hub.ready(live, list(message.tokens))
+        return None
+    try:
+        if isinstance(message, ActMessage):
+            verdict = await hub.act(live.id, message.token, message.seq, message.action)
+        else:
+            verdict = await hub.resign(live.id, message.token, message.seq)
+    except Refusal as refusal:
+        action = getattr(message, "action", "resign")
+        verdict = {"accepted": False, "action": action, "reason": refusal.message, "code": refusal.code}
+    return {"type": "verdict", "seq": message.seq, **verdict}
+
+
+def _refused(message: str, code: str) -> dict[str, Any]:
+    return {"type": "error", "message": message, "code": code}
+
+
+async def _send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
+    try:
+        while True:
+            await websocket.send_json(await queue.get())
+    except Exception:  # the connection closed: the receiving side ends the session
+        return
+
+
+__all__ = ["RateLimit", "router"]

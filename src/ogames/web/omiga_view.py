@@ -1,0 +1,216 @@
+"""What the page of an Omiga table shows, built from the state (no secrets: hands lie face up in
+Omiga, and the decks' order is never sent).
+
+Seats: in real time a seat is one of the state's actors (`white`, `black`; 2v2 `white1`, `black1`,
+`white2`, `black2`); in toddler and kids with `pace=turns` the seat's colour; zen has one seat
+laying cards of both colours. Each seat's hand comes with the drawings of its cards and, for the
+page's hints, where each card may go now (the server still judges every action on arrival).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ogames.draw import board_svg, card_svg, form_svg
+from ogames.rules.omiga.realtime import RealtimeState
+from ogames.rules.protocol import State
+
+MOVES_SHOWN = 12
+
+
+def is_realtime(state: State) -> bool:
+    """Whether the state runs on the real-time authority (base, 2v2, kids in real time)."""
+    return isinstance(state, RealtimeState)
+
+
+def is_zen(state: State) -> bool:
+    """Whether the state is a zen game (one player building a form)."""
+    return state.game.options.get("variant") == "zen"
+
+
+def actor_of(state: State, seat: int) -> str:
+    """The name a seat acts under: the real-time actor, or the seat's colour."""
+    if isinstance(state, RealtimeState):
+        return state.actors[seat]
+    if is_zen(state):
+        return str(getattr(state, "solo", "white"))
+    return str(state.game.colours[seat])
+
+
+def colour_of(state: State, seat: int) -> str | None:
+    """The card colour a seat lays (None in zen, where the one player lays both)."""
+    if isinstance(state, RealtimeState):
+        return state.colour_of(state.actors[seat])
+    if is_zen(state):
+        return None
+    return str(state.game.colours[seat])
+
+
+def seat_count(state: State) -> int:
+    """How many seats the game has."""
+    return len(state.players)
+
+
+def _hand(state: State, seat: int) -> list[tuple[str, int]]:
+    """(owner colour, design) of each card a seat holds."""
+    if is_zen(state):
+        return list(state.hand)  # type: ignore[attr-defined]
+    colour = colour_of(state, seat)
+    assert colour is not None
+    hands = state.hands  # type: ignore[attr-defined]
+    return [(colour, design) for design in hands[actor_of(state, seat)]]
+
+
+def _supplies(state: State, seat: int) -> dict[str, dict[str, int]]:
+    """Deck and discard pile sizes of the colours a seat draws from."""
+    supplies = getattr(state, "supplies", {})
+    colours = [str(c) for c in supplies] if is_zen(state) else [str(colour_of(state, seat))]
+    return {c: {"deck": len(supplies[c].cards), "discards": len(supplies[c].discards)} for c in colours if c in supplies}
+
+
+def _prefix(state: State, index: int, design: int) -> str:
+    """The start of the action laying a hand card; the page adds the cell and `turned`."""
+    if isinstance(state, RealtimeState):
+        return f"place {design}"
+    if is_zen(state):
+        return f"place {index + 1}"
+    return "place"
+
+
+def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[Any]]], list[str]]:
+    """Where each hand card (by index) may go now, as [cell, turned], and the seat's other actions
+    (discard, zen's start, draw and end) — empty for a seat that cannot act now."""
+    spots: dict[int, list[list[Any]]] = {}
+    if state.is_over or not started:
+        return spots, []
+    if isinstance(state, RealtimeState):
+        actor = state.actors[seat]
+        hand = state.hands[actor]
+        designs = state.table.card_set.designs
+        for design, cell, face in state.placements(actor):
+            spots.setdefault(hand.index(design), []).append([state.table.label(cell), face != designs[design]])
+        return spots, (["discard"] if state.discard_problem(actor) is None else [])
+    if state.mover != seat:
+        return spots, []
+    others: list[str] = []
+    for move in state.legal_moves():
+        words = move.split()
+        if words[0] != "place":
+            others.append(move)
+            continue
+        index = int(words[1]) - 1 if is_zen(state) else 0
+        label = words[2] if is_zen(state) else words[1]
+        spots.setdefault(index, []).append([label, words[-1] == "turned"])
+    return spots, others
+
+
+def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool) -> dict[str, Any]:
+    """One seat: who plays it, its hand with drawings and spots, its supplies and actions."""
+    spots, actions = _spots(state, seat, started)
+    designs = state.table.card_set.designs  # type: ignore[attr-defined]
+    hand = []
+    for index, (owner, design) in enumerate(_hand(state, seat)):
+        face = designs[design]
+        hand.append({
+            "design": design,
+            "code": face.code,
+            "owner": owner,
+            "svg": card_svg(face, owner),
+            "act": _prefix(state, index, design),
+            "spots": spots.get(index, []),
+        })
+    return {
+        "seat": seat,
+        "name": state.players[seat],
+        "actor": actor_of(state, seat),
+        "colour": colour_of(state, seat),
+        "kind": kind,
+        "computer": kind != "human",
+        "ready": ready,
+        "hand": hand,
+        "supplies": _supplies(state, seat),
+        "actions": actions,
+    }
+
+
+def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None) -> dict[str, Any]:
+    """The form beside the table, the solver's verdict and a hint."""
+    form = state.form  # type: ignore[attr-defined]
+    placed = len(state.layout)  # type: ignore[attr-defined]
+    return {
+        "form": form.key,
+        "english": form.english,
+        "russian": form.russian,
+        "level": form.level,
+        "cells": len(form.cells),
+        "placed": placed,
+        "form_svg": form_svg(form),
+        "verdict": None if verdict is None else {"status": verdict[0], "reason": verdict[1]},
+        "hint": hint,
+        "completed": state.result is not None and state.result.winner != "nobody",
+    }
+
+
+def last_cell(state: State) -> str | None:
+    """The cell of the last card laid (None after a discard, a draw or a resignation)."""
+    if not state.history:
+        return None
+    for word in str(state.history[-1].get("move", "")).split():
+        if word[0].isalpha() and word[-1].isdigit() and state.table.board.has(word):  # type: ignore[attr-defined]
+            return word
+    return None
+
+
+def table_view(live: Any, clock: float, signal_in: float | None) -> dict[str, Any]:
+    """Everything every watcher of an Omiga table sees."""
+    state = live.state
+    started = live.started
+    seats = [
+        seat_view(state, seat, kind=live.seat_kinds[seat], ready=seat in live.ready, started=started)
+        for seat in range(seat_count(state))
+    ]
+    moves = [
+        {"n": n, "by": entry.get("by"), "move": entry.get("move"), "t": entry.get("t")}
+        for n, entry in enumerate(state.history, start=1)
+    ][-MOVES_SHOWN:]
+    result = state.result
+    options = state.game.jsonable_options()
+    view: dict[str, Any] = {
+        "type": "state",
+        "id": live.id,
+        "game": "omiga",
+        "variant": options.get("variant"),
+        "options": {k: v for k, v in options.items() if v is not None},
+        "realtime": is_realtime(state),
+        "version": live.version,
+        "over": state.is_over,
+        "started": started,
+        "signal_in": signal_in,
+        "clock": round(clock, 3),
+        "to_move": None if state.is_over or is_realtime(state) else state.to_move,
+        "mover": None if state.is_over or is_realtime(state) else state.mover,
+        "seats": seats,
+        "table": board_svg(state),
+        "last": last_cell(state),
+        "moves": moves,
+        "count": state.ply,
+        "scores": _plain(state.scores),
+        "round": getattr(state, "round", None),
+        "target": options.get("target"),
+        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
+        "problem": live.problem,
+    }
+    if is_zen(state):
+        view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint())
+    return view
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "table_view"]

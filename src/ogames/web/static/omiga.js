@@ -1,0 +1,479 @@
+// An Omiga table: shows the server's view (table, hands, counts, scores, the clock) and sends what
+// the seats this browser holds do. The server is the referee: a card is shown flying to its cell at
+// once, and flies back to the hand with the server's reason when the server refuses it (the cell
+// was taken first, the card no longer fits, the game is over...).
+"use strict";
+(function () {
+  const root = document.querySelector(".omiga");
+  if (!root) return;
+  const tableId = root.dataset.tableId;
+  const words = JSON.parse(document.getElementById("words").textContent);
+  let view = JSON.parse(document.getElementById("view").textContent);
+  let receivedAt = performance.now();
+  const held = loadTokens();
+  let socket = null;
+  let retry = 500;
+  let lastSeq = 0;
+  let selected = null; // {seat, design, index, turned}
+  const pending = {}; // seq → the flying card
+  let hintShown = false;
+
+  // ----- tokens: given once in the link's fragment, kept in this browser ----------------------
+  function loadTokens() {
+    const key = "ogames:omiga:" + tableId;
+    let kept = { seats: {}, invites: {} };
+    try { kept = Object.assign(kept, JSON.parse(localStorage.getItem(key) || "{}") || {}); } catch (e) { /* none */ }
+    const hash = location.hash.replace(/^#/, "");
+    if (hash) {
+      hash.split("&").forEach(function (part) {
+        const eq = part.indexOf("=");
+        const name = part.slice(0, eq);
+        if (name !== "seats" && name !== "invite") return;
+        const into = name === "seats" ? kept.seats : kept.invites;
+        part.slice(eq + 1).split(",").forEach(function (pair) {
+          const dot = pair.indexOf(".");
+          if (dot > 0 && /^[A-Za-z0-9_-]+$/.test(pair.slice(dot + 1))) into[pair.slice(0, dot)] = pair.slice(dot + 1);
+        });
+      });
+      try { localStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* private mode */ }
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return kept;
+  }
+  function tokenFor(seat) { return held.seats[String(seat)] || null; }
+  function mySeats() { return Object.keys(held.seats).map(Number).filter(function (s) { return s < view.seats.length; }); }
+  function nextSeq() { lastSeq = Math.max(lastSeq + 1, Date.now() * 1000); return lastSeq; }
+
+  // ----- talking to the server ---------------------------------------------------------------
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId));
+    socket.addEventListener("open", function () {
+      retry = 500;
+      linkState(true);
+      socket.send(JSON.stringify({ type: "ready", tokens: mySeats().map(tokenFor) }));
+    });
+    socket.addEventListener("message", function (event) {
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "state") { view = message; receivedAt = performance.now(); render(); }
+      else if (message.type === "verdict") verdict(message);
+      else if (message.type === "error") showMessage(message.message);
+    });
+    socket.addEventListener("close", function () {
+      linkState(false);
+      Object.keys(pending).forEach(function (seq) { flyBack(seq, words.disconnected); });
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    });
+  }
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  function act(seat, action, fly) {
+    const token = tokenFor(seat);
+    if (!token) { showMessage(words.watching); return; }
+    const seq = nextSeq();
+    if (send({ type: "act", action: action, token: token, seq: seq }) && fly) pending[seq] = fly;
+    else if (fly) fly.remove();
+  }
+  function verdict(message) {
+    if (message.accepted) {
+      showMessage(null);
+      const fly = pending[message.seq];
+      delete pending[message.seq];
+      if (fly) fly.remove();
+    } else {
+      flyBack(message.seq, message.reason);
+    }
+  }
+
+  // ----- the flying card ------------------------------------------------------------------------
+  function flyTo(cardEl, cellEl) {
+    const from = cardEl.getBoundingClientRect();
+    const to = cellEl.getBoundingClientRect();
+    const fly = document.createElement("div");
+    fly.className = "flying";
+    fly.innerHTML = cardEl.innerHTML;
+    fly.style.left = from.left + "px";
+    fly.style.top = from.top + "px";
+    fly.style.width = from.width + "px";
+    fly.style.height = from.height + "px";
+    if (cardEl.classList.contains("turned")) fly.classList.add("turned");
+    document.body.append(fly);
+    fly.dataset.fromX = from.left; fly.dataset.fromY = from.top;
+    requestAnimationFrame(function () {
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      const scale = Math.max(0.3, to.width / Math.max(1, from.width));
+      fly.style.transform = "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" + (fly.classList.contains("turned") ? " rotate(180deg)" : "");
+    });
+    return fly;
+  }
+  function flyBack(seq, reason) {
+    const fly = pending[seq];
+    delete pending[seq];
+    showMessage(reason);
+    if (!fly) return;
+    fly.classList.add("refused");
+    fly.style.transform = fly.classList.contains("turned") ? "rotate(180deg)" : "none";
+    setTimeout(function () { fly.remove(); }, 450);
+  }
+
+  // ----- choosing and laying cards ---------------------------------------------------------------
+  function selectCard(seat, index) {
+    const card = view.seats[seat].hand[index];
+    if (!card) return;
+    if (selected && selected.seat === seat && selected.design === card.design && selected.owner === card.owner) {
+      selected.turned = !selected.turned && view.options.turning !== false;
+    } else {
+      selected = { seat: seat, design: card.design, owner: card.owner, index: index, turned: false };
+    }
+    renderHands();
+    markFits();
+  }
+  function currentCard() {
+    if (!selected) return null;
+    const seat = view.seats[selected.seat];
+    if (!seat) return null;
+    const index = seat.hand.findIndex(function (c) { return c.design === selected.design && c.owner === selected.owner; });
+    if (index < 0) return null;
+    selected.index = index;
+    return seat.hand[index];
+  }
+  function cellClicked(cellEl) {
+    if (view.over) { showMessage(words.game_over); return; }
+    const card = currentCard();
+    if (!card) { showMessage(mySeats().length ? words.choose_card : words.watching); return; }
+    const label = cellEl.dataset.cell;
+    const action = card.act + " " + label + (selected.turned ? " turned" : "");
+    const handEl = document.querySelector('.hand-card[data-seat="' + selected.seat + '"][data-index="' + selected.index + '"]');
+    const fly = handEl ? flyTo(handEl, cellEl) : null;
+    act(selected.seat, action, fly);
+    selected = null;
+    ghost.hidden = true;
+    renderHands();
+    markFits();
+  }
+  function markFits() {
+    const card = currentCard();
+    const on = document.getElementById("hints").checked;
+    const fits = {};
+    if (card && on) card.spots.forEach(function (spot) { if (spot[1] === selected.turned) fits[spot[0]] = true; });
+    document.querySelectorAll("#table [data-cell]").forEach(function (cell) {
+      if (fits[cell.dataset.cell]) cell.dataset.fits = "true"; else delete cell.dataset.fits;
+    });
+    const turn = document.getElementById("turn");
+    turn.hidden = !card || view.options.turning === false;
+  }
+
+  // ----- drawing the view ------------------------------------------------------------------------
+  function colourName(colour) {
+    if (!colour) return "";
+    const base = colour.replace(/[0-9]$/, "");
+    const n = colour.slice(base.length);
+    return (words["c_" + base] || base) + (n ? " " + n : "");
+  }
+  function swatch(colour) {
+    const span = document.createElement("span");
+    span.className = "swatch swatch-" + (colour || "none").replace(/[0-9]$/, "");
+    span.setAttribute("aria-hidden", "true");
+    return span;
+  }
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function render() {
+    ghost.hidden = true;
+    document.getElementById("table").innerHTML = view.table;
+    const last = view.last;
+    document.querySelectorAll("#table [data-cell]").forEach(function (cell) {
+      if (cell.dataset.cell === last) cell.dataset.last = "true";
+    });
+    root.classList.toggle("over", view.over);
+    if (view.over) showMessage(null);
+    renderStatus();
+    renderHands();
+    markFits();
+    renderSeats();
+    renderScores();
+    renderMoves();
+    renderZen();
+    renderInvites();
+    if (view.problem) showMessage(view.problem);
+  }
+
+  function clockNow() {
+    if (!view.realtime || !view.started || view.over) return view.clock;
+    return view.clock + (performance.now() - receivedAt) / 1000;
+  }
+
+  function renderStatus() {
+    const status = document.getElementById("status");
+    status.replaceChildren();
+    if (view.over && view.result) {
+      status.className = "status result";
+      const winner = view.result.winner;
+      let text;
+      if (view.zen) text = view.zen.completed ? words.zen_done : words.zen_lost;
+      else if (winner === "draw") text = words.draw;
+      else text = words.won.replace("{colour}", winner.split("+").map(colourName).join(" + "));
+      if (winner !== "draw" && !view.zen) status.append(swatch(winner.split("+")[0]));
+      status.append(el("strong", "", text), el("span", "reason", view.result.reason));
+      return;
+    }
+    status.className = "status";
+    if (view.realtime) {
+      const left = countdownLeft();
+      if (left !== null) {
+        status.append(el("strong", "countdown", words.signal_in.replace("{n}", Math.ceil(left))));
+      } else if (!view.started) {
+        status.append(el("strong", "", words.waiting_players));
+      } else {
+        status.append(el("strong", "", words.play_now));
+      }
+      status.append(el("span", "clock", "t = " + clockNow().toFixed(1) + " s"));
+    } else if (view.zen) {
+      status.append(el("strong", "", words.zen_build));
+    } else {
+      status.append(swatch(view.to_move));
+      status.append(el("strong", "", words.to_move.replace("{colour}", colourName(view.to_move))));
+      if (tokenFor(view.mover)) status.append(el("span", "yours", "· " + words.your_turn));
+    }
+  }
+  function countdownLeft() {
+    if (view.signal_in === null || view.signal_in === undefined) return null;
+    const left = view.signal_in - (performance.now() - receivedAt) / 1000;
+    return left > 0 ? left : null;
+  }
+
+  function renderHands() {
+    const area = document.getElementById("my-hands");
+    area.replaceChildren();
+    const seats = mySeats();
+    const actions = document.getElementById("actions");
+    actions.replaceChildren();
+    seats.forEach(function (seat) {
+      const info = view.seats[seat];
+      const box = el("div", "hand");
+      const title = el("h2", "hand-title");
+      if (info.colour) title.append(swatch(info.colour));
+      title.append(document.createTextNode(words.your_hand + (seats.length > 1 ? " · " + colourName(info.actor) : "")));
+      box.append(title);
+      const row = el("div", "hand-row");
+      info.hand.forEach(function (card, index) {
+        const button = el("button", "hand-card");
+        button.type = "button";
+        button.dataset.seat = seat;
+        button.dataset.index = index;
+        button.dataset.code = card.code;
+        button.setAttribute("aria-label", card.owner + " " + card.code);
+        button.innerHTML = card.svg;
+        const chosen = selected && selected.seat === seat && selected.owner === card.owner && selected.design === card.design;
+        if (chosen) { button.classList.add("selected"); if (selected.turned) button.classList.add("turned"); }
+        if (!card.spots.length) button.classList.add("no-spot");
+        button.addEventListener("click", function () { selectCard(seat, index); });
+        row.append(button);
+      });
+      if (!info.hand.length) row.append(el("p", "small", words.empty_hand));
+      box.append(row);
+      area.append(box);
+      info.actions.forEach(function (action) {
+        const button = el("button", "button", actionName(action));
+        button.type = "button";
+        button.dataset.action = action;
+        button.addEventListener("click", function () { act(seat, action, null); });
+        actions.append(button);
+      });
+    });
+    const resign = document.getElementById("resign");
+    resign.hidden = view.over || !seats.length;
+  }
+  function actionName(action) {
+    const parts = action.split(" ");
+    const key = "act_" + parts[0];
+    const what = words[key] || parts[0];
+    return parts.length > 1 ? what + " " + colourName(parts[1]) + (parts[2] ? " (" + words.turned + ")" : "") : what;
+  }
+
+  function renderSeats() {
+    const list = document.getElementById("seats");
+    list.replaceChildren();
+    const mine = mySeats();
+    view.seats.forEach(function (seat) {
+      const li = el("li");
+      if (seat.colour) li.append(swatch(seat.colour));
+      const who = seat.computer ? botName(seat.kind) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
+      li.append(el("strong", "", view.zen ? words.zen_player : colourName(seat.actor)), document.createTextNode(" · " + who));
+      if (!seat.computer && !seat.ready && view.realtime && !view.started) li.append(el("span", "away", " · " + words.not_here));
+      const counts = el("div", "counts small");
+      const parts = [words.in_hand.replace("{n}", seat.hand.length)];
+      Object.keys(seat.supplies).forEach(function (colour) {
+        const s = seat.supplies[colour];
+        const name = Object.keys(seat.supplies).length > 1 ? colourName(colour) + " " : "";
+        parts.push(name + words.deck_n.replace("{n}", s.deck) + ", " + words.discards_n.replace("{n}", s.discards));
+      });
+      counts.textContent = parts.join(" · ");
+      li.append(counts);
+      if (mine.indexOf(seat.seat) < 0 && seat.hand.length && !view.zen) {
+        const shown = el("div", "their-hand");
+        seat.hand.forEach(function (card) { const c = el("span", "mini-card"); c.innerHTML = card.svg; shown.append(c); });
+        li.append(shown);
+      }
+      if (!view.over && view.mover === seat.seat) li.className = "to-move";
+      list.append(li);
+    });
+  }
+
+  function botName(kind) {
+    const parts = kind.split(":");
+    const strategy = words["bot_" + parts[0]] || parts[0];
+    const reaction = (parts[1] || "").replace("reaction=", "");
+    const speed = !reaction ? "" : isNaN(Number(reaction)) ? words["speed_" + reaction] || reaction : reaction + " s";
+    return words.computer + " · " + strategy + (speed ? ", " + speed : "");
+  }
+
+  function renderScores() {
+    const box = document.getElementById("scores");
+    if (!view.scores) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren();
+    const line = el("p", "score-line");
+    Object.keys(view.scores).forEach(function (colour, i) {
+      if (i) line.append(document.createTextNode(" : "));
+      line.append(swatch(colour), el("strong", "", colourName(colour) + " " + view.scores[colour]));
+    });
+    box.append(el("h2", "", words.score_title), line);
+    if (view.round) box.append(el("p", "small", words.round_n.replace("{n}", view.round) + (view.target ? " · " + words.target_n.replace("{n}", view.target) : "")));
+  }
+
+  function renderMoves() {
+    const moves = document.getElementById("moves");
+    moves.replaceChildren();
+    view.moves.forEach(function (move) {
+      const li = el("li", "", (move.by && !view.zen ? colourName(move.by) + ": " : "") + move.move);
+      if (move.t !== null && move.t !== undefined) li.append(el("span", "t", Number(move.t).toFixed(1) + " s"));
+      li.value = move.n;
+      moves.append(li);
+    });
+    document.getElementById("no-moves").hidden = view.count > 0;
+  }
+
+  function renderZen() {
+    const box = document.getElementById("zen");
+    if (!view.zen) { box.hidden = true; return; }
+    const zen = view.zen;
+    box.hidden = false;
+    root.classList.add("zen-mode");
+    document.getElementById("zen-name").textContent = zen.english + " · " + zen.russian + " (" + (words["level_" + zen.level] || zen.level) + ")";
+    document.getElementById("zen-form").innerHTML = zen.form_svg;
+    document.getElementById("zen-progress").textContent = words.zen_progress.replace("{n}", zen.placed).replace("{m}", zen.cells);
+    const verdictEl = document.getElementById("zen-verdict");
+    verdictEl.replaceChildren();
+    if (zen.verdict) {
+      const ok = zen.verdict.status === "possible";
+      verdictEl.className = "zen-verdict " + (ok ? "possible" : "impossible");
+      verdictEl.append(el("strong", "", ok ? words.zen_possible : zen.verdict.status === "impossible" ? words.zen_impossible : words.zen_unknown));
+      if (!ok) verdictEl.append(el("span", "small", " " + zen.verdict.reason));
+    }
+    const hint = document.getElementById("zen-hint");
+    hint.textContent = hintShown && zen.hint ? zen.hint : "";
+    document.getElementById("zen-hint-button").hidden = view.over;
+    if (zen.completed) root.classList.add("zen-done");
+  }
+
+  function renderInvites() {
+    const box = document.getElementById("invites");
+    const seats = Object.keys(held.invites);
+    if (!seats.length || view.over) { box.hidden = true; return; }
+    box.hidden = false;
+    const list = document.getElementById("invite-list");
+    list.replaceChildren();
+    seats.forEach(function (seat) {
+      const info = view.seats[Number(seat)];
+      const url = location.origin + "/o/" + tableId + "#seats=" + seat + "." + held.invites[seat];
+      const li = el("li");
+      li.append(el("strong", "", (info ? colourName(info.actor) : seat) + ": "));
+      const input = el("input", "invite-link");
+      input.readOnly = true;
+      input.value = url;
+      input.addEventListener("focus", function () { input.select(); });
+      const copy = el("button", "button", words.copy);
+      copy.type = "button";
+      copy.addEventListener("click", function () {
+        input.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(url).catch(function () { /* selected for copying by hand */ });
+      });
+      li.append(input, copy);
+      list.append(li);
+    });
+  }
+
+  let messageTimer = null;
+  function showMessage(text) {
+    // In real time the table moves on at once: a reason is shown for a few seconds, then goes.
+    const box = document.getElementById("message");
+    box.hidden = !text;
+    box.textContent = text || "";
+    clearTimeout(messageTimer);
+    if (text && view.realtime) messageTimer = setTimeout(function () { box.hidden = true; }, 6000);
+  }
+  function linkState(up) {
+    const node = document.getElementById("link-state");
+    node.textContent = up ? words.connected : words.disconnected;
+    node.classList.toggle("down", !up);
+  }
+
+  // ----- wiring ------------------------------------------------------------------------------------
+  document.getElementById("table").addEventListener("click", function (event) {
+    const cell = event.target.closest("[data-cell]");
+    if (cell) cellClicked(cell);
+  });
+  // A ghost of the chosen card under the pointer, on the cells where it fits.
+  const ghost = el("div", "ghost-card");
+  ghost.hidden = true;
+  document.body.append(ghost);
+  function showGhost(cellEl) {
+    const card = currentCard();
+    if (!card || !cellEl || !cellEl.dataset.fits) { ghost.hidden = true; return; }
+    const box = cellEl.getBoundingClientRect();
+    ghost.innerHTML = card.svg;
+    ghost.classList.toggle("turned", !!selected.turned);
+    ghost.style.left = box.left + "px";
+    ghost.style.top = box.top - box.height * 0.1 + "px";
+    ghost.style.width = box.width + "px";
+    ghost.style.height = box.height * 1.2 + "px";
+    ghost.hidden = false;
+  }
+  document.getElementById("table").addEventListener("mouseover", function (event) { showGhost(event.target.closest("[data-cell]")); });
+  document.getElementById("table").addEventListener("mouseleave", function () { ghost.hidden = true; });
+  window.addEventListener("scroll", function () { ghost.hidden = true; }, { passive: true });
+  document.getElementById("turn").addEventListener("click", function () {
+    if (selected) { selected.turned = !selected.turned; renderHands(); markFits(); }
+  });
+  document.getElementById("hints").addEventListener("change", markFits);
+  document.getElementById("zen-hint-button").addEventListener("click", function () { hintShown = true; renderZen(); });
+  document.getElementById("resign").addEventListener("click", function () {
+    const seat = mySeats()[0];
+    if (seat === undefined || view.over || !window.confirm(words.confirm_resign)) return;
+    send({ type: "resign", token: tokenFor(seat), seq: nextSeq() });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.target.tagName === "INPUT") return;
+    if ((event.key === "r" || event.key === "R" || event.key === " ") && selected) {
+      event.preventDefault();
+      selected.turned = !selected.turned;
+      renderHands();
+      markFits();
+    }
+  });
+  setInterval(function () { if (!view.over && view.realtime) renderStatus(); }, 100);
+  render();
+  connect();
+})();
