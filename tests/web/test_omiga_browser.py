@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import PHONE, WIDE, browser, expect, new_page, server, shots  # noqa: F401 (fixtures)
+from .test_browser import PHONE, WIDE, expect, new_page  # the browser fixtures come from conftest.py
 
 pytestmark = pytest.mark.slow
 
@@ -70,7 +70,7 @@ def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
     return False
 
 
-def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, shots: Path) -> None:  # noqa: F811
+def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     seats = [("here", "", ""), ("bot", "racer", "champion")]
     create(page, server, {"variant": "base", "width": "9", "height": "7", "seed": "11"}, seats)
@@ -99,7 +99,7 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
     assert any(r["reason"].endswith("is taken") for r in record["meta"]["rejected"])  # the card that flew back
 
 
-def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, shots: Path) -> None:  # noqa: F811
+def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     create(page, server, {"variant": "zen", "form": "fly", "seed": "0"}, [("here", "", "")])
     expect(page.locator("#zen-verdict")).to_contain_text("Solvable")
@@ -133,7 +133,7 @@ def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, 
     expect(phone.locator("#zen-verdict")).to_contain_text("Решаема")
 
 
-def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: str, shots: Path) -> None:  # noqa: F811
+def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     bot = ("bot", "random", "expert")
     seats = [("here", "", ""), bot, ("invite", "", ""), bot]
