@@ -188,7 +188,10 @@ class Hub:
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
             live.clock = Clock.from_stored(row.clock)
             self._remember(live)
-        self._arm_flag(live)  # a clock that ran out while the server was down falls at once
+        if live.clock is not None and live.clock.out_of_time(live.state.mover):
+            async with live.lock:  # the clock ran out while the server was down: the flag falls now
+                await self._flag_if_out_of_time(live)
+        self._arm_flag(live)
         self._start_computer(live)
         return live
 
