@@ -567,6 +567,8 @@ def view(live: LiveGame) -> dict[str, Any]:
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
     moves = [{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(state.history, start=1)]
+    if moves and live.clock is not None and live.clock.flagged is not None:
+        moves[-1]["move"] = "lost on time"  # the record writes the loss on time as a resignation
     legal: list[str] = []
     specials: list[str] = []
     if not over and not computer_to_move:
