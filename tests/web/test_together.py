@@ -8,6 +8,7 @@ import json
 import logging
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,18 @@ def test_a_move_after_the_flag_is_refused_even_before_the_timer(client: TestClie
     assert late.status_code == 409 and "time ran out" in late.json()["error"]
     view = client.get(f"/api/games/{game_id}").json()
     assert view["over"] and view["result"]["reason"] == "white lost on time" and view["ply"] == 2
+    # So do an undo and a resignation that come after the time ran out.
+    for ask in ("undo", "resign"):
+        made = new_game(client, clock={"minutes": 0.05})
+        game_id, tokens = made["id"], made["tokens"]
+        assert move(client, game_id, tokens["0"], 0, "b2").status_code == 200
+        live = client.app.state.hub.live[game_id]
+        live.flag_timer.cancel()
+        live.flag_timer = None
+        live.clock = replace(live.clock, since=live.clock.since - 3.1)  # as if 3.1 s had passed
+        late = client.post(f"/api/games/{game_id}/{ask}", json={"token": tokens["0"], "version": 1})
+        assert late.json()["code"] == "over" and "lost on time" in late.json()["error"]
+        assert client.get(f"/api/games/{game_id}").json()["result"]["reason"] == "white lost on time"
 
 
 def test_the_clocks_survive_a_restart(database: Path) -> None:
@@ -336,7 +349,6 @@ def test_omega_with_people_and_computers_in_any_seats(client: TestClient) -> Non
     assert set(tokens) == {"0", "2"} and made["view"]["mode"] == "ai"
     assert [seat["computer"] for seat in made["view"]["seats"]] == [False, True, False, True]
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
-        view = receive_state(ws)
         for seat in ("0", "2"):
             view = receive_state(ws, lambda view, seat=seat: view["mover"] == int(seat) and not view["thinking"])
             for _ in range(4):  # one stone of each colour

@@ -231,6 +231,7 @@ class Hub:
     async def resign(self, game_id: str, token: str, version: int) -> LiveGame:
         """The seat whose token is given gives up (its colours, at any turn); Refusal if not allowed."""
         live = await self.get(game_id)
+        await self._fall_if_due(live)
         async with live.lock:
             seat = self._check_turn(live, token, version)
             state = live.state
@@ -252,6 +253,7 @@ class Hub:
         like a move. Refusal (nothing changed) in games with invited people, after a loss on time,
         or when there is nothing of a person's to take back."""
         live = await self.get(game_id)
+        await self._fall_if_due(live)
         async with live.lock:
             self._check_seat(live, token, version)
             if live.online:
@@ -381,6 +383,17 @@ class Hub:
                 self._arm_flag(live)  # the timer was early, or the position changed: wait again
         if flagged is not None:
             await self.announce(live)
+
+    async def _fall_if_due(self, live: LiveGame) -> None:
+        """Before a resignation or an undo: if the seat to move's time has run out (its timer not
+        yet run), its flag falls first and the request is refused, as the game is over."""
+        if live.clock is None or not live.clock.out_of_time(live.state.mover):
+            return
+        async with live.lock:
+            flagged = await self._flag_if_out_of_time(live)
+        if flagged is not None:
+            await self.announce(live)
+            raise Refusal(f"too late: the game is over ({flagged})", "over", 409)
 
     async def _flag_if_out_of_time(self, live: LiveGame) -> str | None:
         """If the seat to move has used up its time, it loses on time (stored like a move): the

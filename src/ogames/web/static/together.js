@@ -62,7 +62,7 @@
       const item = document.createElement("li");
       const label = document.createElement("span");
       label.className = "small";
-      label.textContent = page.words.invite_seat.replace("{n}", seat.seat + 1) + " · " + seat.colours.join(", ");
+      label.textContent = page.words.invite_seat.replace("{n}", seat.seat + 1) + " · " + seat.colours.map(function (c) { return page.words["c_" + c] || c; }).join(", ");
       const link = location.origin + "/g/" + encodeURIComponent(gameId) + "#seats=" + seat.seat + "." + invites[String(seat.seat)];
       item.append(label, linkRow("invite-" + seat.seat, link, page.words));
       list.append(item);
