@@ -276,48 +276,53 @@ def test_the_clock_charges_the_mover_adds_the_increment_and_a_flag_falls(client:
     assert clock == {"base": 3.0, "increment": 1.0, "remaining": [3.0, 3.0], "running": None, "flagged": None}
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         receive_state(ws)
-        view = move(client, game_id, tokens["0"], 0, "b2").json()  # the first move starts the clocks
-        assert view["clock"]["running"] == 1 and view["clock"]["remaining"][0] == 3.0
-        time.sleep(0.5)
+        view = move(client, game_id, tokens["0"], 0, "b2").json()  # each seat's first turn is not timed
+        assert view["clock"]["running"] is None and view["clock"]["remaining"] == [3.0, 3.0]
+        time.sleep(0.3)
         view = move(client, game_id, tokens["1"], 1, "a1").json()
-        left = view["clock"]["remaining"][1]
+        assert view["clock"]["running"] == 0 and view["clock"]["remaining"] == [3.0, 3.0]
+        time.sleep(0.5)
+        view = move(client, game_id, tokens["0"], 2, "c1").json()
+        left = view["clock"]["remaining"][0]
         assert 3.0 < left < 3.6  # 3 s, less half a second, plus the increment
-        assert view["clock"]["running"] == 0
-        view = receive_state(ws, lambda view: view["over"])  # nobody moves: Black's flag falls
-    assert view["result"]["on_time"] and view["result"]["winner"] == "white"
-    assert view["result"]["reason"] == "black lost on time"
-    assert view["clock"]["flagged"] == 0 and view["clock"]["remaining"][0] == 0 and view["clock"]["running"] is None
-    late = move(client, game_id, tokens["0"], view["version"], "c1")
+        assert view["clock"]["running"] == 1
+        view = receive_state(ws, lambda view: view["over"])  # nobody moves: White's flag falls
+    assert view["result"]["on_time"] and view["result"]["winner"] == "black"
+    assert view["result"]["reason"] == "white lost on time" and view["moves"][-1]["move"] == "lost on time"
+    assert view["clock"]["flagged"] == 1 and view["clock"]["remaining"][1] == 0 and view["clock"]["running"] is None
+    late = move(client, game_id, tokens["1"], view["version"], "b1")
     assert late.json()["code"] == "over" and "lost on time" in late.json()["error"]
     assert undo(client, game_id, tokens["0"], view["version"]).json()["code"] == "no-undo"
     record = client.get(f"/g/{game_id}/record.json").json()
-    assert record["moves"][-1]["move"] == "resign" and record["moves"][-1]["by"] == "black"
+    assert record["moves"][-1]["move"] == "resign" and record["moves"][-1]["by"] == "white"
 
 
 def test_a_move_after_the_flag_is_refused_even_before_the_timer(client: TestClient) -> None:
     made = new_game(client, clock={"minutes": 0.05})
     game_id, tokens = made["id"], made["tokens"]
     assert move(client, game_id, tokens["0"], 0, "b2").status_code == 200
+    assert move(client, game_id, tokens["1"], 1, "a1").status_code == 200  # Black's clock runs now
     live = client.app.state.hub.live[game_id]
     live.flag_timer.cancel()  # as if the timer were late: the move itself finds the time is up
     live.flag_timer = None
     time.sleep(3.1)
-    late = move(client, game_id, tokens["1"], 1, "a1")
+    late = move(client, game_id, tokens["0"], 2, "c1")
     assert late.status_code == 409 and "time ran out" in late.json()["error"]
     view = client.get(f"/api/games/{game_id}").json()
-    assert view["over"] and view["result"]["reason"] == "white lost on time" and view["ply"] == 2
+    assert view["over"] and view["result"]["reason"] == "black lost on time" and view["ply"] == 3
     # So do an undo and a resignation that come after the time ran out.
     for ask in ("undo", "resign"):
         made = new_game(client, clock={"minutes": 0.05})
         game_id, tokens = made["id"], made["tokens"]
         assert move(client, game_id, tokens["0"], 0, "b2").status_code == 200
+        assert move(client, game_id, tokens["1"], 1, "a1").status_code == 200
         live = client.app.state.hub.live[game_id]
         live.flag_timer.cancel()
         live.flag_timer = None
         live.clock = replace(live.clock, since=live.clock.since - 3.1)  # as if 3.1 s had passed
-        late = client.post(f"/api/games/{game_id}/{ask}", json={"token": tokens["0"], "version": 1})
+        late = client.post(f"/api/games/{game_id}/{ask}", json={"token": tokens["1"], "version": 2})
         assert late.json()["code"] == "over" and "lost on time" in late.json()["error"]
-        assert client.get(f"/api/games/{game_id}").json()["result"]["reason"] == "white lost on time"
+        assert client.get(f"/api/games/{game_id}").json()["result"]["reason"] == "black lost on time"
 
 
 def test_the_clocks_survive_a_restart(database: Path) -> None:
@@ -327,17 +332,19 @@ def test_the_clocks_survive_a_restart(database: Path) -> None:
         tiny = new_game(client, clock={"minutes": 0.05})
         game_id, tokens = made["id"], made["tokens"]
         assert move(client, game_id, tokens["0"], 0, "b2").status_code == 200
-        time.sleep(0.4)
         assert move(client, game_id, tokens["1"], 1, "a1").status_code == 200
+        time.sleep(0.4)
+        assert move(client, game_id, tokens["0"], 2, "c1").status_code == 200
         assert move(client, tiny["id"], tiny["tokens"]["0"], 0, "b2").status_code == 200
+        assert move(client, tiny["id"], tiny["tokens"]["1"], 1, "a1").status_code == 200
         before = client.get(f"/api/games/{game_id}").json()["clock"]
-    time.sleep(3.1)  # the server is down while White's tiny clock runs out
+    time.sleep(3.1)  # the server is down while Black's tiny clock runs out
     with TestClient(create_app(settings)) as client:
         after = client.get(f"/api/games/{game_id}").json()["clock"]
-        assert after["running"] == 0 and after["remaining"][1] == before["remaining"][1] < 59.7
-        assert before["remaining"][0] - 3.5 < after["remaining"][0] < before["remaining"][0] - 3.0  # the time down counts
+        assert after["running"] == 1 and after["remaining"][0] == before["remaining"][0] < 59.7
+        assert before["remaining"][1] - 3.5 < after["remaining"][1] < before["remaining"][1] - 3.0  # the time down counts
         view = client.get(f"/api/games/{tiny['id']}").json()
-        assert view["over"] and view["result"]["reason"] == "white lost on time"
+        assert view["over"] and view["result"]["reason"] == "black lost on time"
 
 
 # ----- Omega's seats in any mix ------------------------------------------------------------------
