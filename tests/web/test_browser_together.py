@@ -75,8 +75,17 @@ def test_two_players_by_invitation_and_a_spectator(browser: Any, server: str, sh
     expect(watcher.locator("#undo")).to_be_hidden()
     expect(watcher.locator("#invitations")).to_be_hidden()
     expect(guest.locator("#invitations")).to_be_hidden()
-    expect(host.locator("#undo")).to_be_hidden()  # no undo between invited people
     watcher.screenshot(path=str(shots / "web-spectator.png"))
+    # Between invited people an undo is asked for and agreed to.
+    host.click("#undo")
+    expect(host.locator("#undo-request")).to_contain_text("waiting for the others")
+    expect(guest.locator("#undo-request")).to_contain_text("player 1 asks to take back")
+    expect(watcher.locator("#undo-accept")).to_have_count(0)  # a spectator has no say
+    guest.screenshot(path=str(shots / "web-undo-request.png"))
+    guest.click("#undo-accept")
+    expect(host.locator("#moves li")).to_have_count(0)  # the host's move and the guest's reply
+    expect(watcher.locator("#moves li")).to_have_count(0)
+    expect(guest.locator("#undo-request")).to_be_hidden()
     assert frames and all(token not in frame for frame in frames)
     assert token not in watcher.content()
     for page in (host, guest, watcher):

@@ -220,7 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_undo(request: Request, game_id: str) -> Response:
         try:
             message = UndoRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).undo(game_id, message.token, message.version)
+            live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
         except ValidationError as exc:
             return _error(explain(exc), "invalid", 422)
         except Refusal as refusal:
@@ -330,7 +330,7 @@ async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], 
         if isinstance(message, ResignMessage):
             await hub.resign(live.id, message.token, message.version)
         elif isinstance(message, UndoMessage):
-            await hub.undo(live.id, message.token, message.version)
+            await hub.undo(live.id, message.token, message.version, decline=message.decline)
         else:
             await hub.move(live.id, message.token, message.version, message.move)
     except Refusal as refusal:

@@ -76,6 +76,11 @@ class LiveGame:
     ai_task: asyncio.Task | None = None
     clock: Clock | None = None
     flag_timer: asyncio.TimerHandle | None = None
+    # A request to take back a move in a game with invited people: (the asking seat, the version it
+    # was made at; it lapses when the game moves on) and the seats that have agreed. Kept in memory
+    # only: a restart forgets it, and the asker asks again.
+    undo_asked: tuple[int, int] | None = None
+    undo_agreed: set[int] = field(default_factory=set)
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -94,6 +99,17 @@ class LiveGame:
     def online(self) -> bool:
         """Whether people in other browsers play (invited seats, or an open seat waiting for one)."""
         return any(kind in (INVITED, OPEN) for kind in self.seat_kinds)
+
+    def pending_undo(self) -> int | None:
+        """The seat whose request to take back a move is waiting for agreement, if any."""
+        if self.undo_asked is None or self.undo_asked[1] != self.version:
+            return None
+        return self.undo_asked[0]
+
+    def undo_voters(self, asker: int) -> set[int]:
+        """The seats whose agreement a take-back asked for by `asker` needs: every other person's
+        (seats nobody has taken yet and computers have no say)."""
+        return {seat for seat, kind in enumerate(self.seat_kinds) if kind in (HUMAN, INVITED) and seat != asker}
 
     @property
     def busy(self) -> bool:
@@ -247,36 +263,70 @@ class Hub:
         await self.announce(live)
         return live
 
-    async def undo(self, game_id: str, token: str, version: int) -> LiveGame:
+    async def undo(self, game_id: str, token: str, version: int, *, decline: bool = False) -> LiveGame:
         """Take back the last action (hotseat), or the person's last move and every computer's
         reply since (against the computer: the turn comes back to a person); one new version, stored
-        like a move. Refusal (nothing changed) in games with invited people, after a loss on time,
-        or when there is nothing of a person's to take back."""
+        like a move. With invited people it takes everyone's agreement: the first undo asks, each
+        other person's undo agrees (`decline` refuses), and the asker's last move and every move
+        since are taken back once all have agreed. Refusal (nothing changed) after a loss on time,
+        or when there is nothing of the seat's (or of a person's) to take back."""
         live = await self.get(game_id)
         await self._fall_if_due(live)
         async with live.lock:
-            self._check_seat(live, token, version)
-            if live.online:
-                raise Refusal(
-                    "moves cannot be taken back in a game with invited players: that needs everyone's agreement, "
-                    "which this server does not ask for",
-                    "no-undo",
-                    409,
-                )
+            seat = self._check_seat(live, token, version)
             if live.clock is not None and live.clock.flagged is not None:
                 raise Refusal("the game was lost on time, which cannot be taken back", "no-undo", 409)
-            trial = live.state.clone()
-            while trial.history:
-                trial.undo()
-                if not live.is_computer(trial.mover):
-                    break
-            if trial.history == live.state.history or live.is_computer(trial.mover):
-                raise Refusal("there is no move of a person's to take back", "no-undo", 409)
-            await self._commit(live, trial, undo=True)
-            live.thinking = False  # a computer thinking now has its move dropped (the version changed)
+            if decline:
+                self._decline_undo(live, seat)
+                trial = None
+            elif live.online:
+                trial = self._agree_to_undo(live, seat)
+            else:
+                trial = live.state.clone()
+                while trial.history:
+                    trial.undo()
+                    if not live.is_computer(trial.mover):
+                        break
+                if trial.history == live.state.history or live.is_computer(trial.mover):
+                    raise Refusal("there is no move of a person's to take back", "no-undo", 409)
+            if trial is not None:
+                await self._commit(live, trial, undo=True)
+                live.undo_asked = None
+                live.thinking = False  # a computer thinking now has its move dropped (the version changed)
         await self.announce(live)
         self._start_computer(live)
         return live
+
+    def _agree_to_undo(self, live: LiveGame, seat: int) -> State | None:
+        """An undo in a game with invited people: a new request (None, unless nobody else need
+        agree), or one more agreement to the pending one (the position taken back once everyone
+        has agreed, else None). Refusal if the seat has nothing to take back or asked already."""
+        asked = live.pending_undo()
+        if asked is None:
+            taken_back = take_back_to(live.state, seat)
+            if taken_back is None:
+                raise Refusal("there is no move of yours to take back", "no-undo", 409)
+            live.undo_asked = (seat, live.version)
+            live.undo_agreed = set()
+            log.info("game %s: seat %d asks to take back its move", live.id, seat + 1)
+            return taken_back if not live.undo_voters(seat) else None
+        asker = asked
+        if seat == asker:
+            raise Refusal("you have asked to take back your move already: waiting for the others to agree", "no-undo", 409)
+        live.undo_agreed.add(seat)
+        if not live.undo_voters(asker) <= live.undo_agreed:
+            return None
+        taken_back = take_back_to(live.state, asker)
+        if taken_back is None:  # never: the request was checked when it was made, at this version
+            raise Refusal("there is no move to take back", "no-undo", 409)
+        return taken_back
+
+    def _decline_undo(self, live: LiveGame, seat: int) -> None:
+        """A person refuses the pending request to take back a move (the asker may withdraw it too)."""
+        if live.pending_undo() is None:
+            raise Refusal("nobody has asked to take back a move", "no-undo", 409)
+        live.undo_asked = None
+        log.info("game %s: seat %d declined the undo", live.id, seat + 1)
 
     async def join(self, game_id: str, seat: int) -> tuple[LiveGame, str]:
         """Take an open seat of a game: the new token for it (given once); Refusal if the seat is
@@ -529,6 +579,17 @@ def seating(request: NewGame, seats: int, levels: dict[str, float]) -> tuple[str
     return mode, kinds, names
 
 
+def take_back_to(state: State, seat: int) -> State | None:
+    """A copy of a position with the last moves taken back until `seat` is to move again, having
+    taken back at least its own last move; None if it has none."""
+    trial = state.clone()
+    while trial.history:
+        trial.undo()
+        if trial.mover == seat:
+            return trial
+    return None
+
+
 def seat_colour(state: State, seat: int) -> str | None:
     """The colour a seat gives up when it resigns or loses on time: the one to move if it is the
     seat's, else its first (Omega's seat places every colour's stone, but owns one)."""
@@ -601,7 +662,8 @@ def view(live: LiveGame) -> dict[str, Any]:
     result = state.result
     late = flagged_colours(live)
     flagged = live.clock is not None and live.clock.flagged is not None
-    can_undo = not live.online and not flagged and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
+    can_undo = not flagged and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
+    asker = live.pending_undo()
     return {
         "type": "state",
         "id": live.id,
@@ -635,6 +697,7 @@ def view(live: LiveGame) -> dict[str, Any]:
         "problem": live.problem,
         "clock": None if live.clock is None else live.clock.view(mover),
         "undo": can_undo and bool(state.history),
+        "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
     }
 
 

@@ -99,6 +99,10 @@ WORDS: dict[str, dict[str, str]] = {
         "undo": "Undo",
         "mode_online": "online",
         "mode_seats": "Choose each seat",
+        "undo_asked": "{name} asks to take back their last move.",
+        "undo_waiting": "You asked to take back your last move: waiting for the others to agree.",
+        "accept": "Accept",
+        "decline": "Decline",
     },
     "ru": {
         "site": "ogames",
@@ -188,6 +192,10 @@ WORDS: dict[str, dict[str, str]] = {
         "undo": "Отменить ход",
         "mode_online": "по сети",
         "mode_seats": "Выбрать каждое место",
+        "undo_asked": "{name} просит отменить свой последний ход.",
+        "undo_waiting": "Вы попросили отменить свой последний ход: ждём согласия остальных.",
+        "accept": "Согласиться",
+        "decline": "Отказать",
     },
 }
 

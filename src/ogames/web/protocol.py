@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
 MAX_TOKEN = 64  # characters of a seat token (they are 43)
@@ -61,6 +61,7 @@ class UndoMessage(Message):
     type: Literal["undo"]
     token: Token
     version: Version
+    decline: StrictBool = False  # with invited people: refuse the pending request to take back a move
 
 
 class PingMessage(Message):
@@ -94,6 +95,7 @@ class UndoRequest(Message):
 
     token: Token
     version: Version
+    decline: StrictBool = False
 
 
 class JoinRequest(Message):

@@ -113,7 +113,44 @@
     };
   }
 
+  // With invited people an undo is asked for and agreed to: the asker waits, the others answer.
+  function showUndoRequest(view, page) {
+    const box = document.getElementById("undo-request");
+    if (!box) return;
+    const request = view.undo_request;
+    const held = page.heldSeats();
+    box.replaceChildren();
+    if (!request || held.length === 0) { box.hidden = true; return; }
+    const text = document.createElement("span");
+    if (held.indexOf(request.seat) >= 0) {
+      text.textContent = page.words.undo_waiting;
+      box.append(text);
+    } else {
+      const asker = view.seats[request.seat];
+      text.textContent = page.words.undo_asked.replace("{name}", asker ? asker.name : String(request.seat + 1));
+      box.append(text);
+      const voter = held.find(function (seat) { return request.agreed.indexOf(seat) < 0; });
+      if (voter !== undefined) {
+        [["accept", false], ["decline", true]].forEach(function (choice) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.className = "button" + (choice[1] ? "" : " primary");
+          button.id = "undo-" + choice[0];
+          button.textContent = page.words[choice[0]];
+          button.addEventListener("click", function () {
+            const message = { type: "undo", token: page.tokenFor(voter), version: view.version };
+            if (choice[1]) message.decline = true;
+            page.send(message);
+          });
+          box.append(button);
+        });
+      }
+    }
+    box.hidden = false;
+  }
+
   function show(view, page) {
+    showUndoRequest(view, page);
     showInvitations(view, page);
     showOpenSeats(view, page);
     showUndo(view, page);
