@@ -13,7 +13,6 @@ from fastapi.testclient import TestClient
 import ogames
 from ogames.web import rulebook
 from ogames.web.pictures import SAMPLES, sample_svg
-from ogames.web.store import games
 
 from .conftest import create
 
@@ -116,9 +115,7 @@ def test_home_lists_open_playing_and_finished_games(client: TestClient) -> None:
     for ply, move in enumerate(["a1", "b1", "a2", "c1", "a3"]):
         client.post(f"/api/games/{finished}/moves", json={"move": move, "token": tokens[str(ply % 2)], "version": ply})
     store = client.app.state.store
-    waiting, _ = create(client)
-    with store.engine.begin() as conn:  # an invitation not yet taken (the invitations set this status)
-        conn.execute(games.update().where(games.c.id == waiting).values(status="waiting"))
+    waiting, _ = create(client, seats=["here", "open"])  # a seat anyone may take
     assert [row["id"] for row in store.open_games()] == [waiting]
     assert [row["id"] for row in store.finished_games()] == [finished]
     text = client.get("/").text

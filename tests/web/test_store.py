@@ -3,6 +3,7 @@ made at (and entries rewritten from the first one changed), and token digests in
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ def test_the_migrations_build_and_remove_the_schema(tmp_path: Path) -> None:
     migrate(engine)
     assert {"games", "moves", "seat_tokens", "alembic_version"} <= set(inspect(engine).get_table_names())
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     migrate(engine)  # already current: nothing to do
     from alembic import command
 
@@ -64,4 +65,52 @@ def test_an_action_may_rewrite_the_last_entry(tmp_path: Path) -> None:
     row = store.load_game("o")
     assert [entry["move"] for entry in row.moves] == ["d1 e1", "f1"] and row.version == 3
     assert ogames.replay(row.record()).record() == state.record()
+    store.close()
+
+
+def test_a_game_stored_before_clocks_reads_the_same_after_the_upgrade(tmp_path: Path) -> None:
+    from alembic import command
+
+    from ogames.web.store import alembic_config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = make_engine(url)
+    migrate(engine, "0001")  # the schema of the first release, and a game written into it as it wrote them
+    state = ogames.load("omny", variant="y", size=3).new_state(["ann", "bob"])
+    state.play("b2")
+    record = state.record()
+    head = {key: value for key, value in record.items() if key != "moves"}
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "insert into games (id, game, mode, seat_kinds, head, ply, version, status, created_at, updated_at) "
+                "values ('old', 'omny', 'hotseat', :kinds, :head, 1, 1, 'playing', 1.0, 1.0)"
+            ),
+            {"kinds": '["human", "human"]', "head": json.dumps(head)},
+        )
+        conn.execute(text("insert into moves values ('old', 0, :entry, 1.0)"), {"entry": json.dumps(record["moves"][0])})
+    engine.dispose()
+    store = Store(url)  # upgrades to the newest schema
+    row = store.load_game("old")
+    assert row is not None and row.record() == record and row.version == 1
+    assert row.clock is None and row.listed is False  # old games are untimed and not listed
+    assert store.open_games() == []
+    command.downgrade(alembic_config(store.engine), "0001")  # and back: the game is still there
+    with store.engine.connect() as conn:
+        assert conn.execute(text("select ply from games where id = 'old'")).scalar() == 1
+        assert conn.execute(text("select count(*) from moves where game_id = 'old'")).scalar() == 1
+    store.close()
+
+
+def test_an_open_seat_is_taken_once(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    state = ogames.load("omny", variant="y", size=3).new_state()
+    store.create_game("j", "omny", "online", ["human", "open"], state.record(), {0: "tok-a"}, listed=True)
+    assert [game["id"] for game in store.open_games()] == ["j"]
+    assert store.take_seat("j", 1, "tok-b") == ["human", "invited"]
+    assert store.take_seat("j", 1, "tok-c") is None  # taken already
+    assert store.take_seat("j", 0, "tok-c") is None  # never open
+    assert store.take_seat("j", 5, "tok-c") is None and store.take_seat("nope", 1, "tok-c") is None
+    assert store.token_digests("j") == {0: digest("tok-a"), 1: digest("tok-b")}
+    assert store.open_games() == [] and store.load_game("j").listed is False
     store.close()

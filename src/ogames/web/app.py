@@ -13,6 +13,8 @@ every move. Routes:
     GET  /api/games/{id}        the game's view (JSON)
     GET  /api/games/{id}/position/{k}  the position after k moves (read-only: board, turn, result)
     POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
+    POST /api/games/{id}/undo   take back {token, version};  POST /api/games/{id}/join {seat} → a new token
+    GET  /api/open-games        the listed games with a seat to take
 
 A new game's tokens reach the creating browser in the fragment of the link it is sent to
 (`/g/{id}#seats=0.TOKEN,1.TOKEN`), which browsers never send to a server, so no token is in any
@@ -43,12 +45,25 @@ import ogames
 from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
-from ogames.web.hub import BROWSER_GAMES, Hub, LiveGame, Refusal, view
+from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
+from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
 from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
-from ogames.web.protocol import MoveRequest, NewGame, PingMessage, ResignMessage, ResignRequest, explain, parse_client
+from ogames.web.protocol import (
+    SEAT_CHOICES,
+    JoinRequest,
+    MoveRequest,
+    NewGame,
+    PingMessage,
+    ResignMessage,
+    ResignRequest,
+    UndoMessage,
+    UndoRequest,
+    explain,
+    parse_client,
+)
 from ogames.web.settings import LEVELS, Settings
 from ogames.web.store import Store
 from ogames.web.warm import warm_rules
@@ -87,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(omiga_router)  # first, so that /new/omiga is Omiga's own form
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    api_limits = ClientLimits(settings.api_rate, settings.api_burst)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.middleware("http")
@@ -98,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit = settings.max_record_bytes + 8192 if path in RECORD_PATHS else settings.max_body_bytes
         if path != "/replay" and length is not None and (not length.isdigit() or int(length) > limit):
             return _error(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+        if request.url.path.startswith("/api/") and not api_limits.allow(request.client.host if request.client else "?"):
+            return _error(api_limits.refusal(), "rate-limited", 429)
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
@@ -158,8 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
         except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
             return page(request, "new.html", 400, **form_context(game, form), message=str(exc)[:200])
-        fragment = ",".join(f"{seat}.{token}" for seat, token in tokens.items())
-        return RedirectResponse(f"/g/{live.id}#seats={fragment}", status_code=303)
+        return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
 
     @app.get("/g/{game_id}", response_model=None)
     async def game_page(request: Request, game_id: str) -> Response:
@@ -202,8 +219,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(explain(exc), "invalid", 422)
         except Refusal as refusal:
             return _error(refusal.message, refusal.code, refusal.status)
-        given = {str(seat): token for seat, token in tokens.items()}
-        return JSONResponse({"id": live.id, "url": f"/g/{live.id}", "tokens": given, "view": view(live)}, status_code=201)
+        given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
+        invitations = {
+            str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
+            for seat, token in tokens.items()
+            if live.seat_kinds[seat] == INVITED
+        }
+        answer = {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations, "view": view(live)}
+        return JSONResponse(answer, status_code=201)
+
+    @app.get("/api/open-games", response_model=None)
+    async def api_open_games(request: Request) -> Response:
+        return JSONResponse({"games": await asyncio.to_thread(hub_of(request).store.open_games)})
+
+    @app.post("/api/games/{game_id}/undo", response_model=None)
+    async def api_undo(request: Request, game_id: str) -> Response:
+        try:
+            message = UndoRequest.model_validate_json(await body_of(request))
+            live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
+        except ValidationError as exc:
+            return _error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        return JSONResponse(view(live))
+
+    @app.post("/api/games/{game_id}/join", response_model=None)
+    async def api_join(request: Request, game_id: str) -> Response:
+        try:
+            message = JoinRequest.model_validate_json(await body_of(request))
+            live, token = await hub_of(request).join(game_id, message.seat)
+        except ValidationError as exc:
+            return _error(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return _error(refusal.message, refusal.code, refusal.status)
+        return JSONResponse({"seat": message.seat, "token": token, "view": view(live)}, status_code=201)
 
     @app.get("/api/games/{game_id}", response_model=None)
     async def api_view(request: Request, game_id: str) -> Response:
@@ -258,13 +307,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404 if refusal.status == 404 else 4500)
             return
         queue = hub.watch(live)
-        queue.put_nowait(view(live))
+        queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else
         sender = asyncio.create_task(_send_all(websocket, queue))
+        limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
         try:
             while True:
                 incoming = await websocket.receive()
                 if incoming["type"] == "websocket.disconnect":
                     break
+                if not limit.allow():
+                    if limit.exhausted:
+                        log.warning("game %s: a connection kept sending too fast and was closed", live.id)
+                        await _drain(queue)
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    _offer(queue, _refused(limit.refusal(), "rate-limited"))
+                    continue
                 answer = await _handle(hub, live, incoming, settings.max_message_bytes)
                 if answer is not None:
                     _offer(queue, answer)
@@ -298,6 +356,8 @@ async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], 
     try:
         if isinstance(message, ResignMessage):
             await hub.resign(live.id, message.token, message.version)
+        elif isinstance(message, UndoMessage):
+            await hub.undo(live.id, message.token, message.version, decline=message.decline)
         else:
             await hub.move(live.id, message.token, message.version, message.move)
     except Refusal as refusal:
@@ -327,6 +387,21 @@ def script_json(value: Any) -> str:
 
 def _refused(message: str, code: str) -> dict[str, Any]:
     return {"type": "error", "message": message, "code": code}
+
+
+def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
+    """The fragment of the link a new game's creator is sent to: `seats=` the tokens of the seats
+    played in this browser, `invites=` those of the invited seats (shown as links to pass on)."""
+    here = ",".join(f"{seat}.{token}" for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED)
+    invited = ",".join(f"{seat}.{token}" for seat, token in tokens.items() if live.seat_kinds[seat] == INVITED)
+    return "&".join(part for part in (f"seats={here}" if here else "", f"invites={invited}" if invited else "") if part)
+
+
+async def _drain(queue: asyncio.Queue, seconds: float = 0.5) -> None:
+    """Give the sender a moment to deliver what is queued (the last refusal) before a close."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not queue.empty() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
 
 
 def _offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
@@ -401,7 +476,15 @@ def form_context(game: dict[str, Any], form: dict[str, str] | None = None) -> di
         "playable": game["name"] in BROWSER_GAMES,
         "levels": list(LEVELS),
         "seat_count": _seat_count(game["name"]),
+        "max_seats": _max_seats(game),
+        "seat_choices": SEAT_CHOICES,
     }
+
+
+def _max_seats(game: dict[str, Any]) -> int:
+    """The most seats the game can have (Omega's `players` option goes to 4)."""
+    players = next((option for option in game["options"] if option["name"] == "players"), None)
+    return int(players["maximum"]) if players and players.get("maximum") else _seat_count(game["name"])
 
 
 def _seat_count(name: str) -> int:
@@ -428,6 +511,23 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
     seat = form.get("seat", "1")
     if not seat.isdigit() or len(seat) > 2:
         raise ValueError("choose your seat by its number")
-    return NewGame.model_validate(
-        {"game": game["name"], "options": options, "mode": mode, "seat": int(seat) - 1, "level": form.get("level", "medium")}
-    )
+    request: dict[str, Any] = {"game": game["name"], "options": options, "level": form.get("level", "medium")}
+    if mode == "seats":  # who sits in each seat, one choice per seat (`who_1`, `who_2`, …)
+        request["seats"] = seat_choices_from_form(game["name"], options, form)
+    else:
+        request.update(mode=mode, seat=int(seat) - 1)
+    minutes = form.get("clock_minutes", "").strip()
+    if minutes not in ("", "0"):
+        request["clock"] = {"minutes": minutes, "increment": form.get("clock_increment", "").strip() or "0"}
+    return NewGame.model_validate(request)
+
+
+def seat_choices_from_form(name: str, options: dict[str, Any], form: dict[str, str]) -> list[str]:
+    """The `who_N` choices of a form, as many as the game with these options has seats (a page
+    without its script sends every seat's choice; the ones past the game's seats are left out)."""
+    choices = [form[f"who_{n}"] for n in range(1, 7) if f"who_{n}" in form]
+    try:
+        seats = ogames.load(name, **options).seat_count
+    except Exception:  # bad options: the hub says why when it loads the game
+        return choices
+    return choices[:seats]

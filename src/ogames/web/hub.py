@@ -29,6 +29,7 @@ from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, State
 from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
+from ogames.web.clock import Clock
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest
@@ -37,7 +38,14 @@ log = logging.getLogger("ogames.web")
 
 # Games the browser can play so far (turn-based board games); Omiga's cards come later.
 BROWSER_GAMES = ("omny", "oddy", "omega", "onyx")
+# Seat kinds (stored in games.seat_kinds): a person at the creating browser, a person invited by
+# a link (or who took an open seat), an open seat anyone may take; anything else is a computer's
+# player spec (`mcts:think=1`).
 HUMAN = "human"
+INVITED = "invited"
+OPEN = "open"
+PEOPLE = (HUMAN, INVITED, OPEN)
+FLAG_GRACE = 0.05  # seconds after a clock reaches zero before the server looks (timers may fire early)
 QUEUE_SIZE = 8  # views waiting for one slow watcher before older ones are dropped
 
 
@@ -67,6 +75,13 @@ class LiveGame:
     thinking: bool = False
     problem: str | None = None
     ai_task: asyncio.Task | None = None
+    clock: Clock | None = None
+    flag_timer: asyncio.TimerHandle | None = None
+    # A request to take back a move in a game with invited people: (the asking seat, the version it
+    # was made at; it lapses when the game moves on) and the seats that have agreed. Kept in memory
+    # only: a restart forgets it, and the asker asks again.
+    undo_asked: tuple[int, int] | None = None
+    undo_agreed: set[int] = field(default_factory=set)
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -79,12 +94,29 @@ class LiveGame:
 
     def is_computer(self, seat: int | None) -> bool:
         """Whether the computer plays a seat."""
-        return seat is not None and self.seat_kinds[seat] != HUMAN
+        return seat is not None and self.seat_kinds[seat] not in PEOPLE
+
+    @property
+    def online(self) -> bool:
+        """Whether people in other browsers play (invited seats, or an open seat waiting for one)."""
+        return any(kind in (INVITED, OPEN) for kind in self.seat_kinds)
+
+    def pending_undo(self) -> int | None:
+        """The seat whose request to take back a move is waiting for agreement, if any."""
+        if self.undo_asked is None or self.undo_asked[1] != self.version:
+            return None
+        return self.undo_asked[0]
+
+    def undo_voters(self, asker: int) -> set[int]:
+        """The seats whose agreement a take-back asked for by `asker` needs: every other person's
+        (seats nobody has taken yet and computers have no say)."""
+        return {seat for seat, kind in enumerate(self.seat_kinds) if kind in (HUMAN, INVITED) and seat != asker}
 
     @property
     def busy(self) -> bool:
-        """Whether dropping the game from memory now would lose anything running."""
-        return bool(self.watchers) or self.lock.locked() or (self.ai_task is not None and not self.ai_task.done())
+        """Whether dropping the game from memory now would lose anything running (a running clock included)."""
+        thinking = self.ai_task is not None and not self.ai_task.done()
+        return bool(self.watchers) or self.lock.locked() or thinking or self.flag_timer is not None
 
 
 class Hub:
@@ -95,6 +127,7 @@ class Hub:
         self.settings = settings
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
+        self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
         if settings.ai_executor == "process":
             context = multiprocessing.get_context("spawn")  # no fork of a threaded server
             self.executor: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
@@ -108,6 +141,8 @@ class Hub:
         for live in self.live.values():
             if live.ai_task is not None:
                 live.ai_task.cancel()
+            if live.flag_timer is not None:
+                live.flag_timer.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
 
     # ----- creating and finding games --------------------------------------------------------
@@ -125,25 +160,29 @@ class Hub:
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
             raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
-        seats = game.seat_count
-        if request.mode == "ai":
-            if request.seat >= seats:
-                raise Refusal(f"seat {request.seat + 1} does not exist: this game has {seats} seats", "bad-seat")
-            think = self.settings.levels[request.level]
-            spec = f"mcts:think={think:g}"
-            kinds = [HUMAN if seat == request.seat else spec for seat in range(seats)]
-            names = ["player" if seat == request.seat else f"computer ({request.level})" for seat in range(seats)]
-        else:
-            kinds = [HUMAN] * seats
-            names = [f"player {seat + 1}" for seat in range(seats)]
+        mode, kinds, names = seating(request, game.seat_count, self.settings.levels)
         state = game.new_state(names)
-        tokens = {seat: secrets.token_urlsafe(32) for seat in range(seats) if kinds[seat] == HUMAN}
+        tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
         record = state.record()
-        await asyncio.to_thread(self.store.create_game, game_id, name, request.mode, kinds, record, tokens)
-        live = LiveGame(game_id, request.mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
+        clock = None if request.clock is None else Clock.start(request.clock.minutes, request.clock.increment, len(kinds))
+        listed = OPEN in kinds
+        await asyncio.to_thread(
+            self.store.create_game,
+            game_id,
+            name,
+            mode,
+            kinds,
+            record,
+            tokens,
+            clock=None if clock is None else clock.stored(),
+            listed=listed,
+        )
+        live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
+        live.clock = clock
         self._remember(live)
-        log.info("game %s created: %s %s, %s", game_id, name, request.mode, game.jsonable_options())
+        timed = "untimed" if clock is None else f"clock {clock.base:g}s+{clock.increment:g}s"
+        log.info("game %s created: %s %s (%s), %s, %s", game_id, name, mode, " ".join(kinds), timed, game.jsonable_options())
         self._start_computer(live)
         return live, tokens
 
@@ -164,7 +203,12 @@ class Hub:
                 raise Refusal("there is no such game", "not-found", 404)
             digests = await asyncio.to_thread(self.store.token_digests, game_id)
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
+            live.clock = Clock.from_stored(row.clock)
             self._remember(live)
+        if live.clock is not None and live.clock.out_of_time(live.state.mover):
+            async with live.lock:  # the clock ran out while the server was down: the flag falls now
+                await self._flag_if_out_of_time(live)
+        self._arm_flag(live)
         self._start_computer(live)
         return live
 
@@ -187,24 +231,28 @@ class Hub:
                 raise Refusal("the computer is to move", "not-your-turn", 409)
             if seat != live.state.mover:
                 raise Refusal(f"it is not your turn: {live.state.to_move} is to move", "not-your-turn", 409)
-            trial = live.state.clone()
-            try:
-                trial.play(move)
-            except OgamesError as exc:
-                raise Refusal(str(exc), "illegal", 422) from None
-            await self._commit(live, trial)
+            flagged = await self._flag_if_out_of_time(live)
+            if flagged is None:
+                trial = live.state.clone()
+                try:
+                    trial.play(move)
+                except OgamesError as exc:
+                    raise Refusal(str(exc), "illegal", 422) from None
+                await self._commit(live, trial)
         await self.announce(live)
+        if flagged is not None:
+            raise Refusal(f"too late: your time ran out, so the move was not made ({flagged})", "over", 409)
         self._start_computer(live)
         return live
 
     async def resign(self, game_id: str, token: str, version: int) -> LiveGame:
         """The seat whose token is given gives up (its colours, at any turn); Refusal if not allowed."""
         live = await self.get(game_id)
+        await self._fall_if_due(live)
         async with live.lock:
             seat = self._check_turn(live, token, version)
             state = live.state
-            colours = [colour for colour, owner in state.owner.items() if owner == seat]
-            colour = state.to_move if state.to_move in colours else (colours[0] if colours else None)
+            colour = seat_colour(state, seat)
             if colour is None:
                 raise Refusal("this seat has no colour to resign", "illegal", 422)
             trial = state.clone()
@@ -216,6 +264,104 @@ class Hub:
         await self.announce(live)
         return live
 
+    async def undo(self, game_id: str, token: str, version: int, *, decline: bool = False) -> LiveGame:
+        """Take back the last action (hotseat), or the person's last move and every computer's
+        reply since (against the computer: the turn comes back to a person); one new version, stored
+        like a move. With invited people it takes everyone's agreement: the first undo asks, each
+        other person's undo agrees (`decline` refuses), and the asker's last move and every move
+        since are taken back once all have agreed. Refusal (nothing changed) after a loss on time,
+        or when there is nothing of the seat's (or of a person's) to take back."""
+        live = await self.get(game_id)
+        await self._fall_if_due(live)
+        async with live.lock:
+            seat = self._check_seat(live, token, version)
+            if live.clock is not None and live.clock.flagged is not None:
+                raise Refusal("the game was lost on time, which cannot be taken back", "no-undo", 409)
+            if decline:
+                self._decline_undo(live, seat)
+                trial = None
+            elif live.online:
+                trial = self._agree_to_undo(live, seat)
+            else:
+                trial = live.state.clone()
+                while trial.history:
+                    trial.undo()
+                    if not live.is_computer(trial.mover):
+                        break
+                if trial.history == live.state.history or live.is_computer(trial.mover):
+                    raise Refusal("there is no move of a person's to take back", "no-undo", 409)
+            if trial is not None:
+                await self._commit(live, trial, undo=True)
+                live.undo_asked = None
+                live.thinking = False  # a computer thinking now has its move dropped (the version changed)
+        await self.announce(live)
+        self._start_computer(live)
+        return live
+
+    def _agree_to_undo(self, live: LiveGame, seat: int) -> State | None:
+        """An undo in a game with invited people: a new request (None, unless nobody else need
+        agree), or one more agreement to the pending one (the position taken back once everyone
+        has agreed, else None). Refusal if the seat has nothing to take back or asked already."""
+        asked = live.pending_undo()
+        if asked is None:
+            taken_back = take_back_to(live.state, seat)
+            if taken_back is None:
+                raise Refusal("there is no move of yours to take back", "no-undo", 409)
+            live.undo_asked = (seat, live.version)
+            live.undo_agreed = set()
+            log.info("game %s: seat %d asks to take back its move", live.id, seat + 1)
+            return taken_back if not live.undo_voters(seat) else None
+        asker = asked
+        if seat == asker:
+            raise Refusal("you have asked to take back your move already: waiting for the others to agree", "no-undo", 409)
+        live.undo_agreed.add(seat)
+        if not live.undo_voters(asker) <= live.undo_agreed:
+            return None
+        taken_back = take_back_to(live.state, asker)
+        if taken_back is None:  # never: the request was checked when it was made, at this version
+            raise Refusal("there is no move to take back", "no-undo", 409)
+        return taken_back
+
+    def _decline_undo(self, live: LiveGame, seat: int) -> None:
+        """A person refuses the pending request to take back a move (the asker may withdraw it too)."""
+        if live.pending_undo() is None:
+            raise Refusal("nobody has asked to take back a move", "no-undo", 409)
+        live.undo_asked = None
+        log.info("game %s: seat %d declined the undo", live.id, seat + 1)
+
+    async def join(self, game_id: str, seat: int) -> tuple[LiveGame, str]:
+        """Take an open seat of a game: the new token for it (given once); Refusal if the seat is
+        not open (taken already, or never offered)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.state.is_over:
+                raise Refusal(f"the game is over: {live.state.result.describe() if live.state.result else ''}", "over", 409)
+            if not 0 <= seat < len(live.seat_kinds) or live.seat_kinds[seat] != OPEN:
+                raise Refusal(f"seat {seat + 1} is not open: it was taken already or never offered", "seat-taken", 409)
+            token = secrets.token_urlsafe(32)
+            try:
+                kinds = await asyncio.to_thread(self.store.take_seat, live.id, seat, token)
+            except Exception:
+                log.exception("game %s: could not store the taking of seat %d", live.id, seat)
+                raise Refusal("the seat could not be stored, so it was not taken: try again", "storage", 503) from None
+            if kinds is None:
+                raise Refusal(f"seat {seat + 1} is not open: it was taken already", "seat-taken", 409)
+            live.seat_kinds = kinds
+            live.digests[seat] = digest(token)
+        log.info("game %s: seat %d taken", live.id, seat + 1)
+        await self.announce(live)
+        return live, token
+
+    def _check_seat(self, live: LiveGame, token: str, version: int) -> int:
+        """The seat of a token, after checking the game is at the version the page saw."""
+        seat = live.seat_of(token)
+        if seat is None:
+            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+        if version != live.version:
+            message = f"the game has moved on since this was sent (it was for version {version}, the game is at {live.version})"
+            raise Refusal(message, "stale", 409)
+        return seat
+
     def _check_turn(self, live: LiveGame, token: str, version: int) -> int:
         """The seat of a token, after checking the game is on and at the version the page saw."""
         seat = live.seat_of(token)
@@ -223,21 +369,26 @@ class Hub:
             raise Refusal("that token holds no seat in this game", "bad-token", 403)
         state = live.state
         if state.result is not None:
-            raise Refusal(f"the game is over: {state.result.describe()}", "over", 409)
-        if version != live.version:
-            message = f"the game has moved on since this was sent (it was for version {version}, the game is at {live.version})"
-            raise Refusal(message, "stale", 409)
-        return seat
+            raise Refusal(f"the game is over: {describe_result(live)}", "over", 409)
+        return self._check_seat(live, token, version)
 
-    async def _commit(self, live: LiveGame, trial: State) -> None:
-        """Store the action a trial copy of the live state made, then make the copy the live state
-        (the game's lock is held)."""
+    async def _commit(self, live: LiveGame, trial: State, *, undo: bool = False, flagged: int | None = None) -> None:
+        """Store the action a trial copy of the live state made (and the clock after it), then make
+        the copy the live state (the game's lock is held)."""
         before, record = live.state.record()["moves"], trial.record()
         after = record["moves"]
         first = first_change(before, after)
         entry = after[-1] if after else {}
+        clock = live.clock
+        if clock is not None:
+            if flagged is not None:
+                clock = clock.flag(flagged)
+            else:
+                next_mover = None if trial.is_over else trial.mover
+                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, undo=undo, now=time.time())
+        stored_clock = None if clock is None else clock.stored()
         try:
-            await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first)
+            await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first, stored_clock)
         except StaleMove:
             # Someone else (another server on the same database) stored a move first: catch up.
             self.live.pop(live.id, None)
@@ -248,7 +399,72 @@ class Hub:
         live.state = trial
         live.version += 1
         live.problem = None
-        log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
+        live.clock = clock
+        self._arm_flag(live)
+        if undo:
+            log.info("game %s: taken back to %d moves", live.id, len(after))
+        else:
+            log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
+
+    # ----- clocks ------------------------------------------------------------------------------
+
+    def _arm_flag(self, live: LiveGame) -> None:
+        """Set the timer that makes the seat to move lose when its time runs out (or none, if no
+        clock runs)."""
+        if live.flag_timer is not None:
+            live.flag_timer.cancel()
+            live.flag_timer = None
+        clock, state = live.clock, live.state
+        if clock is None or clock.since is None or state.is_over or state.mover is None:
+            return
+        delay = max(0.0, clock.left(state.mover, state.mover)) + FLAG_GRACE
+        loop = asyncio.get_running_loop()
+        live.flag_timer = loop.call_later(delay, self._flag_due, live)
+
+    def _flag_due(self, live: LiveGame) -> None:
+        live.flag_timer = None
+        task = asyncio.get_running_loop().create_task(self._flag_when_due(live), name=f"ogames-flag-{live.id}")
+        self._flag_tasks.add(task)
+        task.add_done_callback(self._flag_tasks.discard)
+
+    async def _flag_when_due(self, live: LiveGame) -> None:
+        async with live.lock:
+            flagged = await self._flag_if_out_of_time(live)
+            if flagged is None:
+                self._arm_flag(live)  # the timer was early, or the position changed: wait again
+        if flagged is not None:
+            await self.announce(live)
+
+    async def _fall_if_due(self, live: LiveGame) -> None:
+        """Before a resignation or an undo: if the seat to move's time has run out (its timer not
+        yet run), its flag falls first and the request is refused, as the game is over."""
+        if live.clock is None or not live.clock.out_of_time(live.state.mover):
+            return
+        async with live.lock:
+            flagged = await self._flag_if_out_of_time(live)
+        if flagged is not None:
+            await self.announce(live)
+            raise Refusal(f"too late: the game is over ({flagged})", "over", 409)
+
+    async def _flag_if_out_of_time(self, live: LiveGame) -> str | None:
+        """If the seat to move has used up its time, it loses on time (stored like a move): the
+        result's text, else None. The game's lock is held."""
+        clock, state = live.clock, live.state
+        if clock is None or state.is_over or not clock.out_of_time(state.mover):
+            return None
+        seat = state.mover
+        colour = None if seat is None else seat_colour(state, seat)
+        if seat is None or colour is None:
+            return None
+        trial = state.clone()
+        try:
+            trial.resign(colour)
+            await self._commit(live, trial, flagged=seat)
+        except (OgamesError, NotImplementedError, Refusal) as exc:
+            log.error("game %s: the loss on time of seat %d could not be made: %s", live.id, seat + 1, exc)
+            return None
+        log.info("game %s: seat %d lost on time", live.id, seat + 1)
+        return describe_result(live)
 
     # ----- the computer ------------------------------------------------------------------------
 
@@ -283,7 +499,11 @@ class Hub:
                 break
             async with live.lock:
                 if live.version != version or live.state.is_over:
-                    continue  # the position changed while it thought (a resignation): think again
+                    live.thinking = False
+                    continue  # the position changed while it thought (a resignation, an undo): look again
+                if await self._flag_if_out_of_time(live) is not None:
+                    live.thinking = False
+                    continue  # its time ran out while it thought: the game is over
                 trial = live.state.clone()
                 try:
                     trial.play(move)
@@ -294,7 +514,9 @@ class Hub:
                     break
                 live.thinking = False
             await self.announce(live)
-        live.thinking = False
+        if live.thinking:
+            live.thinking = False
+            await self.announce(live)
         if live.problem:
             if self.live.get(live.id) is live:
                 del self.live[live.id]  # the next visit rebuilds the game and lets the computer try again
@@ -319,6 +541,78 @@ class Hub:
             while queue.full():
                 queue.get_nowait()  # views are whole: the newest replaces the oldest
             queue.put_nowait(message)
+
+
+def seating(request: NewGame, seats: int, levels: dict[str, float]) -> tuple[str, list[str], list[str]]:
+    """(mode, seat kinds, player names) of a new game: from `request.seats` (one choice per seat),
+    else from its mode. Refusal if the choices do not fit the game."""
+    if request.seats is None:
+        if request.mode == "ai":
+            if request.seat >= seats:
+                raise Refusal(f"seat {request.seat + 1} does not exist: this game has {seats} seats", "bad-seat")
+            choices = ["here" if seat == request.seat else f"computer:{request.level}" for seat in range(seats)]
+        else:
+            choices = ["here"] * seats
+    else:
+        choices = list(request.seats)
+        if len(choices) != seats:
+            raise Refusal(f"this game has {seats} seats: say who sits in each ({len(choices)} given)", "bad-seat")
+    if all(choice.startswith("computer:") for choice in choices):
+        raise Refusal("at least one seat must be a person's", "bad-seat")
+    kinds: list[str] = []
+    names: list[str] = []
+    for seat, choice in enumerate(choices):
+        if choice.startswith("computer:"):
+            level = choice.split(":", 1)[1]
+            kinds.append(f"mcts:think={levels[level]:g}")
+            names.append(f"computer ({level})")
+        else:
+            kinds.append({"here": HUMAN, "invite": INVITED, "open": OPEN}[choice])
+            names.append(f"player {seat + 1}")
+    if request.seats is None and request.mode == "ai":
+        names[request.seat] = "player"  # as games made by mode were always named
+    if any(kind in (INVITED, OPEN) for kind in kinds):
+        mode = "online"
+    elif any(kind not in PEOPLE for kind in kinds):
+        mode = "ai"
+    else:
+        mode = "hotseat"
+    return mode, kinds, names
+
+
+def take_back_to(state: State, seat: int) -> State | None:
+    """A copy of a position with the last moves taken back until `seat` is to move again, having
+    taken back at least its own last move; None if it has none."""
+    trial = state.clone()
+    while trial.history:
+        trial.undo()
+        if trial.mover == seat:
+            return trial
+    return None
+
+
+def seat_colour(state: State, seat: int) -> str | None:
+    """The colour a seat gives up when it resigns or loses on time: the one to move if it is the
+    seat's, else its first (Omega's seat places every colour's stone, but owns one)."""
+    colours = [colour for colour, owner in state.owner.items() if owner == seat]
+    return state.to_move if state.to_move in colours else (colours[0] if colours else None)
+
+
+def flagged_colours(live: LiveGame) -> str | None:
+    """The colours of the seat that lost on time (as people read them), or None."""
+    if live.clock is None or live.clock.flagged is None:
+        return None
+    seat = live.clock.flagged
+    return " and ".join(colour for colour, owner in live.state.owner.items() if owner == seat) or f"seat {seat + 1}"
+
+
+def describe_result(live: LiveGame) -> str:
+    """The result in a sentence; a loss on time says so (the record writes it as a resignation)."""
+    result = live.state.result
+    if result is None:
+        return ""
+    late = flagged_colours(live)
+    return f"{result.winner} won ({late} lost on time)" if late else result.describe()
 
 
 def first_change(before: list[Any], after: list[Any]) -> int:
@@ -347,6 +641,9 @@ def view(live: LiveGame) -> dict[str, Any]:
     over = state.is_over
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
+    moves = move_list(state)
+    if moves and live.clock is not None and live.clock.flagged is not None:
+        moves[-1]["move"] = "lost on time"  # the record writes the loss on time as a resignation
     legal: list[str] = []
     specials: list[str] = []
     if not over and not computer_to_move:
@@ -357,8 +654,14 @@ def view(live: LiveGame) -> dict[str, Any]:
     seats = []
     for seat, name in enumerate(state.players):
         colours = [colour for colour, owner in state.owner.items() if owner == seat]
-        seats.append({"seat": seat, "name": name, "computer": live.is_computer(seat), "colours": colours})
+        kind = live.seat_kinds[seat]
+        shown_kind = "computer" if live.is_computer(seat) else {HUMAN: "person", INVITED: "invited", OPEN: "open"}[kind]
+        seats.append({"seat": seat, "name": name, "computer": live.is_computer(seat), "colours": colours, "kind": shown_kind})
     result = state.result
+    late = flagged_colours(live)
+    flagged = live.clock is not None and live.clock.flagged is not None
+    can_undo = not flagged and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
+    asker = live.pending_undo()
     return {
         "type": "state",
         "id": live.id,
@@ -373,17 +676,27 @@ def view(live: LiveGame) -> dict[str, Any]:
         "to_move": None if over else state.to_move,
         "mover": mover,
         "seats": seats,
-        "moves": move_list(state),
+        "moves": moves,
         "stones": stones,
         "last": last.get("move") if last else None,
         "legal": legal,
         "specials": specials,
         "winning": winning_cells(state),
         "scores": _plain(state.scores),
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
+        "result": None
+        if result is None
+        else {
+            "winner": result.winner,
+            "reason": f"{late} lost on time" if late else result.reason,
+            "text": describe_result(live),
+            "on_time": bool(late),
+        },
         "thinking": live.thinking,
         "problem": live.problem,
         "board": board_part(state),
+        "clock": None if live.clock is None else live.clock.view(mover),
+        "undo": can_undo and bool(state.history),
+        "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
     }
 
 
@@ -397,4 +710,4 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["BROWSER_GAMES", "Hub", "LiveGame", "Refusal", "rebuild", "view"]
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "rebuild", "seating", "view"]

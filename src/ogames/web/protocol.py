@@ -8,9 +8,9 @@ sent again later, or sent for a position that has moved on, is refused.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
 MAX_TOKEN = 64  # characters of a seat token (they are 43)
@@ -54,14 +54,24 @@ class ResignMessage(Message):
     version: Version
 
 
+class UndoMessage(Message):
+    """Take back the last move (hotseat) or the person's last move and the computer's reply (against
+    the computer), in the game at the version the page saw."""
+
+    type: Literal["undo"]
+    token: Token
+    version: Version
+    decline: StrictBool = False  # with invited people: refuse the pending request to take back a move
+
+
 class PingMessage(Message):
     """Keep the connection alive; answered with a pong."""
 
     type: Literal["ping"]
 
 
-TAGS = ("move", "resign", "ping")
-ClientMessage = Annotated[MoveMessage | ResignMessage | PingMessage, Field(discriminator="type")]
+TAGS = ("move", "resign", "undo", "ping")
+ClientMessage = Annotated[MoveMessage | ResignMessage | UndoMessage | PingMessage, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -80,11 +90,44 @@ class ResignRequest(Message):
     version: Version
 
 
-class NewGame(Message):
-    """A new game: which game, its options, and who sits where.
+class UndoRequest(Message):
+    """Undo over HTTP (`POST /api/games/{id}/undo`)."""
 
-    mode "hotseat": people in every seat, one browser holds every token; mode "ai": a person in
-    `seat`, the computer at `level` in every other seat.
+    token: Token
+    version: Version
+    decline: StrictBool = False
+
+
+class JoinRequest(Message):
+    """Take the open seat of a listed game (`POST /api/games/{id}/join`); the answer holds its new token."""
+
+    seat: Annotated[int, Field(ge=0, le=5, strict=True)]
+
+
+# Who sits in a seat: a person at this browser, a person invited by a link, an open seat anyone may
+# take, or the computer at a level.
+SeatChoice = Literal["here", "invite", "open", "computer:easy", "computer:medium", "computer:hard"]
+SEAT_CHOICES: tuple[str, ...] = get_args(SeatChoice)
+MIN_CLOCK_MINUTES = 0.05  # 3 seconds: tiny clocks are for tests and bullet players
+MAX_CLOCK_MINUTES = 180.0
+MAX_INCREMENT = 60.0
+
+
+class ClockChoice(Message):
+    """A Fischer clock: every seat starts with `minutes`, and gains `increment` seconds after each turn."""
+
+    model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
+
+    minutes: Annotated[float, Field(ge=MIN_CLOCK_MINUTES, le=MAX_CLOCK_MINUTES, allow_inf_nan=False)]
+    increment: Annotated[float, Field(ge=0, le=MAX_INCREMENT, allow_inf_nan=False)] = 0.0
+
+
+class NewGame(Message):
+    """A new game: which game, its options, who sits where, and its clock.
+
+    `seats` (one choice per seat) says who sits where. Without it, `mode` does: "hotseat", people in
+    every seat, one browser holds every token; "ai", a person in `seat`, the computer at `level` in
+    every other seat. `clock` is None for untimed games.
     """
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
@@ -94,6 +137,8 @@ class NewGame(Message):
     mode: Literal["hotseat", "ai"] = "hotseat"
     seat: Annotated[int, Field(ge=0, le=5)] = 0
     level: Literal["easy", "medium", "hard"] = "medium"
+    seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=6)] | None = None
+    clock: ClockChoice | None = None
 
 
 def explain(error: ValidationError) -> str:
@@ -113,13 +158,13 @@ def explain(error: ValidationError) -> str:
     elif kind == "missing":
         text = f"field {where!r} is missing"
     elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-        text = "the message type must be one of move, resign, ping"
+        text = f"the message type must be one of {', '.join(TAGS)}"
     else:
         text = f"field {where!r}: {message[:120]}" if where else message[:160]
     more = len(problems) - 1
     return text + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
 
 
-def parse_client(data: Any) -> MoveMessage | ResignMessage | PingMessage:
+def parse_client(data: Any) -> MoveMessage | ResignMessage | UndoMessage | PingMessage:
     """A client message from decoded JSON; pydantic's ValidationError if it is not one."""
     return client_message.validate_python(data)

@@ -54,9 +54,19 @@ class Settings:
     max_analysis_seconds: float = 10.0
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
+    # Rate limits (token buckets): WebSocket messages per connection — `ws_rate` a second, bursts
+    # of `ws_burst`, the connection closed after `ws_strikes` refusals in a row — and JSON API
+    # requests per client address. A person clicks a few times a second at most.
+    ws_rate: float = 10.0
+    ws_burst: float = 30.0
+    ws_strikes: int = 20
+    api_rate: float = 20.0
+    api_burst: float = 100.0
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):
             raise ValueError(f"ai_executor must be 'process' or 'thread', not {self.ai_executor!r}")
         if self.ai_workers < 1:
             raise ValueError("ai_workers must be at least 1")
+        if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:
+            raise ValueError("rate limits must be positive")

@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     Engine,
     Float,
@@ -36,11 +37,13 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -61,6 +64,8 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("clock", JSON, nullable=True),  # web/clock.py's Clock.stored(); None: untimed
+    Column("listed", Boolean, nullable=False, server_default=false()),  # an open game with a seat to take
 )
 moves = Table(
     "moves",
@@ -80,7 +85,6 @@ seat_tokens = Table(
 
 
 # A game whose invited seat nobody has taken yet is stored with one of these statuses.
-OPEN_STATUSES = ("waiting", "open")
 
 
 class StaleMove(Exception):
@@ -106,6 +110,8 @@ class GameRow:
     status: str = "playing"
     created_at: float = 0.0
     updated_at: float = 0.0
+    clock: dict[str, Any] | None = None
+    listed: bool = False
 
     def record(self) -> dict[str, Any]:
         """The game's record (format of `ogames.records`), as the rules wrote it move by move."""
@@ -141,9 +147,18 @@ class Store:
         self.engine.dispose()
 
     def create_game(
-        self, game_id: str, game: str, mode: str, seat_kinds: list[str], record: dict[str, Any], tokens: dict[int, str]
+        self,
+        game_id: str,
+        game: str,
+        mode: str,
+        seat_kinds: list[str],
+        record: dict[str, Any],
+        tokens: dict[int, str],
+        *,
+        clock: dict[str, Any] | None = None,
+        listed: bool = False,
     ) -> None:
-        """Store a new game (with no moves yet) and the digests of its seat tokens."""
+        """Store a new game (with no moves yet), its clock, and the digests of its seat tokens."""
         head, made = split_record(record)
         now = time.time()
         with self._one_writer, self.engine.begin() as conn:
@@ -159,6 +174,8 @@ class Store:
                     status=_status(head),
                     created_at=now,
                     updated_at=now,
+                    clock=clock,
+                    listed=listed,
                 )
             )
             for ply, entry in enumerate(made):
@@ -166,17 +183,24 @@ class Store:
             for seat, token in tokens.items():
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
 
-    def add_action(self, game_id: str, version: int, record: dict[str, Any], first: int) -> None:
-        """Store an action made at `version`: the record's new head and its entries from index
-        `first` on (replacing any stored from there), in one transaction; StaleMove (nothing
-        written) if the stored game is not at that version."""
+    def add_action(
+        self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None
+    ) -> None:
+        """Store an action made at `version` (a move, a resignation, an undo, a loss on time): the
+        record's new head and its entries from index `first` on (replacing any stored from there;
+        an undo leaves fewer), and the clock after it if the game has one, in one transaction;
+        StaleMove (nothing written) if the stored game is not at that version."""
         head, made = split_record(record)
         now = time.time()
+        values: dict[str, Any] = {"head": head, "ply": len(made), "version": version + 1, "status": _status(head)}
+        values["updated_at"] = now
+        if clock is not None:
+            values["clock"] = clock
+        if head.get("result"):
+            values["listed"] = False
         with self._one_writer, self.engine.begin() as conn:
             changed = conn.execute(
-                update(games)
-                .where(games.c.id == game_id, games.c.version == version)
-                .values(head=head, ply=len(made), version=version + 1, status=_status(head), updated_at=now)
+                update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             ).rowcount
             if changed != 1:
                 raise StaleMove(f"game {game_id} is not at version {version}")
@@ -202,6 +226,8 @@ class Store:
             status=row["status"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            clock=row["clock"],
+            listed=bool(row["listed"]),
         )
 
     def token_digests(self, game_id: str) -> dict[int, str]:
@@ -209,6 +235,53 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(seat_tokens.c.seat, seat_tokens.c.digest).where(seat_tokens.c.game_id == game_id)).all()
         return {seat: stored for seat, stored in rows}
+
+    def take_seat(self, game_id: str, seat: int, token: str) -> list[str] | None:
+        """Give an open seat to whoever asked first: its kind becomes "invited" and the token's
+        digest is stored, in one transaction. The game's new seat kinds, or None (nothing written)
+        if the seat is not open (taken already, or never offered)."""
+        try:
+            with self._one_writer, self.engine.begin() as conn:
+                row = conn.execute(select(games.c.seat_kinds, games.c.status).where(games.c.id == game_id)).first()
+                if row is None or row.status != "playing":
+                    return None
+                kinds = list(row.seat_kinds)
+                if not 0 <= seat < len(kinds) or kinds[seat] != "open":
+                    return None
+                kinds[seat] = "invited"
+                # The seat's token row is the guard: of two takers at once, the second one's insert fails.
+                conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
+                conn.execute(update(games).where(games.c.id == game_id).values(seat_kinds=kinds, listed="open" in kinds))
+        except IntegrityError:
+            return None
+        return kinds
+
+    def open_games(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Listed games that still have a seat to take, newest first: id, game, options, seat kinds, clock."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    games.c.id, games.c.game, games.c.mode, games.c.ply, games.c.head, games.c.seat_kinds, games.c.clock,
+                    games.c.created_at,
+                )
+                .where(games.c.listed.is_(True), games.c.status == "playing")
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            ).mappings()
+            return [
+                {
+                    "id": row["id"],
+                    "game": row["game"],
+                    "mode": row["mode"],
+                    "ply": row["ply"],
+                    "result": None,
+                    "options": (row["head"] or {}).get("options", {}),
+                    "seats": list(row["seat_kinds"]),
+                    "clock": None if not row["clock"] else {"base": row["clock"]["base"], "increment": row["clock"]["increment"]},
+                    "created_at": row["created_at"],
+                }
+                for row in rows
+            ]
 
     def recent_games(self, limit: int = 12, statuses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """The most recently changed games (only those in `statuses` when given): id, game, mode,
@@ -230,10 +303,6 @@ class Store:
                 }
                 for row in rows
             ]
-
-    def open_games(self, limit: int = 12) -> list[dict[str, Any]]:
-        """Games waiting for a player to join (an invited seat still empty), newest first."""
-        return self.recent_games(limit, OPEN_STATUSES)
 
     def finished_games(self, limit: int = 12) -> list[dict[str, Any]]:
         """The games that ended most recently."""

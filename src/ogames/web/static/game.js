@@ -28,6 +28,10 @@
     return held;
   }
 
+  function keepTokens() {
+    try { localStorage.setItem(storageKey, JSON.stringify(tokens)); } catch (e) { /* private mode */ }
+  }
+
   function tokenFor(seat) { return seat === null || seat === undefined ? null : tokens[String(seat)] || null; }
   function heldSeats() { return Object.keys(tokens).map(Number); }
 
@@ -106,7 +110,7 @@
       strong.textContent = words.to_move.replace("{colour}", colourName(view.to_move));
       status.append(strong);
       const seat = view.seats[view.mover];
-      const yours = mine && view.mode === "ai";
+      const yours = mine && view.mode !== "hotseat";
       if (seat && !yours) status.append(document.createTextNode(" · " + seat.name));
       if (view.thinking) {
         const think = document.createElement("span");
@@ -170,6 +174,7 @@
       });
     }
     document.getElementById("resign").hidden = view.over || heldSeats().length === 0;
+    hooks.forEach(function (hook) { hook(view, api); });
   }
 
   function showMessage(text) {
@@ -183,6 +188,13 @@
     span.textContent = up ? words.connected : words.disconnected;
     span.classList.toggle("down", !up);
   }
+
+  // The other scripts of the page (clock.js, together.js) see every view through these hooks.
+  const hooks = window.ogamesHooks || [];
+  const api = {
+    gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
+    keepTokens: keepTokens, send: send, showMessage: showMessage, render: function () { render(); },
+  };
 
   document.getElementById("board").addEventListener("click", function (event) {
     const cell = event.target.closest("[data-cell]");

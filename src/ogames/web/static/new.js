@@ -17,7 +17,21 @@
     if (ai && aiOnly) {
       aiOnly.hidden = !ai.checked;
     }
+    // Who sits where: one choice per seat, as many as the game has (Omega: its players option).
+    const bySeat = form.querySelector("input[name=mode][value=seats]");
+    const seatsOnly = form.querySelector(".seats-only");
+    if (bySeat && seatsOnly) {
+      seatsOnly.hidden = !bySeat.checked;
+      const players = form.querySelector("#opt_players");
+      const count = players && players.value ? Number(players.value) : Number(seatsOnly.dataset.seatCount);
+      seatsOnly.querySelectorAll("[data-who]").forEach(function (field) {
+        const on = bySeat.checked && Number(field.dataset.who) <= count;
+        field.hidden = !on;
+        field.querySelector("select").disabled = !on;
+      });
+    }
   }
   form.addEventListener("change", update);
+  form.addEventListener("input", update);
   update();
 })();
