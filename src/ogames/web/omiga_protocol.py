@@ -101,12 +101,13 @@ def parse_table_message(data: object) -> ActMessage | ReadyMessage | ResignMessa
     return table_message.validate_python(data)
 
 
+# The table's message types, as the page may send them.
+TABLE_TAGS = ("act", "ready", "resign", "ping")
+
+
 def explain_table(error: ValidationError) -> str:
     """`protocol.explain` for the table's messages (fields named without the message type)."""
-    text = explain(error)
-    for tag in ("act", "ready", "resign", "ping"):
-        text = text.replace(f"'{tag}.", "'")
-    return text.replace("move, resign, ping", "act, ready, resign, ping")
+    return explain(error, TABLE_TAGS)
 
 
 __all__ = [

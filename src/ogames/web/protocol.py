@@ -141,14 +141,15 @@ class NewGame(Message):
     clock: ClockChoice | None = None
 
 
-def explain(error: ValidationError) -> str:
-    """One short sentence for the first problem pydantic found (no input values are echoed)."""
+def explain(error: ValidationError, tags: tuple[str, ...] = TAGS) -> str:
+    """One short sentence for the first problem pydantic found (no input values are echoed);
+    `tags` are the message types the failed model accepts."""
     problems = error.errors(include_url=False, include_input=False)
     if not problems:
         return "the message is not valid"
     first = problems[0]
     loc = list(first.get("loc", ()))
-    if len(loc) > 1 and loc[0] in TAGS:  # the message type pydantic chose the model by
+    if len(loc) > 1 and loc[0] in tags:  # the message type pydantic chose the model by
         loc = loc[1:]
     where = ".".join(str(part) for part in loc)
     kind = first.get("type", "")
@@ -158,7 +159,7 @@ def explain(error: ValidationError) -> str:
     elif kind == "missing":
         text = f"field {where!r} is missing"
     elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-        text = f"the message type must be one of {', '.join(TAGS)}"
+        text = f"the message type must be one of {', '.join(tags)}"
     else:
         text = f"field {where!r}: {message[:120]}" if where else message[:160]
     more = len(problems) - 1
