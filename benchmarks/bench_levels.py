@@ -88,6 +88,21 @@ def row(key: str, low: int, result: dict[str, Any]) -> str:
 HEADER = "| game | levels | points of the higher | score | 95% interval | even | above even? |\n|---|---|---:|---:|---|---:|---|"
 
 
+POOLED_HEADER = (
+    "| levels | boards (two players) | points of the higher | score | 95% interval | above even? |\n|---|---:|---:|---:|---|---|"
+)
+
+
+def pooled_row(low: int, results: list[dict[str, Any]]) -> str:
+    """One pair's games on every two-player board taken together."""
+    points = sum(r["points"] for r in results)
+    games = sum(r["games"] for r in results)
+    lo, hi = wilson(points, games)
+    verdict = "yes" if lo > 0.5 else "not separated"
+    interval = f"{lo:.0%} – {hi:.0%}"
+    return f"| {low + 1} vs {low} | {len(results)} | {points:g}/{games} | {points / games:.0%} | {interval} | {verdict} |"
+
+
 def main() -> None:
     """Play every pair and print (and optionally write) the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -101,6 +116,7 @@ def main() -> None:
     parser.add_argument("--markdown", type=Path, help="also write the table here")
     args = parser.parse_args()
     rows: list[tuple[int, int, str]] = []
+    pooled: dict[int, list[dict[str, Any]]] = {}
     print(HEADER, flush=True)
     # Cheap pairs on every board first, so that a short run still covers every game.
     for low in range(args.low, args.high):
@@ -113,10 +129,15 @@ def main() -> None:
             result = play_pair(key, low, games, args.out, args.seed)
             line = row(key, low, result)
             rows.append((list(BOARDS).index(key), low, line))
+            if seats == 2:
+                pooled.setdefault(low, []).append(result)
             print(f"{line}  ({result['seconds']:.0f} s)", flush=True)
             if args.markdown:  # by board, then by level, rewritten after every pair
-                table = [HEADER] + [text for *_, text in sorted(rows)]
+                table = [HEADER] + [text for *_, text in sorted(rows)] + ["", POOLED_HEADER]
+                table += [pooled_row(low, results) for low, results in sorted(pooled.items())]
                 args.markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
+    for low, results in sorted(pooled.items()):
+        print(pooled_row(low, results))
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) byte
 PV_LENGTH = 8
 REWARDS = {"win": K.REWARD_WIN, "rank": K.REWARD_RANK, "paranoid": K.REWARD_PARANOID}  # 3–4 seats
 PROVED_GAMES = ("omny", "oddy")  # games the connection solver proves
-PROVE_SHARE = 0.25  # with a time budget and `prove`, the solver's share of the time at most
+PROVE_SHARE = 0.125  # with a time budget: the solver's share before the search, and again after it
+PROVE_START_RATE = 100_000.0  # solver positions per second assumed until one search measures it
 PROVE_TRIES = 3  # searched moves checked against a proven loss, at most
 PROVE_TABLE_BITS = 18  # the solver's table inside mcts: 2^18 entries, 7 MB
 
@@ -291,6 +292,7 @@ class CompiledMcts(MctsPlayer):
         self.level = level
         self._tree: dict[str, Any] | None = None
         self._solver: Any = None
+        self._prove_rate = PROVE_START_RATE
 
     def reset(self) -> None:
         """Forget the tree and start the random sequence again from the seed."""
@@ -318,7 +320,7 @@ class CompiledMcts(MctsPlayer):
         proof = None
         if self.prove and state.game.name in PROVED_GAMES:
             start = time.perf_counter()
-            proof = self._proof(state, self.prove, None if think is None else PROVE_SHARE * think)
+            proof = self._proof(state, self._prove_budget(think))
             if proof.value == "win" and proof.move is not None:
                 self.last = {
                     "iterations": 0,
@@ -334,21 +336,32 @@ class CompiledMcts(MctsPlayer):
                 }
                 return proof.move
             if think is not None:
-                think = max(think - (time.perf_counter() - start), 0.2 * think)
+                # The search gets what the proof left, less the share of the checks after it.
+                think = max(think * (1 - PROVE_SHARE) - (time.perf_counter() - start), 0.2 * think)
         move = self.compiled_search(state, think)
         if proof is not None and proof.value == "unknown":
             move = self._avoid_proven_losses(state, move)
         return move
 
     # ----- the connection solver inside the search ------------------------------------------------
-    def _proof(self, state: State, budget: int, seconds: float | None) -> Any:
+    def _prove_budget(self, think: float | None) -> int:
+        """Solver positions for one proof: `prove`, or with a time budget what the measured
+        solver speed does in PROVE_SHARE of it (so that the search keeps its time)."""
+        if think is None:
+            return self.prove
+        return max(1, min(self.prove, int(self._prove_rate * PROVE_SHARE * think)))
+
+    def _proof(self, state: State, budget: int) -> Any:
         """The connection solver's proof for the position within the budget (its table kept
-        between moves of one game)."""
+        between moves of one game); the solver's speed is measured on the way."""
         from ogames.players.solvers.connection import ConnectionSolver, solve
 
         if self._solver is None or self._solver.game is not state.game:
             self._solver = ConnectionSolver(state.game, table_bits=PROVE_TABLE_BITS)
-        return solve(state, budget, seconds=seconds, solver=self._solver)
+        proof = solve(state, budget, solver=self._solver)
+        if proof.nodes >= 1000 and proof.seconds > 0:
+            self._prove_rate = 0.5 * self._prove_rate + 0.5 * proof.nodes / proof.seconds
+        return proof
 
     def _avoid_proven_losses(self, state: State, move: str) -> str:
         """The searched move unless the solver proves that the opponent wins after it; then the
@@ -371,7 +384,7 @@ class CompiledMcts(MctsPlayer):
             child.play(candidate, t=0.0)
             if child.is_over:
                 return candidate
-            proof = self._proof(child, self.prove // PROVE_TRIES, None)
+            proof = self._proof(child, max(1, self._prove_budget(self.think) // PROVE_TRIES))
             lost = proof.value != "unknown" and (proof.value == "win") == (child.mover != mover)
             if not lost:
                 if candidate != move:
