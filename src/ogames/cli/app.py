@@ -251,7 +251,7 @@ def build_players(colours: tuple[str, ...], seats: dict[str, str], count: int, *
         name = kind if kinds.count(kind) == 1 else f"{kind} {kinds[:seat + 1].count(kind)}"
         own = parse_spec(spec)[1]
         defaults = {"name": name, "seed": None if seed is None else seed + seat, **settings}
-        if "think" in own or "iterations" in own:  # the seat's own budget replaces the default one
+        if "think" in own or "iterations" in own or "level" in own:  # the seat's own budget replaces the default one
             defaults.pop("think", None)
             defaults.pop("iterations", None)
         players.append(make_player(kind, **{**defaults, **own}))

@@ -60,6 +60,12 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "bridges": _flag,
         "edges": _flag,
         "reuse": _flag,
+        "temperature": float,
+        "prove": int,
+        "decisive": _flag,
+        "reward": str,
+        "captures": _flag,
+        "level": int,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},
@@ -84,7 +90,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def player(kind: str, **options: Any) -> Any:
     """A player by spec or kind, with keyword settings (which win over those in the spec).
 
-    Kinds: human, random, mcts (the compiled search), uct (plain UCT), solver (proven winning moves
+    Kinds: human, random, mcts (the compiled search; `level=1`…`10` for people, see `levels.py`),
+    uct (plain UCT), solver (proven winning moves
     in Omny and Odd-Y, else its `fallback` kind), and Omiga's real-time bots rollout, racer and
     greedy (`random` given a `reaction` is the random real-time bot). BadOption for an unknown kind
     or setting.
@@ -130,6 +137,11 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
         return SolverPlayer(**settings)
     if kind == "uct":
         return MctsPlayer(**{"name": "uct", **settings})
+    if settings.get("level") is not None:
+        from ogames.players.levels import level_settings
+
+        # The level's settings are defaults: those written beside it win.
+        settings = {**level_settings(settings["level"], think="think" in settings), **settings}
     return CompiledMcts(**settings)
 
 

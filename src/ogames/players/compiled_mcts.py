@@ -28,6 +28,12 @@ FIRST_BATCH = 16  # the first call, to measure the rate on this board
 SLICE = 0.02  # with a time budget, a call lasts about this share of the budget (or less)
 DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
 PV_LENGTH = 8
+REWARDS = {"win": K.REWARD_WIN, "rank": K.REWARD_RANK, "paranoid": K.REWARD_PARANOID}  # 3–4 seats
+PROVED_GAMES = ("omny", "oddy")  # games the connection solver proves
+PROVE_SHARE = 0.125  # with a time budget: the solver's share before the search, and again after it
+PROVE_START_RATE = 100_000.0  # solver positions per second assumed until one search measures it
+PROVE_TRIES = 3  # searched moves checked against a proven loss, at most
+PROVE_TABLE_BITS = 18  # the solver's table inside mcts: 2^18 entries, 7 MB
 
 
 # Bridge tables by board (the board is kept with its table so that its id stays its own).
@@ -222,7 +228,14 @@ class CompiledMcts(MctsPlayer):
     `nodes` (tree size budget), `expand` (visits before a node's children are made), `bridges` (playouts of
     Odd-Y and Omny answer an intrusion into a bridge), `edges` (and into a
     bridge to the edge), `reuse`
-    (keep the subtree of the moves played since the last search).
+    (keep the subtree of the moves played since the last search), `temperature` (draw the move
+    among the root's with chances ∝ visits^(1/T); 0 takes the most visited), `prove` (positions
+    the connection solver may expand first in Omny and Odd-Y: a proven win is played, a chosen
+    move proven to lose is replaced; 0: off), `decisive` (a node's moves are only its win in one,
+    else the block of the opponent's win in one, where there is one), `reward` (with 3–4 seats:
+    `win` 1 to the winner; `rank` Omega's seats by the rank of their scores; `paranoid` the others
+    get 1 − the searching seat's reward), `captures` (Onyx playouts stop a capture the last stone
+    threatens), `level` (1–10, see `levels.py`; for `info()`).
     """
 
     def __init__(
@@ -242,6 +255,12 @@ class CompiledMcts(MctsPlayer):
         bridges: bool = True,
         edges: bool = False,
         reuse: bool = True,
+        temperature: float = 0.0,
+        prove: int = 0,
+        decisive: bool = False,
+        reward: str = "win",
+        captures: bool = False,
+        level: int | None = None,
     ):
         if exploration is None:
             exploration = 0.25 if rave else math.sqrt(2)
@@ -259,12 +278,27 @@ class CompiledMcts(MctsPlayer):
         self.bridges = bool(bridges)
         self.edges = bool(edges)
         self.reuse = bool(reuse)
+        if not temperature >= 0:
+            raise ValueError(f"temperature must be 0 or more, not {temperature}")
+        self.temperature = float(temperature)
+        if prove < 0:
+            raise ValueError(f"prove must be 0 (off) or a number of positions, not {prove}")
+        self.prove = int(prove)
+        self.decisive = bool(decisive)
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.reward = reward
+        self.captures = bool(captures)
+        self.level = level
         self._tree: dict[str, Any] | None = None
+        self._solver: Any = None
+        self._prove_rate = PROVE_START_RATE
 
     def reset(self) -> None:
         """Forget the tree and start the random sequence again from the seed."""
         super().reset()
         self._tree = None
+        self._solver = None
 
     def choose(self, state: State) -> str:
         """The best move after searching from the state (which is not changed)."""
@@ -282,7 +316,81 @@ class CompiledMcts(MctsPlayer):
                 "pv": [moves[0]],
             }
             return moves[0]
-        return self.compiled_search(state)
+        think = self.think
+        proof = None
+        if self.prove and state.game.name in PROVED_GAMES:
+            start = time.perf_counter()
+            proof = self._proof(state, self._prove_budget(think))
+            if proof.value == "win" and proof.move is not None:
+                self.last = {
+                    "iterations": 0,
+                    "seconds": time.perf_counter() - start,
+                    "move": proof.move,
+                    "visits": 0,
+                    "value": 1.0,
+                    "reliable": True,
+                    "proven": "win",
+                    "pv": [proof.move],
+                    "by": "solver",
+                    "level": self.level,
+                }
+                return proof.move
+            if think is not None:
+                # The search gets what the proof left, less the share of the checks after it.
+                think = max(think * (1 - PROVE_SHARE) - (time.perf_counter() - start), 0.2 * think)
+        move = self.compiled_search(state, think)
+        if proof is not None and proof.value == "unknown":
+            move = self._avoid_proven_losses(state, move)
+        return move
+
+    # ----- the connection solver inside the search ------------------------------------------------
+    def _prove_budget(self, think: float | None) -> int:
+        """Solver positions for one proof: `prove`, or with a time budget what the measured
+        solver speed does in PROVE_SHARE of it (so that the search keeps its time)."""
+        if think is None:
+            return self.prove
+        return max(1, min(self.prove, int(self._prove_rate * PROVE_SHARE * think)))
+
+    def _proof(self, state: State, budget: int) -> Any:
+        """The connection solver's proof for the position within the budget (its table kept
+        between moves of one game); the solver's speed is measured on the way."""
+        from ogames.players.solvers.connection import ConnectionSolver, solve
+
+        if self._solver is None or self._solver.game is not state.game:
+            self._solver = ConnectionSolver(state.game, table_bits=PROVE_TABLE_BITS)
+        proof = solve(state, budget, solver=self._solver)
+        if proof.nodes >= 1000 and proof.seconds > 0:
+            self._prove_rate = 0.5 * self._prove_rate + 0.5 * proof.nodes / proof.seconds
+        return proof
+
+    def _avoid_proven_losses(self, state: State, move: str) -> str:
+        """The searched move unless the solver proves that the opponent wins after it; then the
+        next most visited root move not proven to lose (at most PROVE_TRIES are checked)."""
+        tree = self._tree
+        if tree is None:
+            return move
+        ints, floats = tree["ints"], tree["floats"]
+        first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
+        if first < 0:
+            return move
+        adapter = Adapter(state)
+        ranked = sorted(range(first, first + count), key=lambda c: -floats[c, K.F_N])
+        order = [move] + [m for m in (adapter.move_text(int(ints[c, K.I_MOVE])) for c in ranked) if m != move]
+        mover = state.mover
+        for tries, candidate in enumerate(order):
+            if tries >= PROVE_TRIES:
+                break
+            child = state.clone()
+            child.play(candidate, t=0.0)
+            if child.is_over:
+                return candidate
+            proof = self._proof(child, max(1, self._prove_budget(self.think) // PROVE_TRIES))
+            lost = proof.value != "unknown" and (proof.value == "win") == (child.mover != mover)
+            if not lost:
+                if candidate != move:
+                    self.last.update(move=candidate, avoided=order[:tries], pv=[candidate])
+                return candidate
+        return move
 
     # ----- the search ----------------------------------------------------------------------------
     def _seed(self) -> None:
@@ -341,8 +449,10 @@ class CompiledMcts(MctsPlayer):
         self._tree = tree
         return tree
 
-    def compiled_search(self, state: State) -> str:
-        """Search with the compiled kernel within the budget; return the chosen move."""
+    def compiled_search(self, state: State, think: float | None = None) -> str:
+        """Search with the compiled kernel within the budget (`think` seconds if given, else the
+        player's own); return the chosen move."""
+        think = self.think if think is None else think
         start = time.perf_counter()
         adapter = Adapter(state)
         self._seed()
@@ -354,6 +464,9 @@ class CompiledMcts(MctsPlayer):
         params[K.P_FILL] = 0
         params[K.P_EXPAND] = self.expand
         params[K.P_BRIDGE] = int(self.bridges)
+        params[K.P_DECISIVE] = int(self.decisive)
+        params[K.P_REWARD] = REWARDS[self.reward]
+        params[K.P_CAPTURES] = int(self.captures)
         if self.bridges:
             adapter.use_bridges(self.edges)
         if adapter.name == "omny":
@@ -362,7 +475,7 @@ class CompiledMcts(MctsPlayer):
             # play could make it even, so then every stone is tested.
             params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
         fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
-        deadline = None if self.think is None else start + self.think
+        deadline = None if think is None else start + think
         limit = self.iterations
         done = 0
         batch = BATCH if deadline is None else FIRST_BATCH
@@ -406,7 +519,7 @@ class CompiledMcts(MctsPlayer):
                 # Big boards run a few thousand iterations a second: size the next call so that
                 # the clock is read often enough not to overrun a short budget.
                 rate = ran / max(now - called, 1e-6)
-                think = self.think if self.think is not None else deadline - start
+                assert think is not None  # a deadline comes from a think time
                 batch = int(min(BATCH, max(1, rate * min(SLICE * think, deadline - now))))
             else:
                 batch = BATCH
@@ -432,6 +545,22 @@ class CompiledMcts(MctsPlayer):
 
         return max(alive, key=key)
 
+    def _drawn_child(self, ints: np.ndarray, floats: np.ndarray) -> int:
+        """A root child drawn with chances ∝ visits^(1/temperature) (a proven win if there is
+        one; proven losses only when every move is one)."""
+        first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
+        seat = int(ints[0, K.I_SEAT])
+        children = list(range(first, first + count))
+        wins = [c for c in children if ints[c, K.I_PROVEN] == seat]
+        if wins:
+            return self._best_child(ints, floats, 0)
+        two = floats.shape[1] - K.F_W == 2
+        alive = [c for c in children if not (two and ints[c, K.I_PROVEN] >= 0)] or children
+        visited = [c for c in alive if floats[c, K.F_N] > 0] or alive
+        top = max(floats[c, K.F_N] for c in visited) or 1.0
+        weights = [(floats[c, K.F_N] / top) ** (1.0 / self.temperature) if floats[c, K.F_N] > 0 else 1.0 for c in visited]
+        return self.rng.choices(visited, weights=weights)[0]
+
     def _report(self, state: State, adapter: Adapter, tree: dict[str, Any], done: int, seconds: float) -> str:
         ints, floats = tree["ints"], tree["floats"]
         if ints[0, K.I_FIRST] < 0:  # nothing searched (a budget of no time): any legal move
@@ -439,7 +568,7 @@ class CompiledMcts(MctsPlayer):
             self.last = {"iterations": done, "seconds": seconds, "move": move, "visits": 0, "value": None, "reliable": False}
             self.last["pv"] = [move]
             return move
-        best = self._best_child(ints, floats, 0)
+        best = self._drawn_child(ints, floats) if self.temperature > 0 else self._best_child(ints, floats, 0)
         seat = int(ints[0, K.I_SEAT])
         visits = float(floats[best, K.F_N])
         proven = int(ints[best, K.I_PROVEN])
@@ -466,6 +595,7 @@ class CompiledMcts(MctsPlayer):
             "nodes": int(tree["meta"][K.M_COUNT]),
             "reused": tree["reused"],
             "iterations_per_second": done / seconds if seconds > 0 else 0.0,
+            "level": self.level,
         }
         return move
 

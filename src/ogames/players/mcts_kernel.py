@@ -67,7 +67,15 @@ P_SOLVER = 10
 P_KOMI_PIE = 11  # Omny komi choice with pie: Black places a stone after choosing komi
 P_EXPAND = 12  # visits a node has before its children are made
 P_BRIDGE = 13  # playouts answer an intrusion into a bridge (Odd-Y, Omny)
-NPARAMS = 14
+P_DECISIVE = 14  # expansion keeps only a winning move, else the block of the opponent's win in one
+P_REWARD = 15  # games of 3–4 seats: REWARD_WIN, REWARD_RANK or REWARD_PARANOID (see `run`)
+P_CAPTURES = 16  # Onyx playouts answer a capture threat by taking the threatened square's corner
+NPARAMS = 17
+
+# Rewards of a finished playout with three or four seats.
+REWARD_WIN = 0  # 1 to the winner, 0 to the others
+REWARD_RANK = 1  # Omega: by rank of the scores, 1 for the first down to 0 for the last
+REWARD_PARANOID = 2  # every other seat gets 1 − the root seat's reward: they play against it
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -100,7 +108,14 @@ def _midpoint_open(stones, midpoint_corners, cell):
 def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
     """Omega: the colour with the highest product of group sizes (sums of logs; a tie within
     1e-9 goes to the later colour, the rules' tie-break)."""
-    sums = np.zeros(4)
+    return _omega_scores(stones, table, colours, logs, queue, mark, stamp, np.zeros(4))
+
+
+@njit(cache=True)
+def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
+    """`_omega_winner`, the sums of log group sizes per colour left in `sums`."""
+    for k in range(4):
+        sums[k] = 0.0
     n = stones.shape[0]
     for seed in range(n):
         value = stones[seed]
@@ -249,6 +264,76 @@ def play_move(
     return stamp
 
 
+# ----- decisive moves ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _wins_with(
+    stones, var, owner, params, cell, colour, scratch, table, stars, star_list, cell_sides, runs, square_table, side_bits,
+    logs, work, mark, stamp,
+):
+    """Whether a stone of `colour` on the empty `cell` ends the game in that colour's favour (on a
+    copy of the position). Returns (wins, next stamp)."""
+    n = params[P_N]
+    stones_copy = scratch[0]
+    for c in range(n):
+        stones_copy[c] = stones[c]
+    var_copy = np.empty(NVARS, dtype=np.int64)
+    for v in range(NVARS):
+        var_copy[v] = var[v]
+    var_copy[V_TURN] = colour
+    owner_copy = np.empty(4, dtype=np.int64)
+    for k in range(4):
+        owner_copy[k] = owner[k]
+    stamp = play_move(
+        stones_copy, var_copy, owner_copy, params, cell, table, stars, star_list, cell_sides, runs, square_table, side_bits,
+        logs, work, mark, stamp,
+    )  # fmt: skip
+    return var_copy[V_WINNER] == colour, stamp
+
+
+@njit(cache=True)
+def decisive_moves(
+    stones, var, owner, params, moves, count, scratch, table, stars, star_list, cell_sides, runs, square_table, side_bits,
+    logs, work, mark, stamp,
+):  # fmt: skip
+    """Keep in `moves[:count]` only a decisive move where there is one: a stone that wins at once;
+    else, in Omny and Odd-Y, the cell where the opponent's stone would win (no other stone spoils
+    such a threat there: a group's regions and touched sides depend on its own cells only; with two
+    threats the position is lost anyway). Onyx is tested for wins only: a capture may spoil a
+    threat. Returns (count, next stamp); positions with a pending swap or komi are left alone."""
+    game = params[P_GAME]
+    if game == OMEGA or var[V_WINNER] >= 0:
+        return count, stamp
+    if game == OMNY and var[V_KOMI] < 0:
+        return count, stamp
+    for i in range(count):
+        if moves[i] >= params[P_N]:  # a swap is open: the pie decides, not a stone
+            return count, stamp
+    turn = var[V_TURN]
+    for i in range(count):
+        wins, stamp = _wins_with(
+            stones, var, owner, params, moves[i], turn, scratch, table, stars, star_list, cell_sides, runs, square_table,
+            side_bits, logs,
+            work, mark, stamp,
+        )  # fmt: skip
+        if wins:
+            moves[0] = moves[i]
+            return 1, stamp
+    if game == ONYX:
+        return count, stamp
+    for i in range(count):
+        threat, stamp = _wins_with(
+            stones, var, owner, params, moves[i], 1 - turn, scratch, table, stars, star_list, cell_sides, runs,
+            square_table, side_bits,
+            logs, work, mark, stamp,
+        )  # fmt: skip
+        if threat:
+            moves[0] = moves[i]
+            return 1, stamp
+    return count, stamp
+
+
 # ----- playouts ----------------------------------------------------------------------------------
 
 
@@ -275,6 +360,26 @@ def _bridge_answer(stones, bridges, last, value):
             break
         if stones[d] == 0 and stones[bridges[last, j, 1]] == value and stones[bridges[last, j, 2]] == value:
             return d
+    return -1
+
+
+@njit(cache=True)
+def capture_answer(stones, square_table, last, value):
+    """Onyx: the point that stops a capture the stone on `last` threatens against stones of
+    `value` (a square with `last` a corner, two `value` stones on the corners beside it, the
+    opposite corner and the midpoint empty: the opponent's stone there would take both), or −1."""
+    for k in range(square_table.shape[1]):
+        mid = square_table[last, k, 0]
+        if mid < 0:
+            break
+        opposite = square_table[last, k, 1]
+        if (
+            stones[mid] == 0
+            and stones[opposite] == 0
+            and stones[square_table[last, k, 2]] == value
+            and stones[square_table[last, k, 3]] == value
+        ):
+            return opposite
     return -1
 
 
@@ -314,10 +419,12 @@ def playout(
     stamp,
     moves_out,
     bridges,
+    sums,
 ):
     """Finish the game at random from this position (changed in place). Returns (winning seat,
     next stamp, moves recorded in `moves_out` as cell * 4 + colour for AMAF, −1 if the
-    playout's moves are read from the final board instead)."""
+    playout's moves are read from the final board instead). Omega leaves each colour's score
+    (sum of log group sizes) in `sums`."""
     n = params[P_N]
     game = params[P_GAME]
     order = work[3]
@@ -331,7 +438,7 @@ def playout(
             colour += 1
             if colour == p:
                 colour = 0
-        winner = _omega_winner(stones, table, p, logs, work[1], mark, stamp)
+        winner = _omega_scores(stones, table, p, logs, work[1], mark, stamp, sums)
         return owner[winner], stamp + 1, -1
     if game == OMNY and var[V_KOMI] < 0:
         stamp = play_move(
@@ -422,9 +529,13 @@ def playout(
             count += 1
     captured = work[2]
     recorded = 0
+    answers = params[P_CAPTURES] != 0
+    last = -1
     while count > 0:
         cell = -1
-        for _ in range(64 * n):
+        if answers and last >= 0:
+            cell = capture_answer(stones, square_table, last, turn + 1)
+        for _ in range(64 * n if cell < 0 else 0):
             pick = empties[np.random.randint(count)]
             if _midpoint_open(stones, midpoint_corners, pick):
                 cell = pick
@@ -432,11 +543,12 @@ def playout(
         if cell < 0:
             break
         stones[cell] = turn + 1
-        last = empties[count - 1]
-        empties[where[cell]] = last
-        where[last] = where[cell]
+        tail = empties[count - 1]
+        empties[where[cell]] = tail
+        where[tail] = where[cell]
         where[cell] = -1
         count -= 1
+        last = cell
         if recorded < moves_out.shape[0]:
             moves_out[recorded] = cell * 4 + turn
             recorded += 1
@@ -455,6 +567,23 @@ def playout(
 
 
 # ----- the search --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _rank_rewards(sums, var, owner, params, winner, rewards):
+    """Omega: each seat's reward by the rank of its colour's score, from 1 (the winner, as the
+    rules' tie-break chose it) down to 0 for the lowest score."""
+    colours = params[P_COLOURS]
+    seats = params[P_SEATS]
+    for colour in range(colours):
+        seat = owner[colour]
+        if seat == winner:
+            continue
+        below = 0
+        for other in range(colours):
+            if other != colour and owner[other] != winner and sums[other] < sums[colour]:
+                below += 1
+        rewards[seat] = below / (seats - 1.0)
 
 
 @njit(cache=True)
@@ -589,6 +718,10 @@ def run(
     leaf_stones = np.empty(n, dtype=np.int8)
     playout_moves = np.empty(8 * n + 64, dtype=np.int32)
     rewards = np.zeros(4)
+    sums = np.zeros(4)
+    reward_mode = params[P_REWARD] if seats > 2 else REWARD_WIN
+    decisive = params[P_DECISIVE] != 0
+    scratch = np.empty((1, n), dtype=np.int8)
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -610,6 +743,11 @@ def run(
                 if meta[M_COUNT] >= capacity:
                     break
                 count = gen_moves(stones, var, owner, params, midpoint_corners, moves)
+                if decisive and count > 1:
+                    count, stamp = decisive_moves(
+                        stones, var, owner, params, moves, count, scratch, table, stars, star_list, cell_sides, runs,
+                        square_table, side_bits, logs, work, mark, stamp,
+                    )  # fmt: skip
                 if count == 0 or meta[M_COUNT] + count > capacity:
                     break
                 for i in range(count - 1, 0, -1):
@@ -682,12 +820,20 @@ def run(
                 stamp,
                 playout_moves,
                 bridges,
+                sums,
             )
             if winner >= 0:
                 rewards[winner] = 1.0
+                if reward_mode == REWARD_RANK and params[P_GAME] == OMEGA:
+                    _rank_rewards(sums, var, owner, params, winner, rewards)
             else:
                 for s in range(seats):
                     rewards[s] = 1.0 / seats
+        if reward_mode == REWARD_PARANOID:
+            root_seat = ints[0, I_SEAT]
+            for s in range(seats):
+                if s != root_seat:
+                    rewards[s] = 1.0 - rewards[root_seat]
         # AMAF marks: which colour played each cell first after the leaf.
         if rave:
             if recorded < 0:

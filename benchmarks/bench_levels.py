@@ -1,0 +1,144 @@
+"""Does each level of `mcts` beat the one below it? A tournament per adjacent pair and game.
+
+    .venv/bin/python benchmarks/bench_levels.py --games 20 --markdown docs/levels-table.md
+    .venv/bin/python benchmarks/bench_levels.py --only omega3 --low 5 --games 12
+
+For every game of BOARDS and every pair (N, N + 1) the arena's tournament machinery
+(`ogames.arena.tournament.plan` / `run`, one worker) plays a fixed number of games, seats
+alternating (three-player Omega: level N + 1 against two copies of level N, every seat order in
+turn), saving records under `--out` so that an interrupted run resumes where it stopped. Levels
+are iteration budgets, so the results do not depend on the machine's load (only the time does).
+
+Printed per pair: the higher level's points (two players: its wins; three players: its wins, an
+even share being 1/3), its score with a 95% Wilson interval, and whether the interval lies above
+the even share ("yes"), or not ("not separated").
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from ogames.arena.tournament import plan, run
+from ogames.players.levels import HIGHEST, LOWEST
+
+# Small boards, so that the ten levels fit in about 40 minutes of one core; the stone games with
+# the pie rule, since without it the first player wins every game between two good players there
+# (level 6 against 5 on Omny sunder 4 without pie: Black won 20 of 20), whatever their levels. key: (game, options,
+# title, highest level played on it).
+BOARDS: dict[str, tuple[str, dict[str, Any], str, int]] = {
+    "sunder": ("omny", {"variant": "sunder", "size": 4, "pie": True}, "Omny sunder 4 (pie on)", HIGHEST),
+    "gyre": ("omny", {"variant": "gyre", "size": 4, "pie": True}, "Omny gyre 4 (pie on)", HIGHEST),
+    "hexagon": (
+        "omny",
+        {"variant": "custom", "shape": "hexagon", "size": 4, "stars": "all", "komi": 0.5, "pie": True},
+        "Omny hexagon 4, all stars, komi 0.5 (pie on)",
+        HIGHEST,
+    ),
+    "oddy": ("oddy", {"sides": 5, "size": 4}, "Odd-Y 5 sides, n = 4 (pie on)", HIGHEST),
+    "omega2": ("omega", {"players": 2, "size": 4}, "Omega 2 players, hexagon 4", HIGHEST),
+    "omega3": ("omega", {"players": 3, "size": 4}, "Omega 3 players, hexagon 4", HIGHEST),
+    "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", 8),  # long games: levels 9–10 cost too much here
+}
+Z = 1.959963984540054
+TOP_PAIRS = 9  # pairs whose higher level is at least this play --games-top games
+
+
+def wilson(points: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share."""
+    if games == 0:
+        return 0.0, 1.0
+    p = points / games
+    centre = (p + Z * Z / (2 * games)) / (1 + Z * Z / games)
+    half = Z * math.sqrt(p * (1 - p) / games + Z * Z / (4 * games * games)) / (1 + Z * Z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_pair(key: str, low: int, games: int, out: Path, seed: int) -> dict[str, Any]:
+    """Level low + 1 against level low on one board: its points, games, even share and seconds."""
+    name, options, _, _ = BOARDS[key]
+    high_spec, low_spec = f"mcts:level={low + 1}", f"mcts:level={low}"
+    seats = options.get("players", 2)
+    entrants = [high_spec] + [low_spec] * (seats - 1)
+    t = plan(name, options, entrants, games_per_pair=games, seed=seed)
+    start = time.perf_counter()
+    summary = run(t, out / key / f"L{low + 1}-L{low}", workers=1, resume=True)
+    if summary.failed:
+        raise SystemExit(f"{key} L{low + 1}-L{low}: games failed: {summary.failed}")
+    if seats == 2:
+        points = sum(o.standing[0][0] for o in summary.outcomes.values())
+    else:  # wins of the higher level (its reward is 1 only when it wins)
+        points = sum(o.standing[0][0] == 1.0 for o in summary.outcomes.values())
+    return {"points": points, "games": len(summary.outcomes), "even": 1 / seats, "seconds": time.perf_counter() - start}
+
+
+def row(key: str, low: int, result: dict[str, Any]) -> str:
+    """One line of the markdown table."""
+    lo, hi = wilson(result["points"], result["games"])
+    share = result["points"] / result["games"]
+    verdict = "yes" if lo > result["even"] else "not separated"
+    points = f"{result['points']:g}/{result['games']}"
+    interval = f"{lo:.0%} – {hi:.0%}"
+    return f"| {BOARDS[key][2]} | {low + 1} vs {low} | {points} | {share:.0%} | {interval} | {result['even']:.0%} | {verdict} |"
+
+
+HEADER = "| game | levels | points of the higher | score | 95% interval | even | above even? |\n|---|---|---:|---:|---|---:|---|"
+
+
+POOLED_HEADER = (
+    "| levels | boards (two players) | points of the higher | score | 95% interval | above even? |\n|---|---:|---:|---:|---|---|"
+)
+
+
+def pooled_row(low: int, results: list[dict[str, Any]]) -> str:
+    """One pair's games on every two-player board taken together."""
+    points = sum(r["points"] for r in results)
+    games = sum(r["games"] for r in results)
+    lo, hi = wilson(points, games)
+    verdict = "yes" if lo > 0.5 else "not separated"
+    interval = f"{lo:.0%} – {hi:.0%}"
+    return f"| {low + 1} vs {low} | {len(results)} | {points:g}/{games} | {points / games:.0%} | {interval} | {verdict} |"
+
+
+def main() -> None:
+    """Play every pair and print (and optionally write) the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6)")
+    parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
+    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards to play (default: all)")
+    parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")
+    parser.add_argument("--high", type=int, default=HIGHEST, help="highest level of the pairs")
+    parser.add_argument("--out", type=Path, default=Path("tournaments/levels"), help="folder of the records (resumable)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--markdown", type=Path, help="also write the table here")
+    args = parser.parse_args()
+    rows: list[tuple[int, int, str]] = []
+    pooled: dict[int, list[dict[str, Any]]] = {}
+    print(HEADER, flush=True)
+    # Cheap pairs on every board first, so that a short run still covers every game.
+    for low in range(args.low, args.high):
+        for key in args.only or list(BOARDS):
+            if low + 1 > BOARDS[key][3]:
+                continue
+            seats = BOARDS[key][1].get("players", 2)
+            games = args.games if low + 1 < TOP_PAIRS else args.games_top
+            games = games if seats == 2 else 6 * math.ceil(games / 6)
+            result = play_pair(key, low, games, args.out, args.seed)
+            line = row(key, low, result)
+            rows.append((list(BOARDS).index(key), low, line))
+            if seats == 2:
+                pooled.setdefault(low, []).append(result)
+            print(f"{line}  ({result['seconds']:.0f} s)", flush=True)
+            if args.markdown:  # by board, then by level, rewritten after every pair
+                table = [HEADER] + [text for *_, text in sorted(rows)] + ["", POOLED_HEADER]
+                table += [pooled_row(low, results) for low, results in sorted(pooled.items())]
+                args.markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
+    for low, results in sorted(pooled.items()):
+        print(pooled_row(low, results))
+
+
+if __name__ == "__main__":
+    main()

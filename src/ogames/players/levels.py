@@ -1,0 +1,95 @@
+"""Levels 1–10 of the `mcts` player, for people: `mcts:level=N` or `player("mcts", level=N)`.
+
+Each level is an ITERATION budget (so that its strength is the same on a busy or a fast machine)
+and a few knobs:
+- `temperature`: the move is drawn among the root's moves with chances ∝ visits^(1/T) instead of
+  taking the most visited (T = 0), so the low levels play random-ish among the moves the search
+  liked; proven losses are never drawn while another move is left;
+- `rave` and `bridges` off at level 1 (a plain, short-sighted search);
+- `fpu` 0 at levels 2 and 3: with a few dozen iterations the moves tried are those whose AMAF
+  value (RAVE) is best instead of the first few in random order (on Onyx, 20 iterations so won 9
+  of 10 games against level 1; trying every move first they were as random as level 1);
+- `prove`: at level 10 the connection solver (DFPN) is asked first in Omny and Odd-Y, so a proven
+  win is played and a move proven to lose is avoided (see `compiled_mcts.CompiledMcts`).
+
+Settings written beside the level win over it (`mcts:level=3,iterations=500`). A `think` time
+given with a level caps its time; level 10 given a `think` time has no iteration cap: it uses all
+the time given. `docs/levels.md` has the tournament showing each level beats the one below.
+
+>>> level_settings(1)
+{'iterations': 10, 'temperature': 1.0, 'rave': False, 'bridges': False, 'prove': 0, 'fpu': 1000000.0}
+>>> level_settings(10, think=True)["iterations"] is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+LOWEST, HIGHEST = 1, 10
+
+
+@dataclass(frozen=True)
+class Level:
+    """What one level sets on the search."""
+
+    iterations: int
+    temperature: float = 0.0
+    rave: bool = True
+    bridges: bool = True
+    prove: int = 0  # DFPN positions the solver may expand before the search (0: no solver)
+    fpu: float = 1e6  # with RAVE, an unvisited move's value over its AMAF mean (1e6: try every move first)
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(10, temperature=1.0, rave=False, bridges=False),
+    2: Level(20, temperature=0.5, fpu=0.0),
+    3: Level(60, temperature=0.25, fpu=0.0),
+    4: Level(200, temperature=0.1),
+    5: Level(600),
+    6: Level(1_500),
+    7: Level(4_000),
+    8: Level(10_000),
+    9: Level(25_000),
+    10: Level(60_000, prove=20_000),
+}
+
+
+# Omiga's real-time bots by level: strength there is the strategy (random < greedy < racer <
+# rollout, see `omiga/bots.py`) and the reaction time on the simulated clock (REACTION: toddler
+# 5 s … machine 0.05 s per decision), so a level is a pair of them, both growing.
+OMIGA_LEVELS: dict[int, str] = {
+    1: "random:reaction=toddler",
+    2: "greedy:reaction=toddler",
+    3: "greedy:reaction=child",
+    4: "racer:reaction=child",
+    5: "racer:reaction=casual",
+    6: "racer:reaction=club",
+    7: "rollout:reaction=club",
+    8: "rollout:reaction=expert",
+    9: "rollout:reaction=champion",
+    10: "rollout:reaction=machine",
+}
+
+
+def omiga_spec(level: int) -> str:
+    """The spec of Omiga's real-time bot at a level (ValueError outside 1–10).
+
+    >>> omiga_spec(6)
+    'racer:reaction=club'
+    """
+    if isinstance(level, bool) or not isinstance(level, int) or level not in OMIGA_LEVELS:
+        raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, not {level!r}")
+    return OMIGA_LEVELS[level]
+
+
+def level_settings(level: int, think: bool = False) -> dict[str, Any]:
+    """The `mcts` settings of a level (ValueError outside 1–10); with a `think` time, level 10
+    drops its iteration cap."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, not {level!r}")
+    settings: dict[str, Any] = asdict(LEVELS[level])
+    if think and level == HIGHEST:
+        settings["iterations"] = None
+    return settings

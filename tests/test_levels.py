@@ -1,0 +1,171 @@
+"""Levels 1–10 of `mcts` (`mcts:level=N`): they exist, their budgets grow with the level, the
+settings beside a level win over it, and a high level beats a low one. The tournament that shows
+each level beats the one below is `benchmarks/bench_levels.py` (docs/levels.md), not a test."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import ogames
+from ogames.errors import BadOption
+from ogames.players import mcts_kernel as K
+from ogames.players import player
+from ogames.players.compiled_mcts import CompiledMcts
+from ogames.players.levels import HIGHEST, LEVELS, LOWEST, level_settings
+
+
+def test_every_level_exists_and_budgets_grow() -> None:
+    assert sorted(LEVELS) == list(range(LOWEST, HIGHEST + 1)) == list(range(1, 11))
+    budgets = [LEVELS[n].iterations for n in sorted(LEVELS)]
+    assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+    temperatures = [LEVELS[n].temperature for n in sorted(LEVELS)]
+    assert temperatures == sorted(temperatures, reverse=True) and temperatures[-1] == 0
+    assert LEVELS[HIGHEST].prove > 0 and not any(LEVELS[n].prove for n in range(LOWEST, HIGHEST))
+
+
+@pytest.mark.parametrize("level", range(1, 11))
+def test_a_level_is_a_spec_and_a_keyword(level: int) -> None:
+    bot = player(f"mcts:level={level}")
+    same = player("mcts", level=level)
+    assert isinstance(bot, CompiledMcts) and bot.level == level
+    assert (bot.iterations, bot.temperature, bot.rave, bot.prove) == (same.iterations, same.temperature, same.rave, same.prove)
+    assert bot.iterations == LEVELS[level].iterations and bot.think is None
+
+
+def test_settings_beside_a_level_win_and_level_10_takes_all_the_time() -> None:
+    assert player("mcts:level=3,iterations=500").iterations == 500
+    assert player("mcts:level=2", temperature=0).temperature == 0
+    capped = player("mcts:level=5,think=0.5")
+    assert (capped.iterations, capped.think) == (LEVELS[5].iterations, 0.5)
+    full = player("mcts:level=10,think=2")
+    assert (full.iterations, full.think) == (None, 2.0)
+    assert level_settings(10)["iterations"] == LEVELS[10].iterations
+
+
+@pytest.mark.parametrize("spec", ["mcts:level=0", "mcts:level=11", "mcts:level=high"])
+def test_a_level_outside_1_to_10_is_refused(spec: str) -> None:
+    with pytest.raises(BadOption, match="level"):
+        player(spec)
+
+
+def test_terminal_seat_with_a_level_keeps_its_iteration_budget() -> None:
+    from ogames.cli.app import build_players
+
+    players = build_players(("black", "white"), {"white": "mcts:level=4"}, 2, think=1.0)
+    assert (players[1].iterations, players[1].think) == (LEVELS[4].iterations, None)
+
+
+def test_temperature_draws_among_the_searched_moves() -> None:
+    state = ogames.load("oddy", sides=3, size=5, pie=False).new_state()
+    drawn = {player("mcts:level=1", seed=seed).choose(state) for seed in range(12)}
+    best = {player("mcts:iterations=10,rave=off,bridges=off", seed=seed).choose(state) for seed in range(3)}
+    assert len(drawn) >= 4 and all(m in state.legal_moves() for m in drawn | best)
+
+
+def test_level_6_beats_level_1_on_a_small_board() -> None:
+    game = ogames.load("omny", variant="y", size=4)
+    wins = 0
+    for g in range(4):
+        state = game.new_state()
+        strong = g % 2  # the seat of level 6, alternating
+        bots = [player("mcts", level=6 if seat == strong else 1, seed=g * 2 + seat) for seat in range(2)]
+        while not state.is_over:
+            state.play(bots[state.mover].choose(state), t=0.0)
+        wins += state.owner[state.winner] == strong
+    assert wins == 4
+
+
+# ----- the solver inside the search (`prove`) ------------------------------------------------------
+
+
+def positions(moves: str, **options):
+    state = ogames.load("oddy", sides=3, size=4, pie=False, **options).new_state()
+    for move in moves.split():
+        state.play(move, t=0.0)
+    return state
+
+
+def test_prove_plays_the_proven_win() -> None:
+    state = positions("a2 b3 b2 d1 b1 a4")
+    bot = CompiledMcts(iterations=1, seed=3, prove=10_000, level=10)
+    assert bot.choose(state) == "c2"
+    info = bot.info()
+    assert (info["by"], info["proven"], info["iterations"], info["level"]) == ("solver", "win", 0, 10)
+
+
+def test_prove_replaces_a_move_proven_to_lose() -> None:
+    # White must block c2 (Black wins there); a4 loses, and the solver proves it.
+    state = positions("a2 b3 b2 d1 b1")
+    bot = CompiledMcts(iterations=1500, seed=1, prove=10_000)
+    bot.compiled_search(state)
+    assert bot._avoid_proven_losses(state, "a4") == "c2"
+    assert bot.info()["avoided"] == ["a4"]
+
+
+def test_prove_is_searched_with_the_pie() -> None:
+    state = ogames.load("oddy", sides=3, size=3).new_state()
+    state.play("b2", t=0.0)
+    assert CompiledMcts(iterations=50, seed=1, prove=10_000).choose(state) in state.legal_moves()
+
+
+# ----- rewards with three or four seats ------------------------------------------------------------
+
+
+def test_omega_scores_and_rank_rewards_follow_the_rules() -> None:
+    import random
+
+    for players in (3, 4):
+        game = ogames.load("omega", players=players, size=4)
+        for seed in range(5):
+            rng = random.Random(seed)
+            state = game.new_state()
+            while not state.is_over:
+                state.play(rng.choice(state.legal_moves()), t=0.0)
+            stones = np.ascontiguousarray(state.stones, dtype=np.int8)
+            n = len(stones)
+            logs = np.log(np.maximum(np.arange(n + 2), 1))
+            sums = np.zeros(4)
+            queue = np.empty(n, dtype=np.int32)
+            mark = np.zeros(n, dtype=np.int64)
+            winner = K._omega_scores(stones, game.board.neighbour_table, players, logs, queue, mark, 1, sums)
+            scores = state.scores
+            for k, colour in enumerate(game.colours):
+                assert math.isclose(sums[k], math.log(scores[colour]), abs_tol=1e-9)
+            assert game.colours[winner] == state.winner
+            owner = np.array([state.owner[c] for c in game.colours] + [0] * (4 - players), dtype=np.int64)
+            params = np.zeros(K.NPARAMS, dtype=np.int64)
+            params[K.P_COLOURS] = params[K.P_SEATS] = players
+            rewards = np.zeros(4)
+            rewards[owner[winner]] = 1.0
+            K._rank_rewards(sums, np.zeros(K.NVARS, dtype=np.int64), owner, params, owner[winner], rewards)
+            losers = [c for c in game.colours if c != state.winner]
+            for colour in losers:  # a loser's reward: the share of the other losers it outscores
+                below = sum(scores[other] < scores[colour] for other in losers)
+                assert rewards[state.owner[colour]] == pytest.approx(below / (players - 1))
+
+
+@pytest.mark.parametrize("reward", ["rank", "paranoid"])
+def test_reward_modes_play_omega(reward: str) -> None:
+    state = ogames.load("omega", players=3, size=4).new_state()
+    bot = player(f"mcts:iterations=300,seed=1,reward={reward}")
+    assert bot.choose(state) in state.legal_moves()
+    with pytest.raises(BadOption, match="reward must be one of"):
+        player("mcts:reward=kings")
+
+
+def test_omiga_levels_are_bot_specs_growing_in_speed() -> None:
+    from ogames.players.levels import OMIGA_LEVELS, omiga_spec
+    from ogames.players.omiga.bots import STRATEGIES
+
+    bots = [player(omiga_spec(level)) for level in range(1, 11)]
+    reactions = [bot.reaction for bot in bots]
+    assert reactions == sorted(reactions, reverse=True)
+    order = ["random", "greedy", "racer", "rollout"]
+    strategies = [order.index(bot.strategy) for bot in bots]
+    assert strategies == sorted(strategies) and set(order) <= set(STRATEGIES)
+    assert sorted(OMIGA_LEVELS) == list(range(1, 11))
+    with pytest.raises(ValueError, match="level must be"):
+        omiga_spec(0)
