@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make (or reuse) the project's virtual environment in .venv and install ogames into it.
-# Usage: scripts/setup.sh [extra]   (extra: "test" adds the test tools and the openspiel and rl extras)
+# Usage: scripts/setup.sh [extra]   (extra: "test" adds the test tools and the openspiel, rl and scale extras)
 # The install is editable, so code changes need no reinstall: pip runs only when the environment
 # is new, pyproject.toml (dependencies, entry points) or this script changed since the last
 # successful install (a stamp file in .venv records it), or OGAMES_REINSTALL=1 is set.
@@ -26,8 +26,8 @@ fi
 if [ "$EXTRA" = "test" ]; then
   # The tests also check our Game of Y against OpenSpiel's move by move and run the research
   # adapters (OpenSpiel, PettingZoo, Gymnasium), so they install those optional extras too
-  # (never needed to play).
-  .venv/bin/python -m pip install --quiet -e ".[test,openspiel,rl]"
+  # (never needed to play), and the scale-out drivers (PostgreSQL, Redis) for the multi-worker test.
+  .venv/bin/python -m pip install --quiet -e ".[test,openspiel,rl,scale]"
 else
   .venv/bin/python -m pip install --quiet -e .
 fi

@@ -250,11 +250,13 @@ def _status(head: dict[str, Any]) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for a URL; a SQLite file's folder is made, and SQLite runs in WAL mode with
+    """An engine for a URL (`postgresql://` means psycopg 3); a SQLite file's folder is made, and SQLite runs in WAL mode with
     foreign keys on and a busy timeout (a killed server loses no committed move)."""
     parsed = make_url(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3 (the scale extra), not psycopg2
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True)
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
