@@ -308,3 +308,26 @@ def test_serve_refuses_missing_drivers_and_lone_workers_in_one_line(monkeypatch:
     result = runner.invoke(cli, ["serve", "--database", "postgresql://u:secret@127.0.0.1:1/db", "--port", "8199"])
     assert result.exit_code == 1 and "not installed" in result.output and "ogames[scale]" in result.output
     assert "secret" not in result.output and len(result.output.strip().splitlines()) <= 2
+
+
+@needs_services
+def test_processes_starting_at_once_on_a_new_database_take_turns_to_migrate(services: tuple[Any, Any]) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import inspect
+
+    from ogames.web.store import Store
+
+    pg, _ = services
+    url = pg.new_database("migrating_at_once")
+    pool = ThreadPoolExecutor(4)
+    starting = [pool.submit(Store, url) for _ in range(4)]
+    try:
+        stores = [future.result(timeout=60) for future in starting]  # no "relation already exists", no deadlock
+    finally:
+        pool.shutdown(wait=False)
+    try:
+        assert {"games", "moves", "seat_tokens"} <= set(inspect(stores[0].engine).get_table_names())
+    finally:
+        for store in stores:
+            store.close()

@@ -38,11 +38,13 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x6F67616D6573  # PostgreSQL advisory lock id held while migrating ("ogames")
 
 metadata = MetaData()
 
@@ -293,5 +295,9 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 
     config = alembic_config(engine)
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Several server processes may start at once on a new database: they take turns
+            # (the lock lasts until this transaction ends), so only the first creates the tables.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
