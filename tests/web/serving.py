@@ -32,7 +32,12 @@ def free_port() -> int:
 
 
 def start_server(
-    database: Path | str, log: Path, timeout: float = 60.0, redis: str | None = None, port: int | None = None
+    database: Path | str,
+    log: Path,
+    timeout: float = 60.0,
+    redis: str | None = None,
+    port: int | None = None,
+    extra: tuple[str, ...] = (),
 ) -> tuple[subprocess.Popen, str]:
     """Start the server on a SQLite file (or a database URL), in step with others through a Redis
     URL if given; (the process, its base address) once it answers."""
@@ -41,6 +46,7 @@ def start_server(
     command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", url]
     if redis:
         command += ["--redis", redis]
+    command += extra
     output = log.open("a")
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     output.close()

@@ -290,6 +290,27 @@ def test_the_bus_carries_actions_to_the_other_process_and_one_claim_wins(service
     asyncio.run(scenario())
 
 
+@needs_services
+def test_serve_workers_share_one_port_and_every_worker_sees_every_move(services: tuple[Any, Any], tmp_path: Path) -> None:
+    pg, redis = services
+    url = pg.new_database("workers_on_one_port")
+    process, base = start_server(url, tmp_path / "w.log", redis=redis.url, extra=("--workers", "2"))
+    try:
+        status, game = call(base, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 5}})
+        assert status == 201
+        # Each request goes to whichever worker accepts it (the kernel decides): mostly both.
+        views = [call(base, f"/api/games/{game['id']}")[1] for _ in range(12)]
+        assert {view["version"] for view in views} == {0}
+        status, moved = call(base, f"/api/games/{game['id']}/moves", {"move": "a1", "token": game["tokens"]["0"], "version": 0})
+        assert status == 200 and moved["version"] == 1
+        views = [call(base, f"/api/games/{game['id']}")[1] for _ in range(12)]
+        assert {view["version"] for view in views} == {1} and all(view["moves"] == moved["moves"] for view in views)
+    finally:
+        stop_server(process)
+    output = (tmp_path / "w.log").read_text()
+    assert "2 workers" in output and output.count("Started server process") == 2
+
+
 def test_serve_refuses_missing_drivers_and_lone_workers_in_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

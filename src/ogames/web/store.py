@@ -189,10 +189,15 @@ class Store:
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its moves in order, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            made = conn.execute(select(moves.c.entry).where(moves.c.game_id == game_id).order_by(moves.c.ply)).scalars().all()
+            while True:
+                row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+                if row is None:
+                    return None
+                made = conn.execute(select(moves.c.entry).where(moves.c.game_id == game_id).order_by(moves.c.ply)).scalars().all()
+                # Another server process may have stored an action between the two reads (each
+                # statement sees the newest commits): read again until head and moves agree.
+                if conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar() == row["version"]:
+                    break
         return GameRow(
             id=row["id"],
             game=row["game"],
