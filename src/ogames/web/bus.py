@@ -5,7 +5,8 @@ process play every computer move itself. Several processes (uvicorn workers, or 
 on several ports behind a proxy) on one PostgreSQL use `RedisBus`:
 
 - after every stored action (a move or a resignation) the hub publishes it on the game's Redis
-  channel `ogames:game:ID` (`{"worker", "version", "move"|"resign"}`); every other process that
+  channel `ogames:game:ID` (`{"worker", "version", "move"|"resign", "entry"}`: the record entry
+  as stored, with its time); every other process that
   holds the game in memory applies it to its copy (or rebuilds the game from the database when it
   missed one) and sends the new view to its pages at once;
 - a computer's move at a version is claimed with a Redis key (`SET NX` with a lease that the
@@ -117,7 +118,7 @@ class RedisBus(Bus):
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("bus: a message that is not ours was ignored")
             return
-        action = {key: data[key] for key in ("move", "resign") if key in data}
+        action = {key: data[key] for key in ("move", "resign", "entry") if key in data}
         self._spawn(heard(game_id, version, action))
 
     def _spawn(self, work: Awaitable[None]) -> None:

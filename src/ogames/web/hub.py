@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hmac
+import json
 import logging
 import multiprocessing
 import secrets
@@ -232,9 +233,10 @@ class Hub:
             raise Refusal(message, "stale", 409)
         return seat
 
-    async def _commit(self, live: LiveGame, trial: State, action: dict[str, Any]) -> None:
+    async def _commit(self, live: LiveGame, trial: State, action: dict[str, Any] | None = None) -> None:
         """Store the action a trial copy of the live state made, then make the copy the live state
-        and tell the other server processes (the game's lock is held)."""
+        and tell the other server processes (the game's lock is held). `action` is what they play
+        on their copies ({"move": m} or {"resign": colour}); without it they re-read the game."""
         before, record = live.state.record()["moves"], trial.record()
         after = record["moves"]
         first = first_change(before, after)
@@ -254,7 +256,8 @@ class Hub:
         live.version += 1
         live.problem = None
         log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
-        await self.bus.publish(live.id, live.version, action)
+        # With the entry as stored (its time too), so that the other copies end exactly the same.
+        await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
 
     # ----- other server processes (web/bus.py) -------------------------------------------------
 
@@ -373,6 +376,8 @@ class Hub:
 
     async def announce(self, live: LiveGame) -> None:
         """Send the current view to everyone watching the game."""
+        if not live.watchers:
+            return  # nobody to draw it for (a game another process moves, held here idle)
         message = view(live)
         for queue in list(live.watchers):
             while queue.full():
@@ -386,18 +391,24 @@ def _thinking_at(live: LiveGame, version: int) -> Callable[[], bool]:
 
 
 def _apply(live: LiveGame, action: dict[str, Any]) -> bool:
-    """Play an action another process stored on this copy of the game at the version before it
-    (the rules are deterministic, so both copies end the same); False if it does not apply."""
-    trial = live.state.clone()
+    """Play an action another process stored on this copy of the game at the version before it,
+    at the time it was made (the rules are deterministic, so both copies end the same, which the
+    record entry it wrote confirms); False if it does not apply."""
+    trial, entry = live.state.clone(), action.get("entry")
+    if not isinstance(entry, dict):
+        return False
     try:
         if "move" in action:
-            trial.play(str(action["move"]))
+            trial.play(str(action["move"]), t=entry.get("t"))
         elif "resign" in action:
-            trial.resign(str(action["resign"]))
+            trial.resign(str(action["resign"]), t=entry.get("t"))
         else:
             return False
-    except (OgamesError, NotImplementedError, ValueError, KeyError):
+    except (OgamesError, NotImplementedError, ValueError, KeyError, TypeError):
         return False
+    written = trial.record_moves()
+    if not written or json.loads(json.dumps(written[-1])) != entry:
+        return False  # the rules wrote it otherwise here: the store has the truth
     live.state, live.version, live.problem = trial, live.version + 1, None
     return True
 
