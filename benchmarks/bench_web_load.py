@@ -9,14 +9,22 @@ Every client stops after MOVES moves of its game, or at the game's end, or at --
 At the end every game is read back from the server and its accepted moves are compared with the
 moves the clients saw acknowledged: a move acknowledged but not stored counts as lost.
 
+Several server processes (docs/web.md, "Scale-out"): `--workers N` starts N `ogames serve`
+processes on different ports, sharing a throwaway PostgreSQL and Redis (Debian's, started by
+tools/local_services.py; `--postgres` does the same for one worker), or `--server` takes several
+addresses separated by commas. Games are created round-robin on the servers and the two seats of a
+game sit on different ones, so every move crosses from one process to the other through Redis.
+
     python benchmarks/bench_web_load.py                      # 150 games, 300 players
     python benchmarks/bench_web_load.py --games 20 --moves 10 --json
+    python benchmarks/bench_web_load.py --games 60 --workers 2   # two processes, PostgreSQL, Redis
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -42,6 +50,9 @@ class Tally:
     """What every client measured, gathered in one place (the clients share one event loop)."""
 
     latencies: list[float] = field(default_factory=list)
+    # From a move's sending to the opponent's screen (on another server when there are several).
+    seen: list[float] = field(default_factory=list)
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)  # (game id, version after the move) -> sent at
     refused: list[str] = field(default_factory=list)
     acknowledged: dict[str, int] = field(default_factory=dict)  # game id -> highest version seen acknowledged
     dropped: int = 0
@@ -53,9 +64,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(database: Path, log: Path) -> tuple[subprocess.Popen, str]:
+def start_server(database: str, log: Path, redis: str | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", f"sqlite:///{database}"]
+    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", database]
+    command += ["--redis", redis] if redis else []
     with log.open("w") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -70,6 +82,19 @@ def start_server(database: Path, log: Path) -> tuple[subprocess.Popen, str]:
             time.sleep(0.2)
     process.kill()
     raise SystemExit("the server did not answer within 90 s")
+
+
+def start_services(stack: contextlib.ExitStack) -> tuple[str, str]:
+    """A throwaway PostgreSQL and Redis (tools/local_services.py): (database URL, Redis URL)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import local_services
+
+    why = local_services.missing()
+    if why:
+        raise SystemExit(f"cannot start several workers: {why}")
+    pg = stack.enter_context(local_services.postgres())
+    redis = stack.enter_context(local_services.redis_server())
+    return pg.new_database("load"), redis.url
 
 
 def call(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -103,6 +128,8 @@ async def player(
             if message.get("type") != "state":
                 continue
             version = int(message["version"])
+            if message["mover"] == seat and (game_id, version) in tally.sent:
+                tally.seen.append(time.perf_counter() - tally.sent.pop((game_id, version)))
             if sent_at is not None and version > sent_version:
                 tally.latencies.append(time.perf_counter() - sent_at)
                 if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > 0.5:
@@ -117,23 +144,27 @@ async def player(
             move = rng.choice(message["legal"])
             sent_version = version
             sent_at = time.perf_counter()
+            tally.sent[(game_id, version + 1)] = sent_at
             await socket_.send(json.dumps({"type": "move", "move": move, "token": token, "version": version}))
         tally.dropped += sent_at is not None
 
 
 async def run(
-    base: str, games: int, moves: int, think: float, time_limit: float, game: str, options: dict[str, Any], seed: int
+    bases: list[str], games: int, moves: int, think: float, time_limit: float, game: str, options: dict[str, Any], seed: int
 ) -> dict[str, Any]:
-    created = [call(base, "/api/games", {"game": game, "options": options}) for _ in range(games)]
+    """Play the games with the players spread over the servers (a game's seats on different ones)."""
+    created = [call(bases[index % len(bases)], "/api/games", {"game": game, "options": options}) for index in range(games)]
     tally = Tally()
     rng = random.Random(seed)
     deadline = time.monotonic() + time_limit
     started = time.perf_counter()
-    clients = [
-        player(base, body["id"], int(seat), token, moves, think, deadline, tally, random.Random(rng.random()))
-        for body in created
-        for seat, token in body["tokens"].items()
-    ]
+    clients = []
+    for index, body in enumerate(created):
+        for seat, token in body["tokens"].items():
+            server = bases[(index + int(seat)) % len(bases)]  # the seats of a game on different servers
+            own = random.Random(rng.random())
+            clients.append(player(server, body["id"], int(seat), token, moves, think, deadline, tally, own))
+    base = bases[0]
     outcomes = await asyncio.gather(*clients, return_exceptions=True)
     elapsed = time.perf_counter() - started
     failures = [repr(outcome)[:120] for outcome in outcomes if isinstance(outcome, BaseException)]
@@ -141,12 +172,13 @@ async def run(
     for body in created:
         stored = call(base, f"/api/games/{body['id']}")
         lost += max(0, tally.acknowledged.get(body["id"], 0) - int(stored["version"]))
-    latencies = sorted(tally.latencies)
+    latencies, seen = sorted(tally.latencies), sorted(tally.seen)
 
-    def quantile(q: float) -> float:
-        return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")
+    def quantile(q: float, values: list[float] = latencies) -> float:
+        return 1000 * values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
     return {
+        "servers": len(bases),
         "games": games,
         "players": len(clients),
         "moves": len(latencies),
@@ -155,6 +187,8 @@ async def run(
         "p50_ms": round(quantile(0.50), 2),
         "p90_ms": round(quantile(0.90), 2),
         "p99_ms": round(quantile(0.99), 2),
+        "opponent_p50_ms": round(quantile(0.50, seen), 2),
+        "opponent_p99_ms": round(quantile(0.99, seen), 2),
         "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
         "mean_ms": round(1000 * statistics.fmean(latencies), 2) if latencies else None,
         "refused": len(tally.refused),
@@ -173,7 +207,9 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=180.0, help="stop every client after this, seconds")
     parser.add_argument("--game", default="omny")
     parser.add_argument("--options", default='{"variant": "y", "size": 9}', help="the game's options as JSON")
-    parser.add_argument("--server", help="an already running server's address (default: start one)")
+    parser.add_argument("--server", help="running servers' addresses, separated by commas (default: start them)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes to start (more than 1: on PostgreSQL and Redis)")
+    parser.add_argument("--postgres", action="store_true", help="start one worker on PostgreSQL and Redis too (not SQLite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -183,24 +219,42 @@ def main() -> None:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:
         parser.error(f"--options is not JSON: {exc}")
-    process = None
-    with tempfile.TemporaryDirectory() as folder:
-        base = args.server
-        if base is None:
-            process, base = start_server(Path(folder) / "load.sqlite3", Path(folder) / "server.log")
+    if not 1 <= args.workers <= 16:
+        parser.error("--workers must be 1..16")
+    processes: list[subprocess.Popen] = []
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as services:
+        bases = [address.strip() for address in args.server.split(",")] if args.server else []
+        store = "given servers"
+        if not bases and (args.workers > 1 or args.postgres):
+            database, redis = start_services(services)
+            store = "postgresql + redis"
+            for index in range(args.workers):
+                process, base = start_server(database, Path(folder) / f"server{index}.log", redis)
+                processes.append(process)
+                bases.append(base)
+        elif not bases:
+            store = "sqlite"
+            process, base = start_server(f"sqlite:///{Path(folder) / 'load.sqlite3'}", Path(folder) / "server.log")
+            processes.append(process)
+            bases.append(base)
         try:
-            figures = asyncio.run(run(base, args.games, args.moves, args.think, args.time_limit, args.game, options, args.seed))
+            figures = asyncio.run(run(bases, args.games, args.moves, args.think, args.time_limit, args.game, options, args.seed))
         finally:
-            if process is not None:
+            for process in processes:
                 process.terminate()
                 process.wait(15)
+    figures["store"] = store
     figures["cores"] = os.cpu_count()
     if args.json:
         print(json.dumps(figures))
         return
-    title = f"web load: {figures['players']} WebSocket players in {figures['games']} games ({args.game} {args.options})"
+    title = (
+        f"web load: {figures['players']} WebSocket players in {figures['games']} games ({args.game} {args.options}), "
+        f"{figures['servers']} server process(es), {figures['store']}"
+    )
     table = Table(title=title)
-    shown = ("moves", "seconds", "moves_per_second", "p50_ms", "p90_ms", "p99_ms", "max_ms", "refused", "unanswered")
+    shown = ("moves", "seconds", "moves_per_second", "p50_ms", "p90_ms", "p99_ms", "max_ms", "opponent_p50_ms", "opponent_p99_ms")
+    shown += ("refused", "unanswered")
     for name in (*shown, "lost_moves"):
         table.add_row(name, str(figures[name]))
     Console().print(table)

@@ -65,7 +65,7 @@ def test_a_changed_pyproject_installs_again(checkout: Path) -> None:
 
 def test_the_test_tools_are_their_own_install_and_serve_a_plain_start(checkout: Path) -> None:
     setup(checkout)
-    assert any('-e .[test,openspiel,rl,ray]' in call for call in setup(checkout, "test"))
+    assert any('-e .[test,openspiel,rl,ray,scale]' in call for call in setup(checkout, "test"))
     assert setup(checkout, "test") == []
     assert setup(checkout) == []
 

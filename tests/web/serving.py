@@ -31,10 +31,22 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(database: Path, log: Path, timeout: float = 60.0) -> tuple[subprocess.Popen, str]:
-    """Start the server on a SQLite file; (the process, its base address) once it answers."""
-    port = free_port()
-    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", f"sqlite:///{database}"]
+def start_server(
+    database: Path | str,
+    log: Path,
+    timeout: float = 60.0,
+    redis: str | None = None,
+    port: int | None = None,
+    extra: tuple[str, ...] = (),
+) -> tuple[subprocess.Popen, str]:
+    """Start the server on a SQLite file (or a database URL), in step with others through a Redis
+    URL if given; (the process, its base address) once it answers."""
+    port = port or free_port()
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", url]
+    if redis:
+        command += ["--redis", redis]
+    command += extra
     output = log.open("a")
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     output.close()

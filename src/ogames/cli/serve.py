@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated
+import os
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ogames.web.settings import DATABASE_ENV, default_database_url
+from ogames.web.settings import DATABASE_ENV, REDIS_ENV, default_database_url, default_redis_url
 
 WS_MAX_BYTES = 65536  # the server refuses larger WebSocket frames; the app refuses messages over its own limit
 
@@ -30,6 +31,9 @@ def address(host: str, port: int) -> str:
 def _hide_password(url: str) -> str:
     from sqlalchemy.engine import make_url
 
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://{rest.rsplit('@', 1)[-1]}"
     try:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
@@ -44,6 +48,13 @@ def serve(
         str | None,
         typer.Option(help=f"SQLAlchemy URL of the games database (default: ${DATABASE_ENV}, else a SQLite file)"),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(help=f"Redis URL that keeps several server processes in step (default: ${REDIS_ENV}, else none)"),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="server processes on this port (more than 1 needs --redis and a shared database)")
+    ] = 1,
 ) -> None:
     """Start the web server: play every board game in the browser, on one screen or against the computer."""
     import uvicorn
@@ -52,15 +63,48 @@ def serve(
     from ogames.web.settings import Settings
 
     url = database or default_database_url()
-    settings = Settings(database_url=url)
+    redis_url = redis or default_redis_url()
     console = Console(highlight=False)
     problem = _database_problem(url)
     if problem:
         console.print(f"[red]error:[/] cannot use the database {escape(_hide_password(url))}: {escape(problem)}")
         raise typer.Exit(1)
-    console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}")
+    if workers > 1 and not redis_url:
+        console.print("[red]error:[/] several workers need --redis URL (or $OGAMES_REDIS_URL) to see each other's moves")
+        raise typer.Exit(1)
+    problem = _redis_problem(redis_url) if redis_url else None
+    if problem:
+        console.print(f"[red]error:[/] cannot use Redis at {escape(_hide_password(redis_url or ''))}: {escape(problem)}")
+        raise typer.Exit(1)
+    together = f" · {workers} workers in step through Redis" if workers > 1 else (" · in step through Redis" if redis_url else "")
+    console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}{together}")
     console.print(f"open [bold]{escape(address(host, port))}[/] in a browser (Ctrl+C stops the server)")
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level="info", server_header=False)
+    common: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES, "log_level": "info"}
+    common["server_header"] = False
+    if workers == 1:
+        uvicorn.run(create_app(Settings(database_url=url, redis_url=redis_url)), **common)
+        return
+    # uvicorn's workers each import the app afresh: they read their settings from the environment.
+    os.environ[DATABASE_ENV] = url
+    os.environ[REDIS_ENV] = redis_url or ""
+    uvicorn.run("ogames.web.app:create_app", factory=True, workers=workers, **common)
+
+
+def _redis_problem(url: str) -> str | None:
+    """Why Redis cannot be used (no driver, not answering), or None: one line before starting."""
+    try:
+        import redis
+    except ImportError:
+        return "a Redis URL needs the redis driver: pip install 'ogames[scale]'"
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # any connection error: one line for the person
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    return None
 
 
 def _database_problem(url: str) -> str | None:
@@ -74,6 +118,8 @@ def _database_problem(url: str) -> str | None:
             migrate(engine)
         finally:
             engine.dispose()
+    except ModuleNotFoundError as exc:
+        return f"its driver {exc.name or ''} is not installed (PostgreSQL: pip install 'ogames[scale]')"
     except Exception as exc:  # any driver's error: the person needs its message, not its trace
         return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
     return None

@@ -45,6 +45,7 @@ import ogames
 from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
+from ogames.web.bus import make_bus
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
@@ -87,7 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = await asyncio.to_thread(Store, settings.database_url)
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
-        hub = Hub(store, settings)
+        bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
+        hub = Hub(store, settings, bus)
+        await bus.start(hub.heard, hub.resync)
         app.state.store = store
         app.state.hub = hub
         app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games)
@@ -95,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.omiga.close()
+            await bus.close()
             await hub.close()
             store.close()
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hmac
+import json
 import logging
 import multiprocessing
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, State
 from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
+from ogames.web.bus import Bus
 from ogames.web.clock import Clock
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
@@ -122,9 +125,10 @@ class LiveGame:
 class Hub:
     """Every live game of one server, their storage and the computer's worker."""
 
-    def __init__(self, store: Store, settings: Settings):
+    def __init__(self, store: Store, settings: Settings, bus: Bus | None = None):
         self.store = store
         self.settings = settings
+        self.bus = bus or Bus()  # other server processes on the same database (web/bus.py)
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
         self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
@@ -238,7 +242,7 @@ class Hub:
                     trial.play(move)
                 except OgamesError as exc:
                     raise Refusal(str(exc), "illegal", 422) from None
-                await self._commit(live, trial)
+                await self._commit(live, trial, {"move": move})
         await self.announce(live)
         if flagged is not None:
             raise Refusal(f"too late: your time ran out, so the move was not made ({flagged})", "over", 409)
@@ -260,7 +264,7 @@ class Hub:
                 trial.resign(colour)
             except (OgamesError, NotImplementedError) as exc:
                 raise Refusal(str(exc), "illegal", 422) from None
-            await self._commit(live, trial)
+            await self._commit(live, trial, {"resign": colour})
         await self.announce(live)
         return live
 
@@ -349,6 +353,7 @@ class Hub:
             live.seat_kinds = kinds
             live.digests[seat] = digest(token)
         log.info("game %s: seat %d taken", live.id, seat + 1)
+        await self.bus.publish(live.id, live.version, {"seats": True})
         await self.announce(live)
         return live, token
 
@@ -372,9 +377,19 @@ class Hub:
             raise Refusal(f"the game is over: {describe_result(live)}", "over", 409)
         return self._check_seat(live, token, version)
 
-    async def _commit(self, live: LiveGame, trial: State, *, undo: bool = False, flagged: int | None = None) -> None:
+    async def _commit(
+        self,
+        live: LiveGame,
+        trial: State,
+        action: dict[str, Any] | None = None,
+        *,
+        undo: bool = False,
+        flagged: int | None = None,
+    ) -> None:
         """Store the action a trial copy of the live state made (and the clock after it), then make
-        the copy the live state (the game's lock is held)."""
+        the copy the live state and tell the other server processes (the game's lock is held).
+        `action` is what they play on their copies ({"move": m} or {"resign": colour}); without it
+        (an undo, a loss on time) they re-read the game."""
         before, record = live.state.record()["moves"], trial.record()
         after = record["moves"]
         first = first_change(before, after)
@@ -390,9 +405,11 @@ class Hub:
         try:
             await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first, stored_clock)
         except StaleMove:
-            # Someone else (another server on the same database) stored a move first: catch up.
-            self.live.pop(live.id, None)
-            raise Refusal("the game has moved on: reload the page", "stale", 409) from None
+            # Another server process on the same database stored an action first: catch up here
+            # (the pages hold this object, so it is brought up to date in place).
+            await self._reload(live)
+            await self.announce(live)
+            raise Refusal("the game has moved on: look at the board again", "stale", 409) from None
         except Exception:
             log.exception("game %s: could not store action %d", live.id, live.version + 1)
             raise Refusal("the move could not be stored, so it was not made: try again", "storage", 503) from None
@@ -405,6 +422,8 @@ class Hub:
             log.info("game %s: taken back to %d moves", live.id, len(after))
         else:
             log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
+        # With the entry as stored (its time too), so that the other copies end exactly the same.
+        await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
 
     # ----- clocks ------------------------------------------------------------------------------
 
@@ -466,6 +485,59 @@ class Hub:
         log.info("game %s: seat %d lost on time", live.id, seat + 1)
         return describe_result(live)
 
+
+    # ----- other server processes (web/bus.py) -------------------------------------------------
+
+    async def heard(self, game_id: str, version: int, action: dict[str, Any]) -> None:
+        """Another server process stored action `version` of a game: bring this process's copy (if
+        it holds the game) in step, and show it to the pages watching here."""
+        live = self.live.get(game_id)
+        if live is None and self._loading.locked():
+            async with self._loading:  # it may be loading right now, from before that action
+                live = self.live.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            if action.get("seats"):  # a seat was taken there: its token must hold here too
+                await self._reload_seats(live)
+            elif live.version >= version:
+                return
+            # A clock's times are not in the message: a timed game is read again from the store.
+            elif version != live.version + 1 or live.clock is not None or not _apply(live, action):
+                await self._reload(live)  # a message was missed, or it does not apply: read the store
+            live.thinking = not live.state.is_over and live.is_computer(live.state.mover)
+        await self.announce(live)
+        self._start_computer(live)
+
+    async def _reload_seats(self, live: LiveGame) -> None:
+        """Read a game's seat kinds and token digests again (the game's lock is held)."""
+        try:
+            row = await asyncio.to_thread(self.store.load_game, live.id)
+            digests = await asyncio.to_thread(self.store.token_digests, live.id)
+        except Exception:
+            log.exception("game %s: its seats could not be read again", live.id)
+            return
+        if row is not None:
+            live.seat_kinds, live.digests = row.seat_kinds, digests
+
+    async def resync(self) -> None:
+        """Messages may have been missed (the bus reconnected): re-read every game held here."""
+        for live in list(self.live.values()):
+            await self.heard(live.id, 1 << 62, {})
+
+    async def _reload(self, live: LiveGame) -> None:
+        """Rebuild a live game in place from the database (the game's lock is held)."""
+        try:
+            row = await asyncio.to_thread(self.store.load_game, live.id)
+            if row is not None and row.version != live.version:
+                live.state, live.version, live.problem = rebuild(row), row.version, None
+                live.clock = Clock.from_stored(row.clock)
+                self._arm_flag(live)
+        except Exception:
+            log.exception("game %s: could not be read again from the database", live.id)
+            if self.live.get(live.id) is live:
+                del self.live[live.id]  # the next visit rebuilds it
+
     # ----- the computer ------------------------------------------------------------------------
 
     def _start_computer(self, live: LiveGame) -> None:
@@ -488,6 +560,9 @@ class Hub:
                 spec, version, record = live.seat_kinds[seat], live.version, state.record()
                 live.thinking = True
             await self.announce(live)
+            if not await self.bus.claim(live.id, version, _thinking_at(live, version)):
+                await self._other_thinks(live, version)  # another server process plays this move
+                continue
             try:
                 move = await loop.run_in_executor(self.executor, ai.choose_move, record, spec)
             except asyncio.CancelledError:
@@ -507,8 +582,14 @@ class Hub:
                 trial = live.state.clone()
                 try:
                     trial.play(move)
-                    await self._commit(live, trial)
-                except (OgamesError, Refusal) as exc:
+                    await self._commit(live, trial, {"move": move})
+                except Refusal as exc:
+                    if exc.code == "stale":
+                        continue  # another process stored an action first (a resignation): look again
+                    log.error("game %s: the computer's move %s was refused: %s", live.id, shown(move), exc)
+                    live.problem = "the computer could not move; reload the page to let it try again"
+                    break
+                except OgamesError as exc:
                     log.error("game %s: the computer's move %s was refused: %s", live.id, shown(move), exc)
                     live.problem = "the computer could not move; reload the page to let it try again"
                     break
@@ -521,6 +602,14 @@ class Hub:
             if self.live.get(live.id) is live:
                 del self.live[live.id]  # the next visit rebuilds the game and lets the computer try again
             await self.announce(live)
+
+    async def _other_thinks(self, live: LiveGame, version: int) -> None:
+        """Wait while another server process thinks for the computer: until its move arrives here
+        (through the bus) or its claim could have lapsed (it died), when this one tries to claim."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.bus.lease_seconds
+        while live.version == version and not live.state.is_over and loop.time() < deadline:
+            await asyncio.sleep(0.1)
 
     # ----- watchers --------------------------------------------------------------------------
 
@@ -536,6 +625,8 @@ class Hub:
 
     async def announce(self, live: LiveGame) -> None:
         """Send the current view to everyone watching the game."""
+        if not live.watchers:
+            return  # nobody to draw it for (a game another process moves, held here idle)
         message = view(live)
         for queue in list(live.watchers):
             while queue.full():
@@ -613,6 +704,34 @@ def describe_result(live: LiveGame) -> str:
         return ""
     late = flagged_colours(live)
     return f"{result.winner} won ({late} lost on time)" if late else result.describe()
+
+
+def _thinking_at(live: LiveGame, version: int) -> Callable[[], bool]:
+    """Whether the computer is still thinking about a game's move at `version` (a claim's hold)."""
+    return lambda: live.version == version and live.thinking
+
+
+def _apply(live: LiveGame, action: dict[str, Any]) -> bool:
+    """Play an action another process stored on this copy of the game at the version before it,
+    at the time it was made (the rules are deterministic, so both copies end the same, which the
+    record entry it wrote confirms); False if it does not apply."""
+    trial, entry = live.state.clone(), action.get("entry")
+    if not isinstance(entry, dict):
+        return False
+    try:
+        if "move" in action:
+            trial.play(str(action["move"]), t=entry.get("t"))
+        elif "resign" in action:
+            trial.resign(str(action["resign"]), t=entry.get("t"))
+        else:
+            return False
+    except (OgamesError, NotImplementedError, ValueError, KeyError, TypeError):
+        return False
+    written = trial.record_moves()
+    if not written or json.loads(json.dumps(written[-1])) != entry:
+        return False  # the rules wrote it otherwise here: the store has the truth
+    live.state, live.version, live.problem = trial, live.version + 1, None
+    return True
 
 
 def first_change(before: list[Any], after: list[Any]) -> int:

@@ -1,7 +1,8 @@
 """The web server's settings: where games are stored and how the computer players run.
 
 Every setting has a default that needs nothing installed or started (SQLite in the user's data
-folder); `OGAMES_DATABASE_URL` (any SQLAlchemy URL) overrides the database.
+folder); `OGAMES_DATABASE_URL` (any SQLAlchemy URL) overrides the database, and
+`OGAMES_REDIS_URL` lets several server processes on one database play together (web/bus.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DATABASE_ENV = "OGAMES_DATABASE_URL"
+REDIS_ENV = "OGAMES_REDIS_URL"
 
 
 def default_database_path() -> Path:
@@ -25,6 +27,11 @@ def default_database_url() -> str:
     return url or f"sqlite:///{default_database_path()}"
 
 
+def default_redis_url() -> str | None:
+    """`OGAMES_REDIS_URL` if set (several processes in step through Redis), else None (one process)."""
+    return os.environ.get(REDIS_ENV, "").strip() or None
+
+
 # The computer's levels: seconds of search per move.
 LEVELS: dict[str, float] = {"easy": 0.3, "medium": 1.0, "hard": 3.0}
 
@@ -34,6 +41,11 @@ class Settings:
     """What `create_app` needs. Tests make their own (a temporary SQLite file, short thinking)."""
 
     database_url: str = field(default_factory=default_database_url)
+    # Redis for several server processes on one database (None: this process is alone), and how
+    # long a process's claim on a computer's move lasts unless it renews it (if it dies, another
+    # process takes the move over after this).
+    redis_url: str | None = field(default_factory=default_redis_url)
+    bus_lease_seconds: float = 10.0
     # How the computer thinks: "process" (a worker process: the server never waits on it) or
     # "thread" (a worker thread in the server process, for tests that must not spawn processes).
     ai_executor: str = "process"

@@ -40,12 +40,14 @@ from sqlalchemy import (
     false,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x6F67616D6573  # PostgreSQL advisory lock id held while migrating ("ogames")
 
 metadata = MetaData()
 
@@ -211,10 +213,15 @@ class Store:
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its moves in order, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            made = conn.execute(select(moves.c.entry).where(moves.c.game_id == game_id).order_by(moves.c.ply)).scalars().all()
+            while True:
+                row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+                if row is None:
+                    return None
+                made = conn.execute(select(moves.c.entry).where(moves.c.game_id == game_id).order_by(moves.c.ply)).scalars().all()
+                # Another server process may have stored an action between the two reads (each
+                # statement sees the newest commits): read again until head and moves agree.
+                if conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar() == row["version"]:
+                    break
         return GameRow(
             id=row["id"],
             game=row["game"],
@@ -319,11 +326,13 @@ def _status(head: dict[str, Any]) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for a URL; a SQLite file's folder is made, and SQLite runs in WAL mode with
+    """An engine for a URL (`postgresql://` means psycopg 3); a SQLite file's folder is made, and SQLite runs in WAL mode with
     foreign keys on and a busy timeout (a killed server loses no committed move)."""
     parsed = make_url(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3 (the scale extra), not psycopg2
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True)
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
@@ -360,5 +369,9 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 
     config = alembic_config(engine)
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Several server processes may start at once on a new database: they take turns
+            # (the lock lasts until this transaction ends), so only the first creates the tables.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
