@@ -50,6 +50,7 @@ class Seat:
         from websockets.sync.client import connect
 
         self.base, self.game_id, self.seat, self.token = base, game_id, seat, token
+        self.sent_at = 0.0
         self._open = contextlib.ExitStack()
         address = base.replace("http://", "ws://") + f"/ws/g/{game_id}"
         self.socket = self._open.enter_context(connect(address, open_timeout=30, max_size=2**22))
@@ -69,6 +70,10 @@ class Seat:
                 return message
 
     def move(self, move: str) -> None:
+        # A person moves a few times a second at most, and the server's per-connection rate limit
+        # (10 messages a second) says so: keep each tab under it.
+        time.sleep(max(0.0, self.sent_at + 0.12 - time.monotonic()))
+        self.sent_at = time.monotonic()
         self.socket.send(json.dumps({"type": "move", "move": move, "token": self.token, "version": self.view["version"]}))
 
     def close(self) -> None:
