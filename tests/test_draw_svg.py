@@ -307,3 +307,21 @@ def test_random_positions_draw_exactly_their_stones(case, seed, plies, coordinat
     board = board_of(state)
     occupied = {label for label in board.labels if state.stone_at(label) is not None}
     assert {label for label, g in cells(root).items() if g.get("data-stone")} == occupied
+
+
+def test_a_board_drawn_with_the_cell_cache_warm_is_the_one_drawn_cold() -> None:
+    """The tiled boards keep each unmarked cell's drawing; marks (last move, highlight) must still
+    show, and a cell must change when its stone does."""
+    from ogames.draw import board_svg, boards
+
+    for name, options in (("omny", {"variant": "sunder", "size": 4}), ("oddy", {"sides": 5, "size": 3}), ("omega", {"size": 4})):
+        state = ogames.load(name, **options).new_state()
+        rng = random.Random(3)
+        while not state.is_over:
+            move = rng.choice(state.legal_moves())
+            state.play(move)
+            highlight = [move] if move in state.board.labels else None
+            warm = board_svg(state, last_move=True, highlight=highlight)
+            boards._tiles.cache_clear()
+            assert board_svg(state, last_move=True, highlight=highlight) == warm, (name, state.ply)
+            assert board_svg(state, last_move=False) != warm or highlight is None

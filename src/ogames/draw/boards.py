@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ogames.boards.graph import Board
@@ -228,6 +228,9 @@ class _Tiles:
     labels: str
     backdrop: str
     box: tuple[float, float, float, float]
+    # A cell's whole group by (cell, colour or None) when no mark touches it: a live game redraws
+    # its board on every move, and all but a few cells look as they did before.
+    plain_cells: dict[tuple[int, str | None], str] = field(default_factory=dict, compare=False, hash=False)
 
 
 @lru_cache(maxsize=128)
@@ -273,9 +276,14 @@ def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: f
     layout = _tiles(board, dual, stars, stone_r, hex_labels, number_sides, labels_in_cells)
     radius = layout.radius
     body: list[str] = [layout.backdrop]
+    marked = marks.last | marks.highlight | marks.captured
     for c, label in enumerate(board.labels):
-        x, y = layout.points[c]
         colour = state.stone_at(label)
+        plain = c not in marked
+        if plain and (c, colour) in layout.plain_cells:
+            body.append(layout.plain_cells[c, colour])
+            continue
+        x, y = layout.points[c]
         star = c in stars
         parts = [layout.tiles[c]]
         if colour is not None:
@@ -283,7 +291,10 @@ def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: f
         else:
             parts.append(layout.stars[c])
         words = describe_cell(label, colour, star=star, marks=marks, cell=c)
-        body.append(cell_group(label, words, parts, colour=colour, star=star, classes="star" if star else ""))
+        drawn = cell_group(label, words, parts, colour=colour, star=star, classes="star" if star else "")
+        if plain:
+            layout.plain_cells[c, colour] = drawn
+        body.append(drawn)
     if marks.highlight:
         shapes = dual_cells(board) if dual else hex_cells(board)
         edges = outline_edges(shapes[c] for c in sorted(marks.highlight))
