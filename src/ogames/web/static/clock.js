@@ -42,6 +42,7 @@
         const swatch = document.createElement("span");
         swatch.className = "swatch swatch-" + colour;
         swatch.setAttribute("aria-hidden", "true");
+        if (window.OgamesBoard) window.OgamesBoard.picture(swatch, colour);  // shape as well as colour
         item.append(swatch);
       });
       const who = document.createElement("span");
