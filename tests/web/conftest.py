@@ -14,12 +14,12 @@ from ogames.web import Settings, create_app
 
 from .serving import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 
-QUICK = {"easy": 0.02, "medium": 0.02, "hard": 0.02}
+QUICK = 0.02  # seconds: the computer's time cap at every level in tests
 
 
 def quick_settings(path: Path, **changes: Any) -> Settings:
     """Settings for tests: a SQLite file at a path, the computer thinking in a thread, briefly."""
-    values: dict[str, Any] = {"database_url": f"sqlite:///{path}", "ai_executor": "thread", "levels": dict(QUICK)}
+    values: dict[str, Any] = {"database_url": f"sqlite:///{path}", "ai_executor": "thread", "ai_time_cap": QUICK}
     values.update(changes)
     return Settings(**values)
 

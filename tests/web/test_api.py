@@ -237,7 +237,7 @@ def test_omega_with_three_seats_against_the_computer(client: TestClient) -> None
 
 
 def test_the_computer_replies(client: TestClient) -> None:
-    game_id, tokens = create(client, mode="ai", seat=0, level="easy")
+    game_id, tokens = create(client, mode="ai", seat=0, level=4)
     assert set(tokens) == {"0"}  # the computer's seat has no token
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         receive_state(ws)
@@ -250,7 +250,7 @@ def test_the_computer_replies(client: TestClient) -> None:
 
 
 def test_the_computer_opens_when_it_has_the_first_seat(client: TestClient) -> None:
-    game_id, tokens = create(client, "onyx", {}, mode="ai", seat=1, level="easy")
+    game_id, tokens = create(client, "onyx", {}, mode="ai", seat=1, level=2)
     assert set(tokens) == {"1"}
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         view = receive_state(ws, lambda view: view["ply"] == 1 and not view["thinking"])

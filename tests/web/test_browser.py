@@ -36,7 +36,7 @@ def start_omny(page: Any, server: str, size: int = 3, **who: str) -> None:
     page.fill("#opt_size", str(size))
     if who.get("mode") == "ai":
         page.check("input[name=mode][value=ai]")
-        page.select_option("#level", who.get("level", "easy"))
+        page.select_option("#level", who.get("level", "3"))
     page.click("button[type=submit]")
     expect(page.locator("#link-state")).to_have_text("live")
 
@@ -73,7 +73,8 @@ def test_hotseat_omny_from_first_click_to_result(browser: Any, server: str, shot
 
 def test_against_the_computer_to_the_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    start_omny(page, server, size=4, mode="ai")
+    start_omny(page, server, size=4, mode="ai", level="7")
+    expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 7)")
     page.click('[data-cell="b2"]')
     expect(page.locator(".thinking")).to_be_visible()
     expect(page.locator("#moves li")).to_have_count(2, timeout=60_000)

@@ -174,9 +174,9 @@ def test_undo_in_hotseat(browser: Any, server: str) -> None:
 
 def test_undo_against_the_computer_and_omega_with_three_seats(browser: Any, server: str) -> None:
     page = new_page(browser)
-    start_by_seat(page, server, "omega", ["here", "computer:easy", "here"], opt_players="3", opt_size="4")
+    start_by_seat(page, server, "omega", ["here", "computer:3", "here"], opt_players="3", opt_size="4")
     expect(page.locator("#seats li")).to_have_count(3)
-    expect(page.locator("#seats li").nth(1)).to_contain_text("computer (easy)")
+    expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 3)")
     for _ in range(3):  # seat 1 places one stone of each colour, then the computer plays seat 2
         count = page.locator("[data-cell][data-stone]").count()
         page.locator("[data-cell][data-legal]").first.click()

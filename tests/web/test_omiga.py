@@ -228,6 +228,9 @@ def test_options_and_seats_are_checked_when_a_table_is_made(client: TestClient) 
         ({"options": {"variant": "zen"}, "seats": [{"kind": "bot"}]}, "bad-seat"),
         ({"seats": [{"kind": "alien"}]}, "invalid"),
         ({"seats": [{"kind": "bot", "speed": 0.0001}]}, "invalid"),
+        ({"seats": [{"kind": "here"}, {"kind": "bot", "level": 0}]}, "invalid"),
+        ({"seats": [{"kind": "here"}, {"kind": "bot", "level": 11}]}, "invalid"),
+        ({"seats": [{"kind": "here"}, {"kind": "bot", "level": "x"}]}, "invalid"),
         ({"options": {"cards": "AB/^ " * 200}}, "invalid"),
     ]
     for request, code in cases:

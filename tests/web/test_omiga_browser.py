@@ -18,8 +18,8 @@ from .test_browser import PHONE, WIDE, expect, new_page  # the browser fixtures 
 pytestmark = pytest.mark.slow
 
 
-def create(page: Any, base: str, options: dict[str, str], seats: list[tuple[str, str, str]]) -> None:
-    """Fill the Omiga form (options by name; seats as (kind, strategy, speed)) and open the table."""
+def create(page: Any, base: str, options: dict[str, str], seats: list[tuple[str, int]]) -> None:
+    """Fill the Omiga form (options by name; seats as (kind, bot level)) and open the table."""
     page.goto(base + "/new/omiga")
     page.select_option("#opt_variant", options.pop("variant", "base"))
     for name, value in options.items():
@@ -27,12 +27,11 @@ def create(page: Any, base: str, options: dict[str, str], seats: list[tuple[str,
             page.select_option(f"#opt_{name}", value)
         else:
             page.fill(f"#opt_{name}", value)
-    for seat, (kind, strategy, speed) in enumerate(seats):
+    for seat, (kind, level) in enumerate(seats):
         page.select_option(f"select[name=seat{seat}_kind]", kind)
-        if kind == "bot":
-            page.select_option(f"select[name=seat{seat}_strategy]", strategy)
-            if page.locator(f"select[name=seat{seat}_speed]").is_enabled():
-                page.select_option(f"select[name=seat{seat}_speed]", speed)
+        chooser = page.locator(f"select[name=seat{seat}_level]")
+        if kind == "bot" and chooser.is_enabled():  # real time only: turn-based bots are the climber
+            chooser.select_option(str(level))
     page.click("button[type=submit]")
     expect(page.locator("#link-state")).to_have_text("live")
 
@@ -72,9 +71,10 @@ def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
 
 def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    seats = [("here", "", ""), ("bot", "racer", "champion")]
+    seats = [("here", 0), ("bot", 9)]  # level 9: the rollout bot at the champion's 0.4 s
     create(page, server, {"variant": "base", "width": "9", "height": "7", "seed": "11"}, seats)
     assert "#" not in page.url
+    expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 9)")
     status = page.locator("#status")
     expect(status).to_contain_text("Play!", timeout=15_000)
     # A card on a taken cell is refused: it flies back and the server says why.
@@ -101,7 +101,7 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
 
 def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    create(page, server, {"variant": "zen", "form": "fly", "seed": "0"}, [("here", "", "")])
+    create(page, server, {"variant": "zen", "form": "fly", "seed": "0"}, [("here", 0)])
     expect(page.locator("#zen-verdict")).to_contain_text("Solvable")
     page.screenshot(path=str(shots / "omiga-zen-start.png"))
     hint = page.locator("#zen-hint")
@@ -135,8 +135,8 @@ def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, 
 
 def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    bot = ("bot", "random", "expert")
-    seats = [("here", "", ""), bot, ("invite", "", ""), bot]
+    bot = ("bot", 4)  # the racer at a child's 3 s
+    seats = [("here", 0), bot, ("invite", 0), bot]
     create(page, server, {"variant": "2v2", "width": "9", "height": "6", "seed": "4"}, seats)
     expect(page.locator("#invites")).to_be_visible()
     invitation = page.locator(".invite-link").input_value()
@@ -152,8 +152,8 @@ def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: s
     friend.screenshot(path=str(shots / "omiga-2v2-phone.png"), full_page=True)
 
     toddler = new_page(browser)
-    climber = ("bot", "racer", "")
-    create(toddler, server, {"variant": "toddler", "players": "4", "seed": "2"}, [("here", "", ""), climber, climber, climber])
+    climber = ("bot", 0)
+    create(toddler, server, {"variant": "toddler", "players": "4", "seed": "2"}, [("here", 0), climber, climber, climber])
     expect(toddler.locator("#seats li")).to_have_count(4)
     expect(toddler.locator("#status")).to_contain_text("White to move")
     assert lay_any_card(toddler)

@@ -82,7 +82,7 @@ def test_every_option_of_every_game_is_in_its_form(client: TestClient, game: dic
             assert chosen == ([] if option["default"] is None else [str(option["default"])])
         assert option["help"].split(" (")[0][:30] in page.text.replace("&#39;", "'")
     if game["name"] == "omiga":
-        assert {"seat0_kind", "seat0_strategy", "seat0_speed"} <= set(form.controls) and 'type="submit"' in page.text
+        assert {"seat0_kind", "seat0_level"} <= set(form.controls) and 'type="submit"' in page.text
     else:
         assert {"mode", "seat", "level"} <= set(form.controls)
 
@@ -116,25 +116,60 @@ def test_the_form_leaves_out_options_of_other_variants_and_empty_ones(client: Te
 
 
 def test_a_bad_option_shows_the_form_again_with_the_reason(client: TestClient) -> None:
-    response = client.post("/new/oddy", data={"opt_sides": "4", "opt_size": "5", "mode": "ai", "seat": "2", "level": "hard"})
+    response = client.post("/new/oddy", data={"opt_sides": "4", "opt_size": "5", "mode": "ai", "seat": "2", "level": "8"})
     assert response.status_code == 400
     assert 'role="alert"' in response.text and "sides" in response.text
     form = fields_of(response.text)
     assert form.controls["opt_sides"]["value"] == "4"  # what was typed is kept
     assert [value for value, selected in form.options["seat"] if selected] == ["2"]
-    assert [value for value, selected in form.options["level"] if selected] == ["hard"]
+    assert [value for value, selected in form.options["level"] if selected] == ["8"]
     bad_seat = client.post("/new/oddy", data={"mode": "ai", "seat": "x"})
     assert bad_seat.status_code == 400 and "seat" in bad_seat.text
 
 
 def test_a_game_against_the_computer_from_the_form(client: TestClient) -> None:
-    form = {"opt_pie": "false", "mode": "ai", "seat": "1", "level": "easy"}
+    form = {"opt_pie": "false", "mode": "ai", "seat": "1", "level": "7"}
     response = client.post("/new/onyx", data=form, follow_redirects=False)
     assert response.status_code == 303
     location = response.headers["location"]
     assert re.fullmatch(r"/g/[\w-]+#seats=0\.[\w-]{43}", location)  # only the person's seat
     view = client.get("/api/games/" + location.split("/")[2].split("#")[0]).json()
     assert view["seats"][1]["computer"] and not view["seats"][0]["computer"]
+    assert (view["seats"][1]["level"], view["seats"][1]["name"]) == (7, "computer (level 7)")
+    # A page from before levels sends a name: read as its level.
+    old = client.post("/new/onyx", data={**form, "level": "hard"}, follow_redirects=False)
+    view = client.get("/api/games/" + old.headers["location"].split("/")[2].split("#")[0]).json()
+    assert view["seats"][1]["level"] == 9
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "last", "who"),
+    [
+        ("en", "1 · beginner", "10 · strongest", "computer, level 10 · strongest"),
+        ("ru", "1 · новичок", "10 · сильнейший", "компьютер, уровень 10 · сильнейший"),
+    ],
+)
+def test_the_forms_offer_the_levels_1_to_10(client: TestClient, language: str, first: str, last: str, who: str) -> None:
+    page = client.get(f"/new/omny?lang={language}")
+    form = fields_of(page.text)
+    assert [value for value, _ in form.options["level"]] == [str(n) for n in range(1, 11)]
+    assert [value for value, selected in form.options["level"] if selected] == ["5"]  # the default
+    assert first in page.text and last in page.text
+    seat_values = [value for value, _ in form.options["who_2"]]
+    assert seat_values == ["here", "invite", "open"] + [f"computer:{n}" for n in range(1, 11)]
+    assert who in page.text
+    omiga = fields_of(client.get(f"/new/omiga?lang={language}").text)
+    assert [value for value, _ in omiga.options["seat1_level"]] == [str(n) for n in range(1, 11)]
+    assert [value for value, selected in omiga.options["seat1_level"] if selected] == ["5"]
+
+
+def test_a_form_with_a_level_out_of_range_is_refused(client: TestClient) -> None:
+    for level in ("0", "11", "x"):
+        response = client.post("/new/omny", data={"mode": "ai", "seat": "1", "level": level})
+        assert response.status_code == 400 and "level" in response.text and "Traceback" not in response.text
+        omiga = {"opt_variant": "base", "seat0_kind": "here", "seat1_kind": "bot", "seat1_level": level}
+        refused = client.post("/new/omiga", data=omiga)
+        assert refused.status_code == 400 and "level" in refused.text
 
 
 def test_unknown_pages_and_games(client: TestClient) -> None:

@@ -176,7 +176,7 @@ def test_malformed_undo_messages_are_refused(client: TestClient, message: dict, 
 
 
 def test_undo_against_the_computer_takes_back_its_reply_and_the_persons_move(client: TestClient) -> None:
-    made = new_game(client, seats=["here", "computer:easy"])
+    made = new_game(client, seats=["here", "computer:3"])
     game_id, token = made["id"], made["tokens"]["0"]
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         receive_state(ws)
@@ -189,7 +189,7 @@ def test_undo_against_the_computer_takes_back_its_reply_and_the_persons_move(cli
 
 
 def test_the_computer_opening_alone_is_not_taken_back(client: TestClient) -> None:
-    made = new_game(client, "onyx", {}, seats=["computer:easy", "here"])
+    made = new_game(client, "onyx", {}, seats=["computer:1", "here"])
     with client.websocket_connect(f"/ws/g/{made['id']}") as ws:
         view = receive_state(ws, lambda view: view["ply"] == 1 and not view["thinking"])
     refused = undo(client, made["id"], made["tokens"]["1"], view["version"])
@@ -384,7 +384,8 @@ def test_the_clocks_survive_a_restart(database: Path) -> None:
 
 
 def test_omega_with_people_and_computers_in_any_seats(client: TestClient) -> None:
-    made = new_game(client, "omega", {"players": 4, "size": 4}, seats=["here", "computer:easy", "here", "computer:medium"])
+    # Levels as numbers, and as the names of the web before levels (medium: level 6).
+    made = new_game(client, "omega", {"players": 4, "size": 4}, seats=["here", "computer:2", "here", "computer:medium"])
     game_id, tokens = made["id"], made["tokens"]
     assert set(tokens) == {"0", "2"} and made["view"]["mode"] == "ai"
     assert [seat["computer"] for seat in made["view"]["seats"]] == [False, True, False, True]
@@ -397,7 +398,9 @@ def test_omega_with_people_and_computers_in_any_seats(client: TestClient) -> Non
                 view = receive_state(ws, lambda view, version=version: view["version"] > version)
         view = receive_state(ws, lambda view: view["mover"] == 0 and not view["thinking"])
     assert len(view["moves"]) == 4 and all(m["move"].count(" ") == 3 for m in view["moves"])
-    assert view["seats"][1]["name"] == "computer (easy)"
+    assert [(seat["name"], seat["level"]) for seat in view["seats"]] == [
+        ("player 1", None), ("computer (level 2)", 2), ("player 3", None), ("computer (level 6)", 6)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -406,7 +409,12 @@ def test_omega_with_people_and_computers_in_any_seats(client: TestClient) -> Non
         (["here"], "bad-seat"),
         (["here", "here", "here"], "bad-seat"),
         (["computer:easy", "computer:hard"], "bad-seat"),
+        (["computer:1", "computer:10"], "bad-seat"),
         (["here", "computer:genius"], "invalid"),
+        (["here", "computer:0"], "invalid"),
+        (["here", "computer:11"], "invalid"),
+        (["here", "computer:"], "invalid"),
+        (["here", "computer"], "invalid"),
         (["here", "robot"], "invalid"),
         ([], "invalid"),
     ],

@@ -53,7 +53,8 @@ from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
 from ogames.web.protocol import (
-    SEAT_CHOICES,
+    DEFAULT_LEVEL,
+    LEVEL_RANGE,
     JoinRequest,
     MoveRequest,
     NewGame,
@@ -63,9 +64,10 @@ from ogames.web.protocol import (
     UndoMessage,
     UndoRequest,
     explain,
+    level_of,
     parse_client,
 )
-from ogames.web.settings import LEVELS, Settings
+from ogames.web.settings import Settings
 from ogames.web.store import Store
 from ogames.web.warm import warm_rules
 
@@ -472,17 +474,27 @@ def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def form_context(game: dict[str, Any], form: dict[str, str] | None = None) -> dict[str, Any]:
-    """What the new-game template needs: the game, its fields, the values to show, the levels."""
+    """What the new-game template needs: the game, its fields, the values to show, the computer's
+    levels 1–10 (the one chosen: the form's, an old name read as its level, else the default)."""
     return {
         "game": game,
         "fields": form_fields(game),
         "values": form or {},
         "playable": game["name"] in BROWSER_GAMES,
-        "levels": list(LEVELS),
+        "levels": list(LEVEL_RANGE),
+        "chosen_level": chosen_level((form or {}).get("level")),
         "seat_count": _seat_count(game["name"]),
         "max_seats": _max_seats(game),
-        "seat_choices": SEAT_CHOICES,
+        "people_choices": ("here", "invite", "open"),
     }
+
+
+def chosen_level(value: str | None) -> int:
+    """The level a form chose (an old name read as its level), else the default one."""
+    try:
+        return level_of(value)
+    except ValueError:
+        return DEFAULT_LEVEL
 
 
 def _max_seats(game: dict[str, Any]) -> int:
@@ -515,7 +527,7 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
     seat = form.get("seat", "1")
     if not seat.isdigit() or len(seat) > 2:
         raise ValueError("choose your seat by its number")
-    request: dict[str, Any] = {"game": game["name"], "options": options, "level": form.get("level", "medium")}
+    request: dict[str, Any] = {"game": game["name"], "options": options, "level": form.get("level", str(DEFAULT_LEVEL))}
     if mode == "seats":  # who sits in each seat, one choice per seat (`who_1`, `who_2`, …)
         request["seats"] = seat_choices_from_form(game["name"], options, form)
     else:

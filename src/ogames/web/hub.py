@@ -33,6 +33,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock
+from ogames.web.computer import board_spec, level_shown
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest
@@ -43,7 +44,7 @@ log = logging.getLogger("ogames.web")
 BROWSER_GAMES = ("omny", "oddy", "omega", "onyx")
 # Seat kinds (stored in games.seat_kinds): a person at the creating browser, a person invited by
 # a link (or who took an open seat), an open seat anyone may take; anything else is a computer's
-# player spec (`mcts:think=1`).
+# player spec (`mcts:level=7,iterations=4000,think=10`; games stored before levels: `mcts:think=1`).
 HUMAN = "human"
 INVITED = "invited"
 OPEN = "open"
@@ -164,7 +165,7 @@ class Hub:
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
             raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
-        mode, kinds, names = seating(request, game.seat_count, self.settings.levels)
+        mode, kinds, names = seating(request, game.seat_count, self.settings.ai_time_cap)
         state = game.new_state(names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
@@ -634,9 +635,10 @@ class Hub:
             queue.put_nowait(message)
 
 
-def seating(request: NewGame, seats: int, levels: dict[str, float]) -> tuple[str, list[str], list[str]]:
+def seating(request: NewGame, seats: int, time_cap: float) -> tuple[str, list[str], list[str]]:
     """(mode, seat kinds, player names) of a new game: from `request.seats` (one choice per seat),
-    else from its mode. Refusal if the choices do not fit the game."""
+    else from its mode; a computer's kind is its level's spec searching at most `time_cap` seconds
+    a move (web/computer.py). Refusal if the choices do not fit the game."""
     if request.seats is None:
         if request.mode == "ai":
             if request.seat >= seats:
@@ -654,9 +656,9 @@ def seating(request: NewGame, seats: int, levels: dict[str, float]) -> tuple[str
     names: list[str] = []
     for seat, choice in enumerate(choices):
         if choice.startswith("computer:"):
-            level = choice.split(":", 1)[1]
-            kinds.append(f"mcts:think={levels[level]:g}")
-            names.append(f"computer ({level})")
+            level = int(choice.split(":", 1)[1])  # the protocol spelled it computer:N, N in 1–10
+            kinds.append(board_spec(level, time_cap))
+            names.append(f"computer (level {level})")
         else:
             kinds.append({"here": HUMAN, "invite": INVITED, "open": OPEN}[choice])
             names.append(f"player {seat + 1}")
@@ -775,7 +777,9 @@ def view(live: LiveGame) -> dict[str, Any]:
         colours = [colour for colour, owner in state.owner.items() if owner == seat]
         kind = live.seat_kinds[seat]
         shown_kind = "computer" if live.is_computer(seat) else {HUMAN: "person", INVITED: "invited", OPEN: "open"}[kind]
-        seats.append({"seat": seat, "name": name, "computer": live.is_computer(seat), "colours": colours, "kind": shown_kind})
+        computer = live.is_computer(seat)
+        level = level_shown(kind) if computer else None  # None: a person, or a computer stored before levels
+        seats.append({"seat": seat, "name": name, "computer": computer, "level": level, "colours": colours, "kind": shown_kind})
     result = state.result
     late = flagged_colours(live)
     flagged = live.clock is not None and live.clock.flagged is not None

@@ -34,6 +34,7 @@ from typing import Any
 
 import ogames
 from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
+from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
@@ -175,6 +176,8 @@ class OmigaHub:
             return HUMAN
         if not is_realtime(state):
             return TURN_BOT
+        if choice.level is not None:
+            return omiga_spec(choice.level)
         speed = choice.speed if isinstance(choice.speed, str) else f"{choice.speed:g}"
         return f"{choice.strategy}:reaction={speed}"
 

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ogames.players.levels import HIGHEST, LOWEST
 from ogames.web.protocol import MAX_TOKEN, Token, explain
 
 MAX_ACTION = 60  # "place 35 zz52 turned" is 20 characters; the rules refuse anything longer anyway
@@ -75,9 +76,11 @@ class ActRequest(Message):
 
 class SeatChoice(Message):
     """Who plays one seat: a person in this browser (`here`), a person with an invitation link
-    (`invite`), or a bot (`bot`, with a strategy and a speed; turn-based modes use a simple climber)."""
+    (`invite`), or a bot (`bot`): at a `level` 1–10 (`ogames.players.levels.omiga_spec`), or — as
+    before levels — with a strategy and a speed. Turn-based modes use a simple climber."""
 
     kind: Literal["here", "invite", "bot"] = "here"
+    level: Annotated[int, Field(ge=LOWEST, le=HIGHEST, strict=True)] | None = None
     strategy: Literal["racer", "rollout", "greedy", "random"] = "racer"
     speed: Literal["toddler", "child", "casual", "club", "expert", "champion", "machine"] | Annotated[
         float, Field(ge=0.05, le=30.0, allow_inf_nan=False)

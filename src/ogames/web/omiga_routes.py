@@ -34,8 +34,6 @@ from ogames.web import i18n
 from ogames.web.hub import Refusal
 from ogames.web.omiga_live import LiveTable, OmigaHub, offer
 from ogames.web.omiga_protocol import (
-    BOT_SPEEDS,
-    BOT_STRATEGIES,
     MAX_SEATS,
     ActMessage,
     ActRequest,
@@ -46,7 +44,7 @@ from ogames.web.omiga_protocol import (
     explain_table,
     parse_table_message,
 )
-from ogames.web.protocol import explain
+from ogames.web.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -122,8 +120,8 @@ def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
         "values": values or {},
         "seat_range": range(MAX_SEATS),
         "seat_names": SEAT_NAMES,
-        "strategies": BOT_STRATEGIES,
-        "speeds": BOT_SPEEDS,
+        "levels": list(LEVEL_RANGE),
+        "default_level": DEFAULT_LEVEL,
         "forms": FORMS,
     }
 
@@ -148,11 +146,13 @@ def table_from_form(form: dict[str, str]) -> NewTable:
         kind = form.get(f"seat{seat}_kind")
         if kind is None:
             break
-        seats.append({
-            "kind": kind,
-            "strategy": form.get(f"seat{seat}_strategy", "racer"),
-            "speed": form.get(f"seat{seat}_speed", "casual"),
-        })
+        choice: dict[str, Any] = {"kind": kind}
+        level = form.get(f"seat{seat}_level")
+        if kind == "bot" and level is not None:  # the form's level; a form from before levels names
+            choice["level"] = level_of(level)  # the strategy and speed instead
+        elif kind == "bot":
+            choice.update(strategy=form.get(f"seat{seat}_strategy", "racer"), speed=form.get(f"seat{seat}_speed", "casual"))
+        seats.append(choice)
     return NewTable.model_validate({"options": options, "seats": seats or [{"kind": "here"}]})
 
 

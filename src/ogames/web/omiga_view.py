@@ -14,6 +14,7 @@ from typing import Any
 from ogames.draw import board_svg, card_svg, form_svg
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
+from ogames.web.computer import level_shown
 
 MOVES_SHOWN = 12
 
@@ -126,6 +127,7 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool)
         "colour": colour_of(state, seat),
         "kind": kind,
         "computer": kind != "human",
+        "level": None if kind == "human" else level_shown(kind),  # None: a bot chosen by strategy and speed
         "ready": ready,
         "hand": hand,
         "supplies": _supplies(state, seat),

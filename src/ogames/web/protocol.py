@@ -8,9 +8,11 @@ sent again later, or sent for a position that has moved on, is refused.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
+
+from ogames.players.levels import HIGHEST, LOWEST
 
 MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
 MAX_TOKEN = 64  # characters of a seat token (they are 43)
@@ -104,10 +106,41 @@ class JoinRequest(Message):
     seat: Annotated[int, Field(ge=0, le=5, strict=True)]
 
 
-# Who sits in a seat: a person at this browser, a person invited by a link, an open seat anyone may
-# take, or the computer at a level.
-SeatChoice = Literal["here", "invite", "open", "computer:easy", "computer:medium", "computer:hard"]
-SEAT_CHOICES: tuple[str, ...] = get_args(SeatChoice)
+# The computer's levels are those of `ogames.players.levels` (1 weakest … 10 strongest). The names
+# the web used before levels (seconds of search) still arrive from old pages and clients.
+DEFAULT_LEVEL = 5
+OLD_LEVELS: dict[str, int] = {"easy": 3, "medium": 6, "hard": 9}
+LEVEL_RANGE = range(LOWEST, HIGHEST + 1)
+
+
+def level_of(value: object) -> int:
+    """A computer level from a message: a whole number 1–10 (or its digits, as forms send them), or
+    an old name (easy, medium, hard); ValueError otherwise."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in OLD_LEVELS:
+            return OLD_LEVELS[text]
+        value = int(text) if text.isdigit() and len(text) <= 2 else value
+    if isinstance(value, int) and not isinstance(value, bool) and value in LEVEL_RANGE:
+        return value
+    raise ValueError(f"the computer's level is a whole number from {LOWEST} to {HIGHEST}")
+
+
+def _seat_choice(value: str) -> str:
+    """A seat choice in its one spelling: `computer:N` for every computer (old names mapped)."""
+    if value in ("here", "invite", "open"):
+        return value
+    kind, _, level = value.partition(":")
+    if kind == "computer" and level:
+        return f"computer:{level_of(level)}"
+    raise ValueError(f"a seat is 'here', 'invite', 'open' or 'computer:N' with a level N from {LOWEST} to {HIGHEST}")
+
+
+# Who sits in a seat: a person at this browser ("here"), a person invited by a link ("invite"), an
+# open seat anyone may take ("open"), or the computer at a level ("computer:7"; "computer:easy",
+# "computer:medium" and "computer:hard" are read as levels 3, 6 and 9).
+SeatChoice = Annotated[str, Field(max_length=20), AfterValidator(_seat_choice)]
+Level = Annotated[int, BeforeValidator(level_of)]
 MIN_CLOCK_MINUTES = 0.05  # 3 seconds: tiny clocks are for tests and bullet players
 MAX_CLOCK_MINUTES = 180.0
 MAX_INCREMENT = 60.0
@@ -127,7 +160,8 @@ class NewGame(Message):
 
     `seats` (one choice per seat) says who sits where. Without it, `mode` does: "hotseat", people in
     every seat, one browser holds every token; "ai", a person in `seat`, the computer at `level` in
-    every other seat. `clock` is None for untimed games.
+    every other seat. `level` is 1–10 (an old name — easy, medium, hard — is read as 3, 6, 9).
+    `clock` is None for untimed games.
     """
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
@@ -136,7 +170,7 @@ class NewGame(Message):
     options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=MAX_OPTIONS)] = {}
     mode: Literal["hotseat", "ai"] = "hotseat"
     seat: Annotated[int, Field(ge=0, le=5)] = 0
-    level: Literal["easy", "medium", "hard"] = "medium"
+    level: Level = DEFAULT_LEVEL
     seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=6)] | None = None
     clock: ClockChoice | None = None
 

@@ -32,8 +32,9 @@ def default_redis_url() -> str | None:
     return os.environ.get(REDIS_ENV, "").strip() or None
 
 
-# The computer's levels: seconds of search per move.
-LEVELS: dict[str, float] = {"easy": 0.3, "medium": 1.0, "hard": 3.0}
+# The longest a board game's computer searches for one move, in seconds, whatever its level: the
+# levels are iteration budgets (web/computer.py), reached well before this on small boards.
+AI_TIME_CAP = 10.0
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,8 @@ class Settings:
     # "thread" (a worker thread in the server process, for tests that must not spawn processes).
     ai_executor: str = "process"
     ai_workers: int = 1
-    # Seconds of search per level; tests shorten them.
-    levels: dict[str, float] = field(default_factory=lambda: dict(LEVELS))
+    # The most seconds the computer searches for one move at any level; tests shorten it.
+    ai_time_cap: float = AI_TIME_CAP
     # Live games kept in memory (the least recently used idle ones are dropped and rebuilt on demand).
     max_live_games: int = 500
     # The longest WebSocket message and HTTP request body accepted, in bytes.
@@ -78,6 +79,8 @@ class Settings:
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):
             raise ValueError(f"ai_executor must be 'process' or 'thread', not {self.ai_executor!r}")
+        if not self.ai_time_cap > 0:
+            raise ValueError("ai_time_cap must be a positive number of seconds")
         if self.ai_workers < 1:
             raise ValueError("ai_workers must be at least 1")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:

@@ -78,6 +78,12 @@
   // ----- drawing the view ----------------------------------------------------------------------
   function colourName(colour) { return words["c_" + colour] || colour; }
 
+  // A computer's seat is named by its level in the page's language ("computer (level 7)"); seats
+  // of games stored before levels keep their stored names.
+  function seatName(seat) {
+    return seat.computer && seat.level ? words.computer_level.replace("{n}", seat.level) : seat.name;
+  }
+
   function swatch(colour) {
     const span = document.createElement("span");
     span.className = "swatch swatch-" + colour;
@@ -111,7 +117,7 @@
       status.append(strong);
       const seat = view.seats[view.mover];
       const yours = mine && view.mode !== "hotseat";
-      if (seat && !yours) status.append(document.createTextNode(" · " + seat.name));
+      if (seat && !yours) status.append(document.createTextNode(" · " + seatName(seat)));
       if (view.thinking) {
         const think = document.createElement("span");
         think.className = "thinking";
@@ -131,7 +137,7 @@
     view.seats.forEach(function (seat) {
       const li = document.createElement("li");
       seat.colours.forEach(function (colour) { li.append(swatch(colour)); });
-      li.append(document.createTextNode(seat.name + " · " + seat.colours.map(colourName).join(", ")));
+      li.append(document.createTextNode(seatName(seat) + " · " + seat.colours.map(colourName).join(", ")));
       if (!view.over && seat.seat === view.mover) li.className = "to-move";
       if (view.scores && seat.colours.length) {
         const score = seat.colours.map(function (c) { return view.scores[c]; }).filter(function (s) { return s !== undefined; });

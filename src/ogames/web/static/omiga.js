@@ -309,7 +309,7 @@
     view.seats.forEach(function (seat) {
       const li = el("li");
       if (seat.colour) li.append(swatch(seat.colour));
-      const who = seat.computer ? botName(seat.kind) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
+      const who = seat.computer ? botName(seat) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
       li.append(el("strong", "", view.zen ? words.zen_player : colourName(seat.actor)), document.createTextNode(" · " + who));
       if (!seat.computer && !seat.ready && view.realtime && !view.started) li.append(el("span", "away", " · " + words.not_here));
       const counts = el("div", "counts small");
@@ -331,8 +331,11 @@
     });
   }
 
-  function botName(kind) {
-    const parts = kind.split(":");
+  // A bot chosen by level is named by it; one chosen by strategy and speed (or the turn-based
+  // climber) by those.
+  function botName(seat) {
+    if (seat.level) return words.computer_level.replace("{n}", seat.level);
+    const parts = seat.kind.split(":");
     const strategy = words["bot_" + parts[0]] || parts[0];
     const reaction = (parts[1] || "").replace("reaction=", "");
     const speed = !reaction ? "" : isNaN(Number(reaction)) ? words["speed_" + reaction] || reaction : reaction + " s";

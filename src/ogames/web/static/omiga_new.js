@@ -1,5 +1,5 @@
 // The Omiga form: as many seat rows as the chosen mode has players, named as the rules name them;
-// bots' strategy and speed only for bot seats (speed only in real time); zen has one person.
+// a bot's level only for bot seats in real time (turn-based bots are the climber); zen has one person.
 "use strict";
 (function () {
   const form = document.querySelector("form.omiga-new");

@@ -1,0 +1,53 @@
+"""The computer's seats on the web: a level (1–10, `ogames.players.levels`) becomes the player spec
+stored with the game, and a stored spec tells the level shown beside the seat.
+
+A board game's computer at level N is `mcts:level=N,iterations=I,think=CAP`: the level's knobs
+and its iteration budget I, with the server's time cap (`Settings.ai_time_cap`) beside them. The
+search stops at whichever comes first, so on small boards every level plays at its budget (its
+measured strength) and on big ones a strong level never holds the worker longer than the cap.
+The budget is written out because a level given a `think` time alone takes it as its budget at
+level 10 (see `players/levels.py`), which would make level 10 think for the whole cap on every
+move, however small the board.
+
+Omiga's computer at level N is the real-time bot `omiga_spec(N)` (strategy and reaction time).
+Games stored before levels hold other specs (`mcts:think=1`, `racer:reaction=casual`): they play
+as they always did, shown without a level.
+"""
+
+from __future__ import annotations
+
+from ogames.players import parse_spec
+from ogames.players.levels import LEVELS, OMIGA_LEVELS
+
+__all__ = ["board_spec", "level_shown"]
+
+
+def board_spec(level: int, cap: float) -> str:
+    """The spec of a board game's computer at a level, searching at most `cap` seconds a move.
+
+    >>> board_spec(7, 10)
+    'mcts:level=7,iterations=4000,think=10'
+    """
+    iterations = LEVELS[level].iterations  # KeyError is impossible: the protocol checked the level
+    return f"mcts:level={level},iterations={iterations},think={cap:g}"
+
+
+_OMIGA_BY_SPEC = {spec: level for level, spec in OMIGA_LEVELS.items()}
+
+
+def level_shown(spec: str) -> int | None:
+    """The level a stored seat spec plays at, or None (a person, or a spec from before levels).
+
+    >>> level_shown("mcts:level=3,iterations=60,think=10"), level_shown("mcts:think=1")
+    (3, None)
+    >>> level_shown("racer:reaction=club")
+    6
+    """
+    if spec in _OMIGA_BY_SPEC:
+        return _OMIGA_BY_SPEC[spec]
+    try:
+        _, settings = parse_spec(spec)
+    except Exception:  # a spec this version cannot read: no level to show
+        return None
+    level = settings.get("level", "")
+    return int(level) if level.isdigit() and int(level) in LEVELS else None
