@@ -33,6 +33,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock
+from ogames.web.common import broadcast
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest
@@ -627,11 +628,7 @@ class Hub:
         """Send the current view to everyone watching the game."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
-        message = view(live)
-        for queue in list(live.watchers):
-            while queue.full():
-                queue.get_nowait()  # views are whole: the newest replaces the oldest
-            queue.put_nowait(message)
+        broadcast(live.watchers, view(live))
 
 
 def seating(request: NewGame, seats: int, levels: dict[str, float]) -> tuple[str, list[str], list[str]]:
