@@ -42,7 +42,7 @@ def kernel_filter(state) -> list[str]:
     mark = np.zeros(n, dtype=np.int64)
     scratch = np.empty((1, n), dtype=np.int8)
     kept, _ = K.decisive_moves(
-        stones, var, owner, adapter.params, moves, count, scratch, *adapter.rule_arrays(), adapter.side_bits, logs, work, mark, 1
+        stones, var, owner, adapter.params, moves, count, scratch, adapter.rule_arrays(), logs, work, mark, 1
     )
     assert (stones == state.stones).all(), "the position is not changed"
     return [adapter.move_text(int(c)) for c in moves[:kept]]

@@ -68,6 +68,20 @@ def test_play_omiga_real_time_points_to_its_faces():
     assert "ogames omiga match" in result.output
 
 
+def test_play_omiga_kids_runs_in_real_time_at_the_prompt():
+    result = runner.invoke(app, ["play", "omiga", "--variant", "kids", "--seed", "3"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "t=0.0s>" in result.output
+
+
+def test_the_turn_based_loop_refuses_a_real_time_state():
+    from ogames.cli.omiga_turns import loop
+
+    state = ogames.load("omiga", variant="kids", seed=3).new_state()
+    with pytest.raises(ValueError, match="play_live"):
+        loop(state, set(), 3, ask=lambda _: "quit")
+
+
 def test_play_omiga_toddler_uses_the_turn_based_loop():
     result = runner.invoke(app, ["play", "omiga", "--variant", "toddler", "--players", "3", "--seed", "3"], input="help\nquit\n")
     assert result.exit_code == 0, result.output

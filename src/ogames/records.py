@@ -1,6 +1,6 @@
 """Layer 3: one versioned JSON record format for every game, written and read here only.
 
-A record (made by `write`, which `State.record()` calls) holds the game name and its settled
+A record (made by `State.record()`, which also names the format and version) holds the game name and its settled
 options, the players and the colour each sat in at the end, every move with who made it and
 (optionally) when, and the result:
 
@@ -26,15 +26,12 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
+from ogames.rules import load
+from ogames.rules.protocol import REAL_TIME, RECORD_FORMAT, RECORD_VERSION, State
 
-if TYPE_CHECKING:
-    from ogames.rules.protocol import State
-
-RECORD_FORMAT = "ogames-record"
-RECORD_VERSION = 1
 MAX_RECORD_BYTES = 20_000_000  # a record file or text larger than this is refused unread
 MAX_DEPTH = 32  # nesting of JSON arrays and objects (real records nest 4 deep)
 MAX_DIGITS = 40  # digits of a whole number in a record
@@ -44,22 +41,7 @@ _OPTIONAL_KEYS = {"meta"}
 _REJECTED_KEYS = {"move", "by", "t", "reason"}
 
 
-# ----- writing --------------------------------------------------------------------------------
-
-
-def write(state: State) -> dict[str, Any]:
-    """The whole game as a JSON-serialisable dict (what `State.record()` returns)."""
-    result = state.result
-    return {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "game": state.game.name,
-        "options": state.game.jsonable_options(),
-        "players": list(state.players),
-        "seats": state.seats,
-        "moves": state.record_moves(),
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason},
-    }
+# ----- writing (`State.record()` makes the dict) ---------------------------------------------
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -244,7 +226,6 @@ def _check_shape(record: Any) -> None:
 
 def _start(record: dict[str, Any]) -> State:
     """The starting state of a (well-shaped) record's game, with its players."""
-    from ogames.rules import load  # here, not at the top: the rules import this module to write records
 
     try:
         game = load(record["game"], **record["options"])
@@ -298,8 +279,6 @@ def _check_outcome(record: dict[str, Any], state: State) -> None:
 
 def _restore_meta(record: dict[str, Any], state: State) -> None:
     """Give a real-time state back the rejected actions its record lists (the only meta records hold)."""
-    from ogames.rules.protocol import REAL_TIME  # protocol imports this module: import at use
-
     real_time = state.game.dynamics == REAL_TIME
     if "meta" not in record:
         if real_time:

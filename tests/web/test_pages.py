@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import ogames
 from ogames.web import i18n
-from ogames.web.app import options_text, script_json
+from ogames.web.common import options_text, script_json
 
 from .conftest import create
 

@@ -301,9 +301,9 @@ def play_command(
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
     if loaded.name == "omiga":
-        from ogames.cli.omiga_turns import loop
+        from ogames.cli.omiga import play_any
 
-        loop(omiga_state, omiga_bots, loaded.options["seed"])
+        play_any(omiga_state, omiga_bots, loaded.options["seed"])
         return
     shown = ", ".join(f"{k}={v}" for k, v in loaded.jsonable_options().items() if v is not None)
     console.print(f"[bold]{type(loaded).title}[/] {escape(shown)}")
@@ -317,8 +317,8 @@ def play_command(
 
 
 def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, set[int]]:
-    """Omiga has its own faces: kids, toddler and zen their loop (`omiga_turns.loop`; bots in every
-    non-human seat; real-time kids runs on the simulated clock there), base and 2v2 none at a prompt."""
+    """Omiga has its own faces: kids, toddler and zen at a prompt (`omiga.play_any`; bots in every
+    non-human seat; real-time kids runs on the simulated clock), base and 2v2 none."""
     variant = game.options["variant"]
     if variant not in ("kids", "toddler", "zen"):
         raise BadOption(

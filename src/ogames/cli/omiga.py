@@ -280,6 +280,15 @@ def play_live(
     return state
 
 
+def play_any(state: Any, bots: set[int], seed: int, ask: Callable[[str], str] = input) -> Any:
+    """Play any Omiga state at the prompt with bots in the seats listed in `bots`: real-time states
+    live (each bot `DEFAULT_OPPONENT`), turn-based ones in `omiga_turns.loop`. Returns the state."""
+    if state.game.dynamics != REAL_TIME:
+        return omiga_turns.loop(state, bots, seed, ask=ask)
+    players = {state.actors[seat]: Bot.make(DEFAULT_OPPONENT) for seat in bots}
+    return play_live(state, players, seed, ask=ask)
+
+
 @app.command()
 def kids(
     seed: int = typer.Option(None, help="deck seed"),

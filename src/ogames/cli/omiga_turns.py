@@ -125,14 +125,11 @@ def bot_move(state: Any, rng: random.Random) -> str:
 
 
 def loop(state: Any, bots: set[int], seed: int, ask=input) -> Any:
-    """Play until the end or `quit`; returns the state. Bots sit in the seats listed in `bots`.
-    Real-time states (kids) are played by the real-time face (`omiga.play_live`)."""
+    """Play a turn-based state until the end or `quit`; returns the state. Bots sit in the seats
+    listed in `bots`. (Real-time states have their own face, `omiga.play_live`; `omiga.play_any`
+    chooses between the two.)"""
     if state.game.dynamics == REAL_TIME:
-        from ogames.cli.omiga import DEFAULT_OPPONENT, play_live
-        from ogames.players.omiga.bots import Bot
-
-        players = {state.actors[seat]: Bot.make(DEFAULT_OPPONENT) for seat in bots}
-        return play_live(state, players, seed, ask=ask)
+        raise ValueError("a real-time Omiga state is played by omiga.play_live, not the turn-based loop")
     rng = random.Random(seed)
     while not state.is_over:
         render_state(state)

@@ -160,8 +160,9 @@ def winning_group_counts_reference(
 
 
 @njit(cache=True)
-def _shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
-    """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG)."""
+def shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
+    """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG); return
+    how many there are. The compiled MCTS's fills (`players/mcts_kernel.py`) use it too."""
     count = 0
     for c in range(stones.shape[0]):
         if stones[c] == 0:
@@ -181,7 +182,7 @@ def playout_fill(
     return the colour value with the winning group (see the module note for why that is the
     winner of the game played move by move). `order` receives the fill order; `stones` is kept."""
     np.random.seed(seed)
-    count = _shuffled_empties(stones, order)
+    count = shuffled_empties(stones, order)
     board = stones.copy()
     value = first
     for k in range(count):
@@ -231,7 +232,7 @@ def playout_stepwise(
     """Play random placements, colours alternating from `first`, testing for a win after each;
     return (winning colour value, placements made). `order` receives the order; `stones` is kept."""
     np.random.seed(seed)
-    count = _shuffled_empties(stones, order)
+    count = shuffled_empties(stones, order)
     n = stones.shape[0]
     board = np.zeros(n, dtype=stones.dtype)
     parent = np.arange(n)

@@ -91,8 +91,8 @@ def find_captures_reference(stones: Sequence[int], corner_of: Sequence[Sequence]
 
 
 # ----- whole random games --------------------------------------------------------------------
-@njit(cache=True)
-def _midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -> bool:
+@njit(cache=True, inline="always")  # in every playout step: no call
+def midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -> bool:
     """Whether a stone may go on an empty cell: lattice points always, midpoints only with four empty corners."""
     if midpoint_corners[cell, 0] < 0:
         return True
@@ -100,6 +100,54 @@ def _midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) 
         if stones[midpoint_corners[cell, k]] != 0:
             return False
     return True
+
+
+# The empty cells of a playout as a bag with O(1) removal: empties[0:count], where[cell] the cell's
+# position in it or −1. Captures put cells back, so the bag, not a shuffled order, serves Onyx
+# (here and in the compiled MCTS's playouts, `players/mcts_kernel.py`).
+
+
+@njit(cache=True, inline="always")
+def empty_bag(stones: np.ndarray, empties: np.ndarray, where: np.ndarray) -> int:
+    """Fill the bag with the empty cells of `stones`; return how many."""
+    count = 0
+    for c in range(stones.shape[0]):
+        where[c] = -1
+        if stones[c] == 0:
+            empties[count] = c
+            where[c] = count
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")  # in every playout step: no call
+def bag_remove(empties: np.ndarray, where: np.ndarray, count: int, cell: int) -> int:
+    """Take `cell` out of the bag (the last entry fills its place); return the new count."""
+    last = empties[count - 1]
+    empties[where[cell]] = last
+    where[last] = where[cell]
+    where[cell] = -1
+    return count - 1
+
+
+@njit(cache=True, inline="always")
+def bag_add(empties: np.ndarray, where: np.ndarray, count: int, cell: int) -> int:
+    """Put `cell` (emptied by a capture) back into the bag; return the new count."""
+    empties[count] = cell
+    where[cell] = count
+    return count + 1
+
+
+@njit(cache=True, inline="always")  # in every playout step: no call
+def random_open_cell(stones: np.ndarray, midpoint_corners: np.ndarray, empties: np.ndarray, count: int, tries: int) -> int:
+    """A uniformly random legal cell of the bag: uniform over the empty cells, rejecting closed
+    midpoints (so uniform over the legal moves); −1 after `tries` rejections. An empty lattice
+    point always exists while nobody has connected, so with enough tries this finds one."""
+    for _ in range(tries):
+        pick = empties[np.random.randint(count)]
+        if midpoint_open(stones, midpoint_corners, pick):
+            return pick
+    return -1
 
 
 @njit(cache=True)
@@ -118,47 +166,27 @@ def playout(
     value, moves played), winner 0 if no legal move is left (which the rules never allow)."""
     np.random.seed(seed)
     n = stones.shape[0]
-    # Empty cells as a bag with O(1) removal: empties[0:count], where[cell] its position or −1.
     empties = np.empty(n, dtype=np.int32)
-    where = np.full(n, -1, dtype=np.int32)
-    count = 0
-    for c in range(n):
-        if stones[c] == 0:
-            empties[count] = c
-            where[c] = count
-            count += 1
+    where = np.empty(n, dtype=np.int32)
+    count = empty_bag(stones, empties, where)
     captured = np.empty(4, dtype=np.int32)
     queue = np.empty(n, dtype=np.int32)
     mark = np.zeros(n, dtype=np.int64)  # connection tests: one fresh stamp per move, no clearing
     played = 0
     while count > 0:
-        # Uniform over the empty cells, rejecting closed midpoints: uniform over the legal moves.
-        # An empty lattice point always exists while nobody has connected, so this ends.
-        cell = -1
-        for _ in range(64 * n):
-            pick = empties[np.random.randint(count)]
-            if _midpoint_open(stones, midpoint_corners, pick):
-                cell = pick
-                break
+        cell = random_open_cell(stones, midpoint_corners, empties, count, 64 * n)
         if cell < 0:
             return 0, played
         value = turn + 1
         stones[cell] = value
-        last = empties[count - 1]
-        empties[where[cell]] = last
-        where[last] = where[cell]
-        where[cell] = -1
-        count -= 1
+        count = bag_remove(empties, where, count, cell)
         if played < moves.shape[0]:  # a game longer than the buffer still plays on, unrecorded
             moves[played] = cell
         played += 1
         taken = find_captures(stones, square_table, cell, captured)
         for k in range(taken):
-            gone = captured[k]
-            stones[gone] = 0
-            empties[count] = gone
-            where[gone] = count
-            count += 1
+            stones[captured[k]] = 0
+            count = bag_add(empties, where, count, captured[k])
         if connects_into(stones, table, side_bits, GOALS[value], cell, queue, mark, played):
             return value, played
         turn = 1 - turn

@@ -178,8 +178,9 @@ class Adapter:
             self.bridges = bridge_table(self.board, edges, self.game.cell_sides if self.name == "oddy" else None)
 
     def rule_arrays(self) -> tuple[np.ndarray, ...]:
-        """The board arrays the kernel's rules take, in their order after `move`."""
-        return (self.table, self.stars, self.star_list, self.cell_sides, self.runs, self.square_table)
+        """The board arrays the kernel's rules take, as the one tuple `play_move`, `playout` and
+        `run` take (`arrays`)."""
+        return (self.table, self.stars, self.star_list, self.cell_sides, self.runs, self.square_table, self.side_bits)
 
     def play_code(self, stones: np.ndarray, var: np.ndarray, owner: np.ndarray, code: int) -> None:
         """Make one move with the kernel's rules on arrays from `encode` (for tests and tools)."""
@@ -187,7 +188,7 @@ class Adapter:
         logs = np.log(np.maximum(np.arange(n + 2), 1))
         work = np.empty((6, n + int(self.params[K.P_TOTAL]) + 8), dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
-        K.play_move(stones, var, owner, self.params, code, *self.rule_arrays(), self.side_bits, logs, work, mark, 1)  # type: ignore[call-arg]  # numba's stub counts the unpacked arrays wrong
+        K.play_move(stones, var, owner, self.params, code, self.rule_arrays(), logs, work, mark, 1)
 
     def legal_codes(self, stones: np.ndarray, var: np.ndarray, owner: np.ndarray) -> list[int]:
         """The kernel's legal move codes for arrays from `encode`."""
@@ -475,6 +476,7 @@ class CompiledMcts(MctsPlayer):
             # play could make it even, so then every stone is tested.
             params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
         fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
+        arrays = adapter.rule_arrays()
         deadline = None if think is None else start + think
         limit = self.iterations
         done = 0
@@ -494,14 +496,8 @@ class CompiledMcts(MctsPlayer):
                 owner,
                 params,
                 fparams,
-                adapter.table,
-                adapter.stars,
-                adapter.star_list,
-                adapter.cell_sides,
-                adapter.runs,
-                adapter.square_table,
+                arrays,
                 adapter.midpoint_corners,
-                adapter.side_bits,
                 adapter.bridges,
                 batch,
             )

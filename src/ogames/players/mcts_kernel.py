@@ -34,9 +34,19 @@ from numba import njit
 
 from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
+from ogames.kernels.oddy import shuffled_empties
 from ogames.kernels.omny import full_board_winner as _omny_full_winner
 from ogames.kernels.omny import group_wins_into
-from ogames.kernels.onyx import GOALS, connects_into, find_captures
+from ogames.kernels.onyx import (
+    GOALS,
+    bag_add,
+    bag_remove,
+    connects_into,
+    empty_bag,
+    find_captures,
+    midpoint_open,
+    random_open_cell,
+)
 
 # Games.
 ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
@@ -92,16 +102,6 @@ M_COUNT = 0
 
 
 # ----- rules pieces ------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _midpoint_open(stones, midpoint_corners, cell):
-    if midpoint_corners[cell, 0] < 0:
-        return True
-    for k in range(4):
-        if stones[midpoint_corners[cell, k]] != 0:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -166,7 +166,7 @@ def gen_moves(stones, var, owner, params, midpoint_corners, out):
         return count
     for c in range(n):
         if stones[c] == 0:
-            if game == ONYX and not _midpoint_open(stones, midpoint_corners, c):
+            if game == ONYX and not midpoint_open(stones, midpoint_corners, c):
                 continue
             out[count] = c
             count += 1
@@ -205,10 +205,11 @@ def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp
 
 
 @njit(cache=True)
-def play_move(
-    stones, var, owner, params, move, table, stars, star_list, cell_sides, runs, square_table, side_bits, logs, work, mark, stamp
-):
-    """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp."""
+def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp):
+    """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp.
+    `arrays` is the board's tuple (table, stars, star_list, cell_sides, runs, square_table,
+    side_bits): `Adapter.rule_arrays()`."""
+    table, stars, star_list, cell_sides, runs, square_table, side_bits = arrays
     n = params[P_N]
     game = params[P_GAME]
     group = work[0]
@@ -268,10 +269,7 @@ def play_move(
 
 
 @njit(cache=True)
-def _wins_with(
-    stones, var, owner, params, cell, colour, scratch, table, stars, star_list, cell_sides, runs, square_table, side_bits,
-    logs, work, mark, stamp,
-):
+def _wins_with(stones, var, owner, params, cell, colour, scratch, arrays, logs, work, mark, stamp):
     """Whether a stone of `colour` on the empty `cell` ends the game in that colour's favour (on a
     copy of the position). Returns (wins, next stamp)."""
     n = params[P_N]
@@ -285,18 +283,12 @@ def _wins_with(
     owner_copy = np.empty(4, dtype=np.int64)
     for k in range(4):
         owner_copy[k] = owner[k]
-    stamp = play_move(
-        stones_copy, var_copy, owner_copy, params, cell, table, stars, star_list, cell_sides, runs, square_table, side_bits,
-        logs, work, mark, stamp,
-    )  # fmt: skip
+    stamp = play_move(stones_copy, var_copy, owner_copy, params, cell, arrays, logs, work, mark, stamp)
     return var_copy[V_WINNER] == colour, stamp
 
 
 @njit(cache=True)
-def decisive_moves(
-    stones, var, owner, params, moves, count, scratch, table, stars, star_list, cell_sides, runs, square_table, side_bits,
-    logs, work, mark, stamp,
-):  # fmt: skip
+def decisive_moves(stones, var, owner, params, moves, count, scratch, arrays, logs, work, mark, stamp):
     """Keep in `moves[:count]` only a decisive move where there is one: a stone that wins at once;
     else, in Omny and Odd-Y, the cell where the opponent's stone would win (no other stone spoils
     such a threat there: a group's regions and touched sides depend on its own cells only; with two
@@ -312,22 +304,14 @@ def decisive_moves(
             return count, stamp
     turn = var[V_TURN]
     for i in range(count):
-        wins, stamp = _wins_with(
-            stones, var, owner, params, moves[i], turn, scratch, table, stars, star_list, cell_sides, runs, square_table,
-            side_bits, logs,
-            work, mark, stamp,
-        )  # fmt: skip
+        wins, stamp = _wins_with(stones, var, owner, params, moves[i], turn, scratch, arrays, logs, work, mark, stamp)
         if wins:
             moves[0] = moves[i]
             return 1, stamp
     if game == ONYX:
         return count, stamp
     for i in range(count):
-        threat, stamp = _wins_with(
-            stones, var, owner, params, moves[i], 1 - turn, scratch, table, stars, star_list, cell_sides, runs,
-            square_table, side_bits,
-            logs, work, mark, stamp,
-        )  # fmt: skip
+        threat, stamp = _wins_with(stones, var, owner, params, moves[i], 1 - turn, scratch, arrays, logs, work, mark, stamp)
         if threat:
             moves[0] = moves[i]
             return 1, stamp
@@ -335,19 +319,6 @@ def decisive_moves(
 
 
 # ----- playouts ----------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _shuffle_empties(stones, order):
-    count = 0
-    for c in range(stones.shape[0]):
-        if stones[c] == 0:
-            order[count] = c
-            count += 1
-    for k in range(count - 1, 0, -1):
-        j = np.random.randint(0, k + 1)
-        order[k], order[j] = order[j], order[k]
-    return count
 
 
 @njit(cache=True)
@@ -400,37 +371,18 @@ def _next_cell(stones, order, where, k, last, turn, bridges, use_bridges):
 
 
 @njit(cache=True)
-def playout(
-    stones,
-    var,
-    owner,
-    params,
-    table,
-    stars,
-    star_list,
-    cell_sides,
-    runs,
-    square_table,
-    midpoint_corners,
-    side_bits,
-    logs,
-    work,
-    mark,
-    stamp,
-    moves_out,
-    bridges,
-    sums,
-):
+def playout(stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, moves_out, bridges, sums):
     """Finish the game at random from this position (changed in place). Returns (winning seat,
     next stamp, moves recorded in `moves_out` as cell * 4 + colour for AMAF, −1 if the
     playout's moves are read from the final board instead). Omega leaves each colour's score
     (sum of log group sizes) in `sums`."""
+    table, stars, star_list, cell_sides, runs, square_table, side_bits = arrays
     n = params[P_N]
     game = params[P_GAME]
     order = work[3]
     if game == OMEGA:
         p = params[P_COLOURS]
-        count = _shuffle_empties(stones, order)
+        count = shuffled_empties(stones, order)
         to_place = count - params[P_END_EMPTY]
         colour = var[V_TURN]
         for i in range(to_place):
@@ -441,28 +393,12 @@ def playout(
         winner = _omega_scores(stones, table, p, logs, work[1], mark, stamp, sums)
         return owner[winner], stamp + 1, -1
     if game == OMNY and var[V_KOMI] < 0:
-        stamp = play_move(
-            stones,
-            var,
-            owner,
-            params,
-            n + 1 + np.random.randint(0, params[P_TOTAL] + 1),
-            table,
-            stars,
-            star_list,
-            cell_sides,
-            runs,
-            square_table,
-            side_bits,
-            logs,
-            work,
-            mark,
-            stamp,
-        )
+        komi = n + 1 + np.random.randint(0, params[P_TOTAL] + 1)
+        stamp = play_move(stones, var, owner, params, komi, arrays, logs, work, mark, stamp)
     if _pie_open(var, params):
         legal = 0
         for c in range(n):
-            if stones[c] == 0 and (game != ONYX or _midpoint_open(stones, midpoint_corners, c)):
+            if stones[c] == 0 and (game != ONYX or midpoint_open(stones, midpoint_corners, c)):
                 legal += 1
         if np.random.randint(0, legal + 1) == 0:
             owner[0], owner[1] = owner[1], owner[0]
@@ -471,7 +407,7 @@ def playout(
     use_bridges = params[P_BRIDGE] != 0
     where = work[4]
     if game == ODDY:
-        count = _shuffle_empties(stones, order)
+        count = shuffled_empties(stones, order)
         if use_bridges:
             for k in range(count):
                 where[order[k]] = k
@@ -492,7 +428,7 @@ def playout(
         total = params[P_TOTAL]
         black_bound = total - var[V_KOMI]
         white_bound = total + var[V_KOMI]
-        count = _shuffle_empties(stones, order)
+        count = shuffled_empties(stones, order)
         if use_bridges:
             for k in range(count):
                 where[order[k]] = k
@@ -520,13 +456,7 @@ def playout(
     # ONYX: move by move, captures reopen points.
     empties = order
     where = work[4]
-    count = 0
-    for c in range(n):
-        where[c] = -1
-        if stones[c] == 0:
-            empties[count] = c
-            where[c] = count
-            count += 1
+    count = empty_bag(stones, empties, where)
     captured = work[2]
     recorded = 0
     answers = params[P_CAPTURES] != 0
@@ -535,30 +465,20 @@ def playout(
         cell = -1
         if answers and last >= 0:
             cell = capture_answer(stones, square_table, last, turn + 1)
-        for _ in range(64 * n if cell < 0 else 0):
-            pick = empties[np.random.randint(count)]
-            if _midpoint_open(stones, midpoint_corners, pick):
-                cell = pick
-                break
+        if cell < 0:
+            cell = random_open_cell(stones, midpoint_corners, empties, count, 64 * n)
         if cell < 0:
             break
         stones[cell] = turn + 1
-        tail = empties[count - 1]
-        empties[where[cell]] = tail
-        where[tail] = where[cell]
-        where[cell] = -1
-        count -= 1
+        count = bag_remove(empties, where, count, cell)
         last = cell
         if recorded < moves_out.shape[0]:
             moves_out[recorded] = cell * 4 + turn
             recorded += 1
         taken = find_captures(stones, square_table, cell, captured)
         for k in range(taken):
-            gone = captured[k]
-            stones[gone] = 0
-            empties[count] = gone
-            where[gone] = count
-            count += 1
+            stones[captured[k]] = 0
+            count = bag_add(empties, where, count, captured[k])
         if connects_into(stones, table, side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
             return owner[turn], stamp + 1, recorded
         stamp += 1
@@ -685,18 +605,13 @@ def run(
     root_owner,
     params,
     fparams,
-    table,
-    stars,
-    star_list,
-    cell_sides,
-    runs,
-    square_table,
+    arrays,
     midpoint_corners,
-    side_bits,
     bridges,
     iterations,
 ):
-    """Run up to `iterations` iterations; return how many ran (fewer when the root is proven)."""
+    """Run up to `iterations` iterations; return how many ran (fewer when the root is proven).
+    `arrays` is the board's tuple that `play_move` takes."""
     n = params[P_N]
     seats = params[P_SEATS]
     capacity = ints.shape[0]
@@ -745,9 +660,8 @@ def run(
                 count = gen_moves(stones, var, owner, params, midpoint_corners, moves)
                 if decisive and count > 1:
                     count, stamp = decisive_moves(
-                        stones, var, owner, params, moves, count, scratch, table, stars, star_list, cell_sides, runs,
-                        square_table, side_bits, logs, work, mark, stamp,
-                    )  # fmt: skip
+                        stones, var, owner, params, moves, count, scratch, arrays, logs, work, mark, stamp
+                    )
                 if count == 0 or meta[M_COUNT] + count > capacity:
                     break
                 for i in range(count - 1, 0, -1):
@@ -760,24 +674,7 @@ def run(
                 ints[node, I_NCHILD] = count
                 meta[M_COUNT] = first + count
             child = _select(ints, floats, node, params, fparams)
-            stamp = play_move(
-                stones,
-                var,
-                owner,
-                params,
-                ints[child, I_MOVE],
-                table,
-                stars,
-                star_list,
-                cell_sides,
-                runs,
-                square_table,
-                side_bits,
-                logs,
-                work,
-                mark,
-                stamp,
-            )
+            stamp = play_move(stones, var, owner, params, ints[child, I_MOVE], arrays, logs, work, mark, stamp)
             if ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0:
                 if var[V_WINNER] >= 0:
                     winner_seat = owner[var[V_WINNER]]
@@ -802,25 +699,7 @@ def run(
                 for c in range(n):
                     leaf_stones[c] = stones[c]
             winner, stamp, recorded = playout(
-                stones,
-                var,
-                owner,
-                params,
-                table,
-                stars,
-                star_list,
-                cell_sides,
-                runs,
-                square_table,
-                midpoint_corners,
-                side_bits,
-                logs,
-                work,
-                mark,
-                stamp,
-                playout_moves,
-                bridges,
-                sums,
+                stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, playout_moves, bridges, sums
             )
             if winner >= 0:
                 rewards[winner] = 1.0

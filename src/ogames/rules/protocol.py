@@ -17,12 +17,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from ogames import records
 from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
+# The record format `State.record()` writes and `ogames.records` reads back (layer 3 above the rules,
+# so the writing is here and the rules never import it).
+RECORD_FORMAT = "ogames-record"
+RECORD_VERSION = 1
 
 MAX_MOVE = 200  # characters of a move's text (the longest real ones, Omega turns and Omiga actions, are ~30)
 # Times are seconds: since the epoch (the default, time.time()) or since the start of a real-time
@@ -336,8 +339,18 @@ class State(ABC):
 
     def record(self) -> dict[str, Any]:
         """The whole game as a JSON-serialisable dict; `ogames.replay` turns it back into a state
-        (the format is written and read in `ogames.records`)."""
-        return records.write(self)
+        (the format is described, and read, in `ogames.records`)."""
+        result = self.result
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game.name,
+            "options": self.game.jsonable_options(),
+            "players": list(self.players),
+            "seats": self.seats,
+            "moves": self.record_moves(),
+            "result": None if result is None else {"winner": result.winner, "reason": result.reason},
+        }
 
     def clone(self) -> Self:
         """An independent copy: its own copy of each field a move changes in place

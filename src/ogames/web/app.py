@@ -25,7 +25,6 @@ with each move.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
@@ -46,6 +45,18 @@ from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import make_bus
+from ogames.web.common import (
+    drain,
+    error_response,
+    find_game,
+    form_fields,
+    offer,
+    options_text,
+    read_message,
+    refused,
+    script_json,
+    send_all,
+)
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
@@ -119,9 +130,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         path = request.url.path
         limit = settings.max_record_bytes + 8192 if path in RECORD_PATHS else settings.max_body_bytes
         if path != "/replay" and length is not None and (not length.isdigit() or int(length) > limit):
-            return _error(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+            return error_response(f"the request is too large (at most {limit} bytes)", "too-large", 413)
         if request.url.path.startswith("/api/") and not api_limits.allow(request.client.host if request.client else "?"):
-            return _error(api_limits.refusal(), "rate-limited", 429)
+            return error_response(api_limits.refusal(), "rate-limited", 429)
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
@@ -155,7 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
-            return _error(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
+            return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
         return page(request, "error.html", exc.status_code, message=None)
 
     register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
@@ -208,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         text = ogames.records.dumps(live.state.record())
         filename = f"ogames-{live.state.game.name}-{live.id}.json"
         disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
@@ -222,9 +233,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             request_model = NewGame.model_validate_json(await body_of(request))
             live, tokens = await hub_of(request).create(request_model)
         except ValidationError as exc:
-            return _error(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
         invitations = {
             str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
@@ -244,9 +255,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = UndoRequest.model_validate_json(await body_of(request))
             live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
         except ValidationError as exc:
-            return _error(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         return JSONResponse(view(live))
 
     @app.post("/api/games/{game_id}/join", response_model=None)
@@ -255,9 +266,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = JoinRequest.model_validate_json(await body_of(request))
             live, token = await hub_of(request).join(game_id, message.seat)
         except ValidationError as exc:
-            return _error(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         return JSONResponse({"seat": message.seat, "token": token, "view": view(live)}, status_code=201)
 
     @app.get("/api/games/{game_id}", response_model=None)
@@ -265,17 +276,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             return JSONResponse(view(await hub_of(request).get(game_id)))
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
 
     @app.get("/api/games/{game_id}/position/{k}", response_model=None)
     async def api_position(request: Request, game_id: str, k: str) -> Response:
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         state = live.state  # replaced, never changed, by each move: safe to read in a thread
         if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
-            return _error(f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)", "not-found", 404)
+            why = f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)"
+            return error_response(why, "not-found", 404)
         return JSONResponse(await asyncio.to_thread(position_view, state, int(k)))
 
     @app.post("/api/games/{game_id}/moves", response_model=None)
@@ -284,9 +296,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = MoveRequest.model_validate_json(await body_of(request))
             live = await hub_of(request).move(game_id, message.token, message.version, message.move)
         except ValidationError as exc:
-            return _error(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         return JSONResponse(view(live))
 
     @app.post("/api/games/{game_id}/resign", response_model=None)
@@ -295,9 +307,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = ResignRequest.model_validate_json(await body_of(request))
             live = await hub_of(request).resign(game_id, message.token, message.version)
         except ValidationError as exc:
-            return _error(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return _error(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status)
         return JSONResponse(view(live))
 
     # ----- live play -------------------------------------------------------------------------
@@ -314,7 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         queue = hub.watch(live)
         queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else
-        sender = asyncio.create_task(_send_all(websocket, queue))
+        sender = asyncio.create_task(send_all(websocket, queue))
         limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
         try:
             while True:
@@ -324,14 +336,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if not limit.allow():
                     if limit.exhausted:
                         log.warning("game %s: a connection kept sending too fast and was closed", live.id)
-                        await _drain(queue)
+                        await drain(queue)
                         await websocket.close(code=1008, reason="too many messages")
                         break
-                    _offer(queue, _refused(limit.refusal(), "rate-limited"))
+                    offer(queue, refused(limit.refusal(), "rate-limited"))
                     continue
                 answer = await _handle(hub, live, incoming, settings.max_message_bytes)
                 if answer is not None:
-                    _offer(queue, answer)
+                    offer(queue, answer)
         except WebSocketDisconnect:
             pass
         finally:
@@ -344,19 +356,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
     """One message from a page: None when it was carried out (the new view goes to everyone),
     else the answer for that page alone (an error saying why nothing changed, or a pong)."""
-    text = incoming.get("text")
-    if text is None:
-        return _refused("messages are JSON text, not binary", "invalid")
-    if len(text.encode("utf-8")) > limit:
-        return _refused(f"the message is too long (at most {limit} bytes)", "too-large")
-    try:
-        message = parse_client(json.loads(text))
-    except json.JSONDecodeError:
-        return _refused("the message is not JSON", "invalid")
-    except ValidationError as exc:
-        return _refused(explain(exc), "invalid")
-    except RecursionError:
-        return _refused("the message is nested too deeply", "invalid")
+    message, problem = read_message(incoming, limit, parse_client, explain)
+    if problem is not None:
+        return problem
     if isinstance(message, PingMessage):
         return {"type": "pong"}
     try:
@@ -367,32 +369,8 @@ async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], 
         else:
             await hub.move(live.id, message.token, message.version, message.move)
     except Refusal as refusal:
-        return _refused(refusal.message, refusal.code)
+        return refused(refusal.message, refusal.code)
     return None
-
-
-def options_text(options: dict[str, Any]) -> str:
-    """A game's options in one line, as the command line writes them (`size=5 · pie=on`)."""
-    shown = []
-    for name, value in options.items():
-        if value is None:
-            continue
-        if isinstance(value, bool):
-            value = "on" if value else "off"
-        elif isinstance(value, list):
-            value = ",".join(str(item) for item in value)
-        text = f"{name}={value}"
-        shown.append(text if len(text) <= 60 else text[:57] + "…")
-    return " · ".join(shown)
-
-
-def script_json(value: Any) -> str:
-    """JSON to put inside a `<script type="application/json">` (no `<`, `>` or `&` that could end it)."""
-    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _refused(message: str, code: str) -> dict[str, Any]:
-    return {"type": "error", "message": message, "code": code}
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
@@ -403,74 +381,7 @@ def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
     return "&".join(part for part in (f"seats={here}" if here else "", f"invites={invited}" if invited else "") if part)
 
 
-async def _drain(queue: asyncio.Queue, seconds: float = 0.5) -> None:
-    """Give the sender a moment to deliver what is queued (the last refusal) before a close."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not queue.empty() and asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.01)
-
-
-def _offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
-    while queue.full():
-        queue.get_nowait()
-    queue.put_nowait(message)
-
-
-async def _send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
-    """Send a connection's queued messages in order until it closes."""
-    try:
-        while True:
-            await websocket.send_json(await queue.get())
-    except Exception:  # the connection closed: the receiving side ends the session
-        return
-
-
-def _error(message: str, code: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
-
-
 # ----- games and their forms ------------------------------------------------------------------
-
-
-def catalogue() -> list[dict[str, Any]]:
-    """Every game as `ogames.games()` describes it."""
-    return ogames.games()
-
-
-def find_game(name: str) -> dict[str, Any] | None:
-    """One game's description by name."""
-    return next((game for game in catalogue() if game["name"] == name), None)
-
-
-def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
-    """The new-game form's fields, one per option: input kind, default, limits and help."""
-    fields = []
-    for option in game["options"]:
-        kind = option["kind"]
-        field: dict[str, Any] = {
-            "name": option["name"],
-            "label": option["name"].replace("_", " "),
-            "kind": kind,
-            "default": option["default"],
-            "help": option["help"],
-            "choices": option.get("choices") or [],
-            "min": option.get("minimum"),
-            "max": option.get("maximum"),
-            "applies_to": option.get("applies_to") or [],
-        }
-        if kind == "bool":
-            field["input"] = "bool"
-        elif kind == "choice":
-            field["input"] = "select"
-        elif kind in ("int", "half"):
-            field["input"] = "number"
-            field["step"] = "0.5" if kind == "half" else "1"
-        elif kind == "labels":
-            field["input"] = "textarea"
-        else:
-            field["input"] = "text"
-        fields.append(field)
-    return fields
 
 
 def form_context(game: dict[str, Any], form: dict[str, str] | None = None) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock
+from ogames.web.common import broadcast
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
@@ -628,11 +629,7 @@ class Hub:
         """Send the current view to everyone watching the game."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
-        message = view(live)
-        for queue in list(live.watchers):
-            while queue.full():
-                queue.get_nowait()  # views are whole: the newest replaces the oldest
-            queue.put_nowait(message)
+        broadcast(live.watchers, view(live))
 
 
 def seating(request: NewGame, seats: int, time_cap: float) -> tuple[str, list[str], list[str]]:

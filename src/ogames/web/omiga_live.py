@@ -38,6 +38,7 @@ from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
+from ogames.web.common import broadcast
 from ogames.web.hub import Refusal, first_change
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
@@ -444,16 +445,7 @@ class OmigaHub:
         """Send the current view to everyone watching."""
         if not live.watchers:
             return
-        message = live.view()
-        for queue in list(live.watchers):
-            offer(queue, message)
-
-
-def offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
-    """Put a message on a watcher's queue, dropping the oldest views if it is full."""
-    while queue.full():
-        queue.get_nowait()
-    queue.put_nowait(message)
+        broadcast(live.watchers, live.view())
 
 
 def _verdict(action: str, reason: str, code: str) -> dict[str, Any]:

@@ -31,8 +31,9 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.web import i18n
+from ogames.web.common import error_response, find_game, form_fields, offer, read_message, refused, script_json, send_all
 from ogames.web.hub import Refusal
-from ogames.web.omiga_live import LiveTable, OmigaHub, offer
+from ogames.web.omiga_live import LiveTable, OmigaHub
 from ogames.web.omiga_protocol import (
     MAX_SEATS,
     ActMessage,
@@ -101,17 +102,11 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
     return response
 
 
-def _error(message: str, code: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
-
-
 # ----- the new-game form ---------------------------------------------------------------------
 
 
 def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
     """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms."""
-    from ogames.web.app import find_game, form_fields
-
     game = find_game("omiga")
     assert game is not None
     return {
@@ -128,8 +123,6 @@ def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
 
 def table_from_form(form: dict[str, str]) -> NewTable:
     """The NewTable a submitted form asks for (options left empty keep their defaults)."""
-    from ogames.web.app import find_game
-
     game = find_game("omiga")
     assert game is not None
     variant = form.get("opt_variant") or "base"
@@ -193,11 +186,6 @@ def fragment(here: dict[int, str], invites: dict[int, str]) -> str:
 # ----- the table page --------------------------------------------------------------------------
 
 
-def script_json(value: Any) -> str:
-    """JSON safe inside `<script type="application/json">`."""
-    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 @router.get("/o/{table_id}", response_class=HTMLResponse)
 async def table_page(request: Request, table_id: str) -> HTMLResponse:
     try:
@@ -217,7 +205,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     try:
         live = await hub_of(request).get(table_id)
     except Refusal as refusal:
-        return _error(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status)
     disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{live.id}.json"'}
     return Response(ogames.records.dumps(live.state.record()), media_type="application/json", headers=disposition)
 
@@ -238,9 +226,9 @@ async def api_create(request: Request) -> Response:
     try:
         live, here, invites = await hub_of(request).create(NewTable.model_validate_json(await _json_body(request)))
     except ValidationError as exc:
-        return _error(explain(exc), "invalid", 422)
+        return error_response(explain(exc), "invalid", 422)
     except Refusal as refusal:
-        return _error(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status)
     tokens = {str(seat): token for seat, token in here.items()}
     invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}
     body = {"id": live.id, "url": f"/o/{live.id}", "tokens": tokens, "invitations": invitations, "view": live.view()}
@@ -252,7 +240,7 @@ async def api_view(request: Request, table_id: str) -> Response:
     try:
         return JSONResponse((await hub_of(request).get(table_id)).view())
     except Refusal as refusal:
-        return _error(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status)
 
 
 @router.post("/api/omiga/{table_id}/act", response_model=None)
@@ -261,9 +249,9 @@ async def api_act(request: Request, table_id: str) -> Response:
         message = ActRequest.model_validate_json(await _json_body(request))
         verdict = await hub_of(request).act(table_id, message.token, message.seq, message.action)
     except ValidationError as exc:
-        return _error(explain(exc), "invalid", 422)
+        return error_response(explain(exc), "invalid", 422)
     except Refusal as refusal:
-        return _error(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
@@ -273,9 +261,10 @@ async def api_resign(request: Request, table_id: str) -> Response:
         message = ResignMessage.model_validate({"type": "resign", **json.loads(await _json_body(request) or b"{}")})
         verdict = await hub_of(request).resign(table_id, message.token, message.seq)
     except (ValidationError, json.JSONDecodeError, TypeError) as exc:
-        return _error(explain(exc) if isinstance(exc, ValidationError) else "the request is not a JSON object", "invalid", 422)
+        why = explain(exc) if isinstance(exc, ValidationError) else "the request is not a JSON object"
+        return error_response(why, "invalid", 422)
     except Refusal as refusal:
-        return _error(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
@@ -295,7 +284,7 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
         return
     queue = hub.watch(live)
     offer(queue, live.view())
-    sender = asyncio.create_task(_send_all(websocket, queue))
+    sender = asyncio.create_task(send_all(websocket, queue))
     speed = RateLimit()
     try:
         while True:
@@ -306,7 +295,7 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
                 if speed.refused >= CUT_OFF:
                     await websocket.close(code=1008)
                     break
-                offer(queue, _refused("too many messages: slow down", "too-fast"))
+                offer(queue, refused("too many messages: slow down", "too-fast"))
                 continue
             answer = await handle(hub, live, incoming, limit)
             if answer is not None:
@@ -320,19 +309,9 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
 
 async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
     """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None."""
-    text = incoming.get("text")
-    if text is None:
-        return _refused("messages are JSON text, not binary", "invalid")
-    if len(text.encode("utf-8")) > limit:
-        return _refused(f"the message is too long (at most {limit} bytes)", "too-large")
-    try:
-        message = parse_table_message(json.loads(text))
-    except json.JSONDecodeError:
-        return _refused("the message is not JSON", "invalid")
-    except ValidationError as exc:
-        return _refused(explain_table(exc), "invalid")
-    except RecursionError:
-        return _refused("the message is nested too deeply", "invalid")
+    message, problem = read_message(incoming, limit, parse_table_message, explain_table)
+    if problem is not None:
+        return problem
     if isinstance(message, PingMessage):
         return {"type": "pong"}
     if isinstance(message, ReadyMessage):
@@ -347,18 +326,6 @@ async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, A
         action = getattr(message, "action", "resign")
         verdict = {"accepted": False, "action": action, "reason": refusal.message, "code": refusal.code}
     return {"type": "verdict", "seq": message.seq, **verdict}
-
-
-def _refused(message: str, code: str) -> dict[str, Any]:
-    return {"type": "error", "message": message, "code": code}
-
-
-async def _send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
-    try:
-        while True:
-            await websocket.send_json(await queue.get())
-    except Exception:  # the connection closed: the receiving side ends the session
-        return
 
 
 __all__ = ["RateLimit", "router"]

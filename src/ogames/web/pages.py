@@ -18,7 +18,6 @@ visitor's language). The search runs in the hub's worker, one analysis per clien
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.web import ai, replaying, rulebook
+from ogames.web.common import options_text, script_json
 from ogames.web.hub import BROWSER_GAMES, Hub, Refusal
 from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
@@ -133,8 +133,6 @@ def register(app: FastAPI, page: Page) -> None:
 
     def replay_page(request: Request, record: dict[str, Any], *, game_id: str | None = None, status: int = 200,
                     mode: str | None = None) -> HTMLResponse:
-        from ogames.web.app import options_text  # (app imports this module: import it when it is made)
-
         count = replaying.plies(record)
         asked = request.query_params.get("ply", "")
         ply = int(asked) if asked.isdigit() and int(asked) <= count else count
@@ -282,11 +280,6 @@ async def uploaded(request: Request, limit: int) -> bytes:
     if len(data) > limit:
         raise Refusal(f"the record is too large (at most {limit // 1024} KB)", "too-large", 413)
     return data
-
-
-def script_json(value: Any) -> str:
-    """JSON to put inside a `<script type="application/json">` (no `<`, `>` or `&` that could end it)."""
-    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def error(message: str, code: str, status: int) -> JSONResponse:

@@ -40,24 +40,25 @@ OUT_PN, OUT_DN, OUT_MOVE, OUT_NODES = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def wins_at(
-    kind: int,
-    board: np.ndarray,
-    table: np.ndarray,
-    cell: int,
-    stars: np.ndarray,
-    star_list: np.ndarray,
-    total: int,
-    bounds: np.ndarray,
-    cell_sides: np.ndarray,
-    runs: np.ndarray,
-    group: np.ndarray,
-    queue: np.ndarray,
-    mark: np.ndarray,
-    stamp: np.ndarray,
-) -> bool:
-    """Whether the group holding the stone on `cell` wins for its colour. `stamp[0]` is the next
-    unused mark value (advanced here), so the buffers are never cleared."""
+def win_test(stars: np.ndarray, total: int, bounds: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray) -> tuple:
+    """What `wins_at` needs of the game, as one tuple: (stars, the star cells listed, total,
+    bounds, cell_sides, runs)."""
+    return stars, np.flatnonzero(stars).astype(np.int32), total, bounds, cell_sides, runs
+
+
+@njit(cache=True)
+def scratch_for(n: int) -> tuple:
+    """`wins_at`'s work buffers for n cells, as one tuple: (group, queue, mark, stamp)."""
+    return np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(n, np.int64), np.ones(1, np.int64)
+
+
+@njit(cache=True)
+def wins_at(kind: int, board: np.ndarray, table: np.ndarray, cell: int, test: tuple, scratch: tuple) -> bool:
+    """Whether the group holding the stone on `cell` wins for its colour (`test` from `win_test`,
+    `scratch` from `scratch_for`). `stamp[0]` is the next unused mark value (advanced here), so the
+    buffers are never cleared."""
+    stars, star_list, total, bounds, cell_sides, runs = test
+    group, queue, mark, stamp = scratch
     s = stamp[0]
     stamp[0] = s + 2
     if kind == OMNY:
@@ -73,16 +74,8 @@ def expand(
     colour: int,
     table: np.ndarray,
     order: np.ndarray,
-    stars: np.ndarray,
-    star_list: np.ndarray,
-    total: int,
-    bounds: np.ndarray,
-    cell_sides: np.ndarray,
-    runs: np.ndarray,
-    group: np.ndarray,
-    queue: np.ndarray,
-    mark: np.ndarray,
-    stamp: np.ndarray,
+    test: tuple,
+    scratch: tuple,
     lone: np.ndarray,
     children: np.ndarray,
 ) -> tuple[int, int, int]:
@@ -111,12 +104,12 @@ def expand(
                 near_other = True
         if near_own:
             board[cell] = colour
-            if wins_at(kind, board, table, cell, stars, star_list, total, bounds, cell_sides, runs, group, queue, mark, stamp):
+            if wins_at(kind, board, table, cell, test, scratch):
                 board[cell] = 0
                 return WIN, cell, 0
         if near_other:
             board[cell] = other
-            if wins_at(kind, board, table, cell, stars, star_list, total, bounds, cell_sides, runs, group, queue, mark, stamp):
+            if wins_at(kind, board, table, cell, test, scratch):
                 threats += 1
                 threat = cell
         board[cell] = 0
@@ -146,15 +139,13 @@ def lone_wins(
     other cell empty, wins (its group, regions and sides are then the same whatever else is on the
     board, as long as no friendly stone touches it)."""
     lone = np.zeros((2, n), dtype=np.bool_)
-    star_list = np.flatnonzero(stars).astype(np.int32)
-    group, queue, mark, stamp = np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(n, np.int64), np.ones(1, np.int64)
+    test = win_test(stars, total, bounds, cell_sides, runs)
+    scratch = scratch_for(n)
     for colour in (1, 2):
         for c in range(n):
             board = np.zeros(n, dtype=np.int8)
             board[c] = colour
-            lone[colour - 1, c] = wins_at(
-                kind, board, table, c, stars, star_list, total, bounds, cell_sides, runs, group, queue, mark, stamp
-            )
+            lone[colour - 1, c] = wins_at(kind, board, table, c, test, scratch)
     return lone
 
 
@@ -247,11 +238,8 @@ def dfpn(
     children = np.empty((depth_cap, n), dtype=np.int32)
     cpn = np.empty((depth_cap, n), dtype=np.int64)
     cdn = np.empty((depth_cap, n), dtype=np.int64)
-    star_list = np.flatnonzero(stars).astype(np.int32)
-    group = np.empty(n, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
-    mark = np.zeros(n, dtype=np.int64)
-    stamp = np.ones(1, dtype=np.int64)
+    test = win_test(stars, total, bounds, cell_sides, runs)
+    scratch = scratch_for(n)
 
     nodes = 0
     depth = 0
@@ -274,10 +262,7 @@ def dfpn(
                 returning = True
             else:
                 nodes += 1
-                status, move, k = expand(
-                    kind, board, mover[depth], table, order, stars, star_list, total, bounds, cell_sides, runs,
-                    group, queue, mark, stamp, lone, children[depth],
-                )  # fmt: skip
+                status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone, children[depth])
                 if status == FULL:
                     raise ValueError("a full board without a winner: these games cannot be drawn")
                 if status == WIN or status == LOSS:

@@ -1,0 +1,147 @@
+"""Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
+(`pages.py`) and Omiga's tables (`omiga_routes.py`, `omiga_live.py`) — kept here so that none of
+them imports another for them: JSON answers and errors, a WebSocket's queue of outgoing messages,
+reading one incoming message, and the games' descriptions for the new-game forms."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+from fastapi import WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+import ogames
+
+# ----- answers -------------------------------------------------------------------------------
+
+
+def error_response(message: str, code: str, status: int) -> JSONResponse:
+    """An API error: `{error, code}` with the HTTP status."""
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def refused(message: str, code: str) -> dict[str, Any]:
+    """A WebSocket's answer to a message it did not carry out, for that page alone."""
+    return {"type": "error", "message": message, "code": code}
+
+
+def script_json(value: Any) -> str:
+    """JSON to put inside a `<script type="application/json">` (no `<`, `>` or `&` that could end it)."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# ----- a connection's outgoing queue -----------------------------------------------------------
+
+
+def offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
+    """Put a message on a watcher's queue, dropping the oldest if it is full (views are whole:
+    the newest replaces the oldest)."""
+    while queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
+
+
+def broadcast(watchers: set[asyncio.Queue], message: dict[str, Any]) -> None:
+    """Offer one message to every watcher's queue."""
+    for queue in list(watchers):
+        offer(queue, message)
+
+
+async def send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
+    """Send a connection's queued messages in order until it closes."""
+    try:
+        while True:
+            await websocket.send_json(await queue.get())
+    except Exception:  # the connection closed: the receiving side ends the session
+        return
+
+
+async def drain(queue: asyncio.Queue, seconds: float = 0.5) -> None:
+    """Give the sender a moment to deliver what is queued (the last refusal) before a close."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not queue.empty() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
+
+
+def read_message(
+    incoming: MutableMapping[str, Any], limit: int, parse: Callable[[Any], Any], explain: Callable[[ValidationError], str]
+) -> tuple[Any, dict[str, Any] | None]:
+    """One incoming WebSocket message parsed by `parse`: (message, None), or (None, the refusal to
+    send back) when it is binary, longer than `limit` bytes, not JSON, nested too deeply or not a
+    message `parse` accepts (`explain` words the last)."""
+    text = incoming.get("text")
+    if text is None:
+        return None, refused("messages are JSON text, not binary", "invalid")
+    if len(text.encode("utf-8")) > limit:
+        return None, refused(f"the message is too long (at most {limit} bytes)", "too-large")
+    try:
+        return parse(json.loads(text)), None
+    except json.JSONDecodeError:
+        return None, refused("the message is not JSON", "invalid")
+    except ValidationError as exc:
+        return None, refused(explain(exc), "invalid")
+    except RecursionError:
+        return None, refused("the message is nested too deeply", "invalid")
+
+
+# ----- games and their forms ------------------------------------------------------------------
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every game as `ogames.games()` describes it."""
+    return ogames.games()
+
+
+def find_game(name: str) -> dict[str, Any] | None:
+    """One game's description by name."""
+    return next((game for game in catalogue() if game["name"] == name), None)
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """A game's options in one line, as the command line writes them (`size=5 · pie=on`)."""
+    shown = []
+    for name, value in options.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        elif isinstance(value, list):
+            value = ",".join(str(item) for item in value)
+        text = f"{name}={value}"
+        shown.append(text if len(text) <= 60 else text[:57] + "…")
+    return " · ".join(shown)
+
+
+def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The new-game form's fields, one per option: input kind, default, limits and help."""
+    fields = []
+    for option in game["options"]:
+        kind = option["kind"]
+        field: dict[str, Any] = {
+            "name": option["name"],
+            "label": option["name"].replace("_", " "),
+            "kind": kind,
+            "default": option["default"],
+            "help": option["help"],
+            "choices": option.get("choices") or [],
+            "min": option.get("minimum"),
+            "max": option.get("maximum"),
+            "applies_to": option.get("applies_to") or [],
+        }
+        if kind == "bool":
+            field["input"] = "bool"
+        elif kind == "choice":
+            field["input"] = "select"
+        elif kind in ("int", "half"):
+            field["input"] = "number"
+            field["step"] = "0.5" if kind == "half" else "1"
+        elif kind == "labels":
+            field["input"] = "textarea"
+        else:
+            field["input"] = "text"
+        fields.append(field)
+    return fields
