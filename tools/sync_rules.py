@@ -1,5 +1,6 @@
-"""Copy the rules pages (docs/rules/*.md) and the pictures they show into the package, so that the
-web server's rules pages work when ogames is installed from a wheel, not only from the repository.
+"""Copy the rules pages (docs/rules/*.md, and their translations docs/rules/LANG/*.md) and the
+pictures they show into the package, so that the web server's rules pages work when ogames is
+installed from a wheel, not only from the repository.
 
 docs/rules is the one source: edit it, then run
 
@@ -19,20 +20,25 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "docs" / "rules"
 IMAGES = ROOT / "docs" / "images"
 SHIPPED = ROOT / "src" / "ogames" / "web" / "rulebook"
-PICTURE = re.compile(r"!\[[^\]]*\]\(\.\./images/([A-Za-z0-9_.-]+)\)")
+TRANSLATIONS = ("ru",)  # docs/rules/ru/GAME.md → rulebook/ru/GAME.md
+PICTURE = re.compile(r"!\[[^\]]*\]\((?:\.\./)+images/([A-Za-z0-9_.-]+)\)")
 
 
 def pictures(text: str) -> list[str]:
-    """The file names of the docs/images pictures a rules page shows (`![…](../images/NAME)`)."""
+    """The file names of the docs/images pictures a rules page shows (`![…](../images/NAME)`, or
+    `../../images/NAME` from a translation's folder)."""
     return PICTURE.findall(text)
 
 
 def wanted() -> dict[str, bytes]:
     """What the shipped copy must hold: relative path → bytes."""
     files: dict[str, bytes] = {}
-    for page in sorted(SOURCE.glob("*.md")):
+    pages = sorted(SOURCE.glob("*.md"))
+    for language in TRANSLATIONS:
+        pages += sorted((SOURCE / language).glob("*.md"))
+    for page in pages:
         data = page.read_bytes()
-        files[page.name] = data
+        files[page.relative_to(SOURCE).as_posix()] = data
         for name in pictures(data.decode("utf-8")):
             files[f"images/{name}"] = (IMAGES / name).read_bytes()
     return files
@@ -51,7 +57,7 @@ def main() -> int:
     want = wanted()
     if (SHIPPED / "images").exists():
         shutil.rmtree(SHIPPED / "images")
-    for stale in SHIPPED.glob("*.md"):
+    for stale in [*SHIPPED.glob("*.md"), *(path for language in TRANSLATIONS for path in SHIPPED.glob(f"{language}/*.md"))]:
         stale.unlink()
     for name, data in want.items():
         target = SHIPPED / name

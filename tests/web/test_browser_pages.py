@@ -118,9 +118,13 @@ def test_the_russian_pages(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser, PHONE)
     page.goto(server + "/?lang=ru")
     expect(page.locator(".card .summary").first).to_contain_text("звёздных клеток")
-    page.goto(server + "/rules/oddy")
-    expect(page.locator("h1")).to_have_text("Правила: Odd-Y")
-    expect(page.locator(".rules-intro .note")).to_contain_text("только на английском")
+    page.goto(server + "/rules/omega")  # translated: the Russian text, no "only in English" note
+    expect(page.locator("h1")).to_have_text("Правила: Omega")
+    expect(page.locator(".rules-text h2").first).to_have_text("Доска")
+    expect(page.locator(".rules-intro .note")).to_have_count(0)
+    page.locator(".rules-text a", has_text="Omny").click()  # to the Russian Omny page's heading
+    expect(page.locator("#доска-и-имена-клеток")).to_be_in_viewport()
+    page.screenshot(path=str(shots / "web-rules-ru-phone.png"))
     page.goto(server + "/replay")
     expect(page.locator("h1")).to_have_text("Просмотр записи партии")
     page.goto(f"{server}/g/{finished_game(server, size=3, seed=1)}/replay")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -28,6 +29,22 @@ def test_the_shipped_rules_are_the_same_as_docs_rules() -> None:
         assert want[name] == have[name], f"{name} differs from docs: run tools/sync_rules.py"
     for game in rulebook.GAMES:  # what an installed package reads is that copy
         assert rulebook.markdown(game).encode("utf-8") == (ROOT / "docs" / "rules" / f"{game}.md").read_bytes()
+    translations = [name for name in want if name.startswith("ru/")]
+    assert translations, "the Russian pages (docs/rules/ru) are shipped too"
+    for name in translations:
+        game = name.removeprefix("ru/").removesuffix(".md")
+        assert rulebook.translated(game, "ru")
+        assert rulebook.markdown(game, "ru").encode("utf-8") == (ROOT / "docs" / "rules" / name).read_bytes()
+
+
+def test_the_shipped_copy_follows_a_changed_translation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drift check sees docs/rules/ru: a changed or a new Russian page is something to copy."""
+    source = tmp_path / "rules"
+    (source / "ru").mkdir(parents=True)
+    (source / "omny.md").write_text("# Omny\n", encoding="utf-8")
+    (source / "ru" / "omny.md").write_text("# Omny\n\n## Доска\n", encoding="utf-8")
+    monkeypatch.setattr(sync_rules, "SOURCE", source)
+    assert sync_rules.wanted() == {"omny.md": b"# Omny\n", "ru/omny.md": "# Omny\n\n## Доска\n".encode()}
 
 
 def test_every_rules_page_shows_a_picture_from_docs_images() -> None:
@@ -67,7 +84,7 @@ def test_links_between_rules_pages_work_and_others_are_plain_text(client: TestCl
 def test_raw_html_in_the_markdown_is_shown_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
     hostile = "# T\n\n<script>alert(1)</script> ![x](../images/a.png) [y](../secret.md)"
     rulebook.html.cache_clear()
-    monkeypatch.setattr(rulebook, "markdown", lambda game: hostile)
+    monkeypatch.setattr(rulebook, "markdown", lambda game, language="en": hostile)
     try:
         shown = rulebook.html("omny")
     finally:
@@ -82,13 +99,6 @@ def test_rules_pages_refuse_what_is_not_there(client: TestClient) -> None:
     for name in ("../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "nothing.png", "x.exe", "README.md"):
         assert client.get(f"/rules/images/{name}").status_code == 404
     assert rulebook.picture("../omny.md") is None
-
-
-def test_the_russian_rules_page_says_the_full_text_is_english(client: TestClient) -> None:
-    russian = client.get("/rules/onyx?lang=ru").text
-    assert "Правила: Onyx" in russian and "только на английском" in russian
-    assert 'lang="en"' in russian  # the English text is marked as English
-    assert "only in English" not in client.get("/rules/onyx?lang=en").text
 
 
 def test_the_home_page_has_a_picture_summary_and_links_per_game(client: TestClient) -> None:
@@ -125,3 +135,57 @@ def test_home_lists_open_playing_and_finished_games(client: TestClient) -> None:
     assert f"/g/{waiting}" in open_part and "Join" in open_part
     assert f"/g/{playing}" in playing_part and f"/g/{finished}" not in playing_part
     assert f'href="/g/{finished}/replay"' in finished_part and "Black won" in finished_part
+
+
+TRANSLATED = [game for game in rulebook.GAMES if (ROOT / "docs" / "rules" / "ru" / f"{game}.md").is_file()]
+UNTRANSLATED = [game for game in rulebook.GAMES if game not in TRANSLATED]
+
+
+@pytest.mark.parametrize("game", TRANSLATED)
+def test_a_translated_rules_page_is_shown_in_russian(client: TestClient, game: str) -> None:
+    page = client.get(f"/rules/{game}?lang=ru")
+    assert page.status_code == 200
+    text = page.text
+    russian_heading = re.search(r"^## (.+)$", rulebook.markdown(game, "ru"), re.M)
+    assert russian_heading and re.search("[а-я]", russian_heading.group(1))
+    assert f">{russian_heading.group(1)}</h2>" in text
+    assert "только на английском" not in text  # no fallback note
+    assert '<div class="rules-text" lang="ru">' in text
+    assert f"Правила: {rulebook.title(game, 'ru')}" in text
+    for source in re.findall(r'<img src="([^"]+)"', text):
+        assert client.get(source).status_code == 200  # ../../images/ pictures are served
+    english = client.get(f"/rules/{game}?lang=en").text
+    assert russian_heading.group(1) not in english and "Rules of" in english
+
+
+@pytest.mark.parametrize("game", UNTRANSLATED or ["nothing"])
+def test_an_untranslated_rules_page_falls_back_to_english_with_a_note(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    if game == "nothing":  # every game is translated: pretend one is not
+        game = "omny"
+        monkeypatch.setattr(rulebook, "translated", lambda game, language: False)
+    text = client.get(f"/rules/{game}?lang=ru").text
+    assert "только на английском" in text
+    assert '<div class="rules-text" lang="en">' in text
+    assert rulebook.html(game) in text  # the English text itself
+
+
+def test_links_between_russian_rules_pages_land_on_their_headings(client: TestClient) -> None:
+    """A Russian page's link to another game's page keeps the reader in Russian; its anchor is a
+    heading there (in Russian if that page is translated, else in English)."""
+    found = 0
+    for game in TRANSLATED:
+        text = client.get(f"/rules/{game}?lang=ru").text
+        for target, anchor in re.findall(r'href="/rules/(omny|oddy|omega|onyx|omiga)(?:#([^"]*))?"', text):
+            found += 1
+            if anchor:
+                shown = client.get(f"/rules/{target}?lang=ru").text
+                assert f'id="{unquote(anchor)}"' in shown, f"{game} links to a missing heading {target}#{anchor}"
+    assert found
+
+
+def test_an_unknown_language_is_refused_by_the_rulebook() -> None:
+    assert not rulebook.translated("omny", "xx") and not rulebook.translated("chess", "ru")
+    with pytest.raises(KeyError):
+        rulebook.markdown("omny", "xx")

@@ -54,6 +54,7 @@ from ogames.web.common import (
     options_text,
     read_message,
     refused,
+    request_language,
     script_json,
     send_all,
 )
@@ -142,8 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return request.app.state.hub
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        asked = request.query_params.get("lang") or request.cookies.get("lang")
-        language = i18n.pick(asked, request.headers.get("accept-language"))
+        language = request_language(request)
         words = i18n.words(language)
         response = templates.TemplateResponse(
             request,

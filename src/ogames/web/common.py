@@ -10,11 +10,19 @@ import json
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 import ogames
+from ogames.web import i18n
+
+
+def request_language(request: Request) -> str:
+    """The language a page is shown in: `?lang=`, else the `lang` cookie, else the browser's."""
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    return i18n.pick(asked, request.headers.get("accept-language"))
+
 
 # ----- answers -------------------------------------------------------------------------------
 

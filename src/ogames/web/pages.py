@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.web import ai, replaying, rulebook
-from ogames.web.common import options_text, script_json
+from ogames.web.common import options_text, request_language, script_json
 from ogames.web.hub import BROWSER_GAMES, Hub, Refusal
 from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
@@ -116,10 +116,13 @@ def register(app: FastAPI, page: Page) -> None:
     async def rules(request: Request, game: str) -> HTMLResponse:
         if game not in rulebook.GAMES:
             raise StarletteHTTPException(404)
-        body = await asyncio.to_thread(rulebook.html, game)
+        # the page in the reader's language if it is translated, else in English (with a note)
+        language = request_language(request)
+        text_language = language if rulebook.translated(game, language) else rulebook.ENGLISH
+        body = await asyncio.to_thread(rulebook.html, game, text_language)
         picture = await asyncio.to_thread(sample_svg, game)
-        return page(request, "rules.html", game=game, title=rulebook.title(game), body=body, picture=picture,
-                    playable=game in PLAYABLE, games=rulebook.GAMES)
+        return page(request, "rules.html", game=game, title=rulebook.title(game, text_language), body=body,
+                    picture=picture, text_language=text_language, playable=game in PLAYABLE, games=rulebook.GAMES)
 
     @app.get("/rules/images/{name}", response_model=None)
     async def rules_picture(name: str) -> Response:

@@ -6,6 +6,11 @@ as package data so that an installed wheel has it; docs/rules is the one source
 markdown-it-py: headings get ids (so `omny.md#the-board-and-its-cell-names` links work), links to
 another rules page go to its web page, pictures to /rules/images/, and raw HTML in the markdown is
 shown as text, never run.
+
+Some games' pages are translated: docs/rules/ru/GAME.md (shipped as ru/GAME.md). Their headings get
+Russian ids, their links to another page (`omny.md#…`) go to that page in the same language, and
+their pictures are `../../images/NAME` (one folder deeper). A language without a translation of a
+game has none here (`translated`): the web page then shows the English text with a note.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 
 GAMES = ("omny", "oddy", "omega", "onyx", "omiga")
+ENGLISH = "en"
+TRANSLATIONS = ("ru",)  # the languages with a folder of translated pages
 PICTURE_NAME = re.compile(r"^[A-Za-z0-9_-]+\.(png|svg|jpg)$")
-_RULES_LINK = re.compile(r"^(?:\./)?(omny|oddy|omega|onyx|omiga)\.md(#[a-z0-9-]*)?$")
+_RULES_LINK = re.compile(r"^(?:\./)?(omny|oddy|omega|onyx|omiga)\.md(#[\w%-]*)?$")
+_PICTURE_PATH = re.compile(r"^(?:\.\./)+images/([A-Za-z0-9_.-]+)$")
 _MEDIA = {"png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg"}
 
 
@@ -29,11 +37,31 @@ def _folder() -> Any:
     return resources.files(__name__)
 
 
-def markdown(game: str) -> str:
-    """A game's rules page as markdown; KeyError for a name that is not one of the five games."""
+def _page(game: str, language: str) -> Any:
     if game not in GAMES:
         raise KeyError(game)
-    return (_folder() / f"{game}.md").read_text(encoding="utf-8")
+    if language == ENGLISH:
+        return _folder() / f"{game}.md"
+    if language not in TRANSLATIONS:
+        raise KeyError(language)
+    return _folder() / language / f"{game}.md"
+
+
+def translated(game: str, language: str) -> bool:
+    """Whether a game's rules page exists in a language (always in English)."""
+    try:
+        return bool(_page(game, language).is_file())
+    except KeyError:
+        return False
+
+
+def markdown(game: str, language: str = ENGLISH) -> str:
+    """A game's rules page as markdown; KeyError for a name that is not one of the five games or a
+    language it is not translated into."""
+    page = _page(game, language)
+    if not page.is_file():
+        raise KeyError(f"{game} in {language}")
+    return str(page.read_text(encoding="utf-8"))
 
 
 def picture(name: str) -> tuple[bytes, str] | None:
@@ -59,9 +87,8 @@ def _rewrite_links(state: Any) -> None:
     for block in state.tokens:
         for token in block.children or ():
             if token.type == "image":
-                source = str(token.attrGet("src") or "")
-                name = source.rsplit("/", 1)[-1]
-                token.attrSet("src", f"/rules/images/{name}" if source.startswith("../images/") else "")
+                picture = _PICTURE_PATH.match(str(token.attrGet("src") or ""))
+                token.attrSet("src", f"/rules/images/{picture.group(1)}" if picture else "")
                 token.attrSet("loading", "lazy")
             elif token.type == "link_open":
                 href = str(token.attrGet("href") or "")
@@ -89,19 +116,19 @@ def _unlink(children: list[Token], opening: Token) -> None:
                 return
 
 
-@lru_cache(maxsize=len(GAMES))
-def html(game: str) -> str:
+@lru_cache(maxsize=len(GAMES) * (1 + len(TRANSLATIONS)))
+def html(game: str, language: str = ENGLISH) -> str:
     """A game's rules page as HTML (without its first heading, which the page shows itself)."""
-    text = markdown(game)
+    text = markdown(game, language)
     if text.startswith("# "):
         text = text.split("\n", 1)[1] if "\n" in text else ""
     return _renderer().render(text)
 
 
-def title(game: str) -> str:
+def title(game: str, language: str = ENGLISH) -> str:
     """The first heading of a game's rules page (`Omiga (Flanx)`)."""
-    first = markdown(game).split("\n", 1)[0]
+    first = markdown(game, language).split("\n", 1)[0]
     return first[2:].strip() if first.startswith("# ") else game
 
 
-__all__ = ["GAMES", "html", "markdown", "picture", "title"]
+__all__ = ["ENGLISH", "GAMES", "TRANSLATIONS", "html", "markdown", "picture", "title", "translated"]
