@@ -59,6 +59,29 @@ def test_every_option_and_variant_is_named_on_the_games_page(name: str) -> None:
         assert f"`{variant}`" in text
 
 
+TRANSLATED = sorted(path.stem for path in (RULES / "ru").glob("*.md"))
+
+
+@pytest.mark.parametrize("name", TRANSLATED)
+def test_a_translated_page_keeps_the_options_drawings_and_headings_of_the_english_one(name: str) -> None:
+    """docs/rules/ru/GAME.md names the same options and variants, shows the same drawings and
+    commands (the program's output is not translated), has the same heading structure and the
+    same pictures as docs/rules/GAME.md, and its links resolve from its own folder."""
+    english, russian = page(name), (RULES / "ru" / f"{name}.md").read_text(encoding="utf-8")
+    for option in GAMES[name]["options"]:
+        assert f"`{option['name']}`" in russian, f"option {option['name']!r} is not on docs/rules/ru/{name}.md"
+        for choice in option.get("choices", ()):
+            assert f"`{choice}`" in russian, f"{option['name']}={choice} is not on docs/rules/ru/{name}.md"
+    assert code_blocks(russian) == code_blocks(english)
+    levels = [re.findall(r"^(#+) ", text, re.M) for text in (english, russian)]
+    assert levels[0] == levels[1], "the headings differ in number or level"
+    pictures = [re.findall(r"\]\((?:\.\./)+(images/[^)]+)\)", text) for text in (english, russian)]
+    assert pictures[0] == pictures[1]
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", russian):
+        if not target.startswith("https://"):
+            assert (RULES / "ru" / target).resolve().is_file(), f"docs/rules/ru/{name}.md links to {target}: not there"
+
+
 def test_links_resolve_and_nothing_points_outside_the_repository() -> None:
     for path in [ROOT / "README.md", ROOT / "docs" / "architecture.md", *RULES.glob("*.md")]:
         text = path.read_text(encoding="utf-8")
