@@ -1,27 +1,62 @@
 """Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
 (`pages.py`) and Omiga's tables (`omiga_routes.py`, `omiga_live.py`) — kept here so that none of
-them imports another for them: JSON answers and errors, a WebSocket's queue of outgoing messages,
+them imports another for them: refusals, JSON answers and errors, a WebSocket's queue of outgoing messages,
 reading one incoming message, and the games' descriptions for the new-game forms."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-from collections.abc import Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from typing import Any, ParamSpec
 
 from fastapi import WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 import ogames
+from ogames.web.protocol import explain
 
-# ----- answers -------------------------------------------------------------------------------
+Params = ParamSpec("Params")
+
+# ----- refusals and answers ---------------------------------------------------------------------
+
+
+class Refusal(Exception):
+    """A request that is refused with a reason; nothing was changed."""
+
+    def __init__(self, message: str, code: str = "refused", status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+
 
 
 def error_response(message: str, code: str, status: int) -> JSONResponse:
     """An API error: `{error, code}` with the HTTP status."""
     return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def answers_errors(
+    handler: Callable[Params, Awaitable[Response]],
+) -> Callable[Params, Coroutine[Any, Any, Response]]:
+    """A JSON API handler whose invalid request (pydantic's `ValidationError`) is answered 422 with
+    `explain`'s sentence and whose `Refusal` is answered with its own code and status — the same
+    answers from every API route, board games' and Omiga's alike. FastAPI reads the handler's own
+    signature through `functools.wraps`."""
+
+    @functools.wraps(handler)
+    async def answered(*args: Params.args, **kwargs: Params.kwargs) -> Response:
+        try:
+            return await handler(*args, **kwargs)
+        except ValidationError as exc:
+            return error_response(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return error_response(refusal.message, refusal.code, refusal.status)
+
+    return answered
 
 
 def refused(message: str, code: str) -> dict[str, Any]:

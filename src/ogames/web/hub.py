@@ -33,7 +33,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock
-from ogames.web.common import broadcast
+from ogames.web.common import Refusal, broadcast
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
@@ -52,16 +52,6 @@ OPEN = "open"
 PEOPLE = (HUMAN, INVITED, OPEN)
 FLAG_GRACE = 0.05  # seconds after a clock reaches zero before the server looks (timers may fire early)
 QUEUE_SIZE = 8  # views waiting for one slow watcher before older ones are dropped
-
-
-class Refusal(Exception):
-    """A request that is refused with a reason; nothing was changed."""
-
-    def __init__(self, message: str, code: str = "refused", status: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
 
 
 @dataclass(eq=False)
