@@ -9,7 +9,7 @@ import asyncio
 import functools
 import json
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
-from typing import Any, ParamSpec
+from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse, Response
@@ -84,6 +84,42 @@ def broadcast(watchers: set[asyncio.Queue], message: dict[str, Any]) -> None:
     """Offer one message to every watcher's queue."""
     for queue in list(watchers):
         offer(queue, message)
+
+
+class Watched(Protocol):
+    """A live game or table: the queues of the connections watching it."""
+
+    watchers: set[asyncio.Queue]
+
+
+LiveT = TypeVar("LiveT", bound=Watched)
+
+
+class Announcer(Generic[LiveT]):
+    """What a hub does for the connections watching its live games or tables: give each a queue
+    of views, forget it, and send every watcher the newest view. A hub names its queue's length
+    and how it draws a view."""
+
+    queue_size: ClassVar[int] = 8
+
+    def view_of(self, live: LiveT) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def watch(self, live: LiveT) -> asyncio.Queue:
+        """A queue that receives every new view (the newest ones, if it falls behind)."""
+        queue: asyncio.Queue = asyncio.Queue(self.queue_size)
+        live.watchers.add(queue)
+        return queue
+
+    def unwatch(self, live: LiveT, queue: asyncio.Queue) -> None:
+        """Stop sending views to a queue."""
+        live.watchers.discard(queue)
+
+    async def announce(self, live: LiveT) -> None:
+        """Send the current view to everyone watching."""
+        if not live.watchers:
+            return  # nobody to draw it for (a game another process moves, held here idle)
+        broadcast(live.watchers, self.view_of(live))
 
 
 async def send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
