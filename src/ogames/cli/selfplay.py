@@ -5,8 +5,6 @@ examples in .npz shards (the format: `ogames.arena.selfplay`)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,8 +15,19 @@ from rich.markup import escape
 from ogames.arena import selfplay
 from ogames.arena import tournament as arena
 from ogames.cli.args import parse_play_args
-from ogames.cli.tournament import RAY_HELP, WORKERS_HELP, _fail, check_runner, play_games, runner, split_players
-from ogames.errors import BadOption, OgamesError, shown
+from ogames.cli.tournament import (
+    RAY_HELP,
+    WORKERS_HELP,
+    _fail,
+    check_runner,
+    default_folder,
+    fail_if_unplayed,
+    play_games,
+    runner,
+    split_players,
+    told_failures,
+)
+from ogames.errors import BadOption, shown
 
 HELP = "\n\n".join(
     (
@@ -32,12 +41,6 @@ HELP = "\n\n".join(
         "--ray runs the games as Ray tasks, as for `ogames tournament`.",
     )
 )
-
-
-def default_folder(t: arena.Tournament) -> Path:
-    """selfplay/GAME-<8 hex digits of the manifest>: the same settings find the same folder."""
-    digest = hashlib.sha256(json.dumps(t.manifest(), sort_keys=True).encode()).hexdigest()[:8]
-    return Path("selfplay") / f"{t.game}-{digest}"
 
 
 def selfplay_command(
@@ -64,11 +67,11 @@ def selfplay_command(
         if shard_size < 1:
             raise BadOption(f"--shard-size must be at least 1, not {shard_size}")
         t = selfplay.plan_selfplay(game, options, specs[0], games, seed)
-        folder = out if out is not None else default_folder(t)
+        folder = out if out is not None else default_folder(t, "selfplay")
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
-    try:
+    with told_failures(console, folder):
         with runner(workers, ray) as (executor, where):
             shown_options = ", ".join(f"{k}={v}" for k, v in t.settled.items() if v is not None)
             console.print(f"[bold]{escape(t.game)}[/] {escape(shown_options)}")
@@ -76,25 +79,13 @@ def selfplay_command(
             console.print(escape(plan_line))
             summary = play_games(console, t, folder, executor, resume, "fisher")
         shards = selfplay.write_examples(t, folder, shard_size)
-    except KeyboardInterrupt:
-        where = escape(str(folder))
-        console.print(f"[yellow]interrupted:[/] the games saved stay in {where}; run the same command with --resume to go on")
-        raise typer.Exit(130) from None
-    except (OgamesError, ValueError, OSError) as exc:
-        raise _fail(str(exc), code=1) from None
     console.print(f"{len(summary.outcomes)} of {len(t.pairings)} games saved in {escape(str(folder / arena.GAMES))}")
     if shards:
         rows = sum(int(_rows(path)) for path in shards)
         console.print(f"{rows} examples in {len(shards)} shard(s) in {escape(str(folder / selfplay.EXAMPLES))}")
     elif not selfplay.has_examples(t.game):
         console.print(f"[dim]{escape(t.game)} has no observation tensors: records only[/]")
-    if summary.failed:
-        first = min(summary.failed)
-        raise _fail(
-            f"{len(summary.failed)} game(s) could not be played (game {first}: {summary.failed[first]}); "
-            "run the same command with --resume to try them again",
-            code=1,
-        )
+    fail_if_unplayed(summary)
 
 
 def _rows(path: Path) -> int:

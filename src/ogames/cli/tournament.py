@@ -74,10 +74,11 @@ def split_players(args: list[str]) -> tuple[list[str], list[str]]:
     return specs, rest
 
 
-def default_folder(t: arena.Tournament) -> Path:
-    """tournaments/GAME-<8 hex digits of the manifest>: the same settings find the same folder."""
+def default_folder(t: arena.Tournament, parent: str = "tournaments") -> Path:
+    """PARENT/GAME-<8 hex digits of the manifest>: the same settings find the same folder
+    (`ogames selfplay` keeps its runs under selfplay/)."""
     digest = hashlib.sha256(json.dumps(t.manifest(), sort_keys=True).encode()).hexdigest()[:8]
-    return Path("tournaments") / f"{t.game}-{digest}"
+    return Path(parent) / f"{t.game}-{digest}"
 
 
 # (Round brackets: the help is rich markup, where [words] would be read as a style and vanish.)
@@ -119,22 +120,34 @@ def tournament_command(
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
-    try:
-        with runner(workers, ray) as (executor, where):
-            _headline(console, t, folder, where)
-            summary = play_games(console, t, folder, executor, resume, ci)
-    except KeyboardInterrupt:
-        where = escape(str(folder))
-        console.print(f"[yellow]interrupted:[/] the games saved stay in {where}; run the same command with --resume to go on")
-        raise typer.Exit(130) from None
-    except (OgamesError, ValueError, OSError) as exc:
-        raise _fail(str(exc), code=1) from None
+    with told_failures(console, folder), runner(workers, ray) as (executor, where):
+        _headline(console, t, folder, where)
+        summary = play_games(console, t, folder, executor, resume, ci)
     show_results(console, summary)
     from ogames.arena.report import write_reports
 
     paths = write_reports(summary, folder)
     files = ", ".join(escape(p.name) for p in paths.values())
     console.print(f"records in {escape(str(folder / arena.GAMES))}; table and plot: {files}")
+    fail_if_unplayed(summary)
+
+
+@contextmanager
+def told_failures(console: Console, folder: Path) -> Iterator[None]:
+    """Around a run of games (tournament or self-play): Ctrl-C says the saved games stay in the
+    folder and exits 130; a failure exits 1 with its message, never a traceback."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        where = escape(str(folder))
+        console.print(f"[yellow]interrupted:[/] the games saved stay in {where}; run the same command with --resume to go on")
+        raise typer.Exit(130) from None
+    except (OgamesError, ValueError, OSError) as exc:
+        raise _fail(str(exc), code=1) from None
+
+
+def fail_if_unplayed(summary: arena.Summary) -> None:
+    """Exit 1, after the results are shown, if some games could not be played."""
     if summary.failed:
         first = min(summary.failed)
         raise _fail(

@@ -89,6 +89,14 @@ def group_wins(
 
 
 @njit(cache=True)
+def win_test_buffers(stones: np.ndarray, stars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What a fill's repeated `group_wins_into` calls share, made once per fill: the star cells,
+    and scratch for a group's cells, the search queue and the marks (all unmarked: stamps start at 1)."""
+    n = stones.shape[0]
+    return np.flatnonzero(stars).astype(np.int32), np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(n, np.int64)
+
+
+@njit(cache=True)
 def fill_winner(
     stones: np.ndarray,
     table: np.ndarray,
@@ -101,12 +109,8 @@ def fill_winner(
 ) -> int:
     """Place alternating stones (colour `turn` first) on the empty cells in `order`, testing the
     mover's group after every placement; return the first colour index to win (−1 if none)."""
-    n = stones.shape[0]
     board = stones.copy()
-    group = np.empty(n, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
-    mark = np.zeros(n, dtype=np.int64)
-    star_list = np.flatnonzero(stars).astype(np.int32)
+    star_list, group, queue, mark = win_test_buffers(stones, stars)
     stamp = 1
     for i in range(order.shape[0]):
         cell = order[i]
@@ -195,10 +199,7 @@ def fill_then_judge(
         if board[cell] == 0:
             board[cell] = turn + 1
             turn = 1 - turn
-    star_list = np.flatnonzero(stars).astype(np.int32)
-    group = np.empty(n, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
-    mark = np.zeros(n, dtype=np.int64)
+    star_list, group, queue, mark = win_test_buffers(stones, stars)
     sizes = np.empty(n, dtype=np.int32)
     reps = np.empty(n, dtype=np.int32)
     bounds = (black_bound, white_bound)

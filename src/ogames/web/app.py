@@ -46,6 +46,7 @@ from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import make_bus
 from ogames.web.common import (
+    answers_errors,
     drain,
     error_response,
     find_game,
@@ -228,14 +229,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ----- JSON API ---------------------------------------------------------------------------
 
     @app.post("/api/games", response_model=None)
+    @answers_errors
     async def api_create(request: Request) -> Response:
-        try:
-            request_model = NewGame.model_validate_json(await body_of(request))
-            live, tokens = await hub_of(request).create(request_model)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        request_model = NewGame.model_validate_json(await body_of(request))
+        live, tokens = await hub_of(request).create(request_model)
         given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
         invitations = {
             str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
@@ -250,40 +247,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"games": await asyncio.to_thread(hub_of(request).store.open_games)})
 
     @app.post("/api/games/{game_id}/undo", response_model=None)
+    @answers_errors
     async def api_undo(request: Request, game_id: str) -> Response:
-        try:
-            message = UndoRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        message = UndoRequest.model_validate_json(await body_of(request))
+        live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
         return JSONResponse(view(live))
 
     @app.post("/api/games/{game_id}/join", response_model=None)
+    @answers_errors
     async def api_join(request: Request, game_id: str) -> Response:
-        try:
-            message = JoinRequest.model_validate_json(await body_of(request))
-            live, token = await hub_of(request).join(game_id, message.seat)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        message = JoinRequest.model_validate_json(await body_of(request))
+        live, token = await hub_of(request).join(game_id, message.seat)
         return JSONResponse({"seat": message.seat, "token": token, "view": view(live)}, status_code=201)
 
     @app.get("/api/games/{game_id}", response_model=None)
+    @answers_errors
     async def api_view(request: Request, game_id: str) -> Response:
-        try:
-            return JSONResponse(view(await hub_of(request).get(game_id)))
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        return JSONResponse(view(await hub_of(request).get(game_id)))
 
     @app.get("/api/games/{game_id}/position/{k}", response_model=None)
+    @answers_errors
     async def api_position(request: Request, game_id: str, k: str) -> Response:
-        try:
-            live = await hub_of(request).get(game_id)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        live = await hub_of(request).get(game_id)
         state = live.state  # replaced, never changed, by each move: safe to read in a thread
         if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
             why = f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)"
@@ -291,25 +276,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(await asyncio.to_thread(position_view, state, int(k)))
 
     @app.post("/api/games/{game_id}/moves", response_model=None)
+    @answers_errors
     async def api_move(request: Request, game_id: str) -> Response:
-        try:
-            message = MoveRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).move(game_id, message.token, message.version, message.move)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        message = MoveRequest.model_validate_json(await body_of(request))
+        live = await hub_of(request).move(game_id, message.token, message.version, message.move)
         return JSONResponse(view(live))
 
     @app.post("/api/games/{game_id}/resign", response_model=None)
+    @answers_errors
     async def api_resign(request: Request, game_id: str) -> Response:
-        try:
-            message = ResignRequest.model_validate_json(await body_of(request))
-            live = await hub_of(request).resign(game_id, message.token, message.version)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
-        except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+        message = ResignRequest.model_validate_json(await body_of(request))
+        live = await hub_of(request).resign(game_id, message.token, message.version)
         return JSONResponse(view(live))
 
     # ----- live play -------------------------------------------------------------------------

@@ -1,21 +1,25 @@
 """Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
 (`pages.py`) and Omiga's tables (`omiga_routes.py`, `omiga_live.py`) — kept here so that none of
-them imports another for them: JSON answers and errors, a WebSocket's queue of outgoing messages,
+them imports another for them: refusals, JSON answers and errors, a WebSocket's queue of outgoing messages,
 reading one incoming message, and the games' descriptions for the new-game forms."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-from collections.abc import Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 import ogames
 from ogames.web import i18n
+from ogames.web.protocol import explain
+
+Params = ParamSpec("Params")
 
 
 def request_language(request: Request) -> str:
@@ -24,12 +28,43 @@ def request_language(request: Request) -> str:
     return i18n.pick(asked, request.headers.get("accept-language"))
 
 
-# ----- answers -------------------------------------------------------------------------------
+# ----- refusals and answers ---------------------------------------------------------------------
+
+
+class Refusal(Exception):
+    """A request that is refused with a reason; nothing was changed."""
+
+    def __init__(self, message: str, code: str = "refused", status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+
 
 
 def error_response(message: str, code: str, status: int) -> JSONResponse:
     """An API error: `{error, code}` with the HTTP status."""
     return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def answers_errors(
+    handler: Callable[Params, Awaitable[Response]],
+) -> Callable[Params, Coroutine[Any, Any, Response]]:
+    """A JSON API handler whose invalid request (pydantic's `ValidationError`) is answered 422 with
+    `explain`'s sentence and whose `Refusal` is answered with its own code and status — the same
+    answers from every API route, board games' and Omiga's alike. FastAPI reads the handler's own
+    signature through `functools.wraps`."""
+
+    @functools.wraps(handler)
+    async def answered(*args: Params.args, **kwargs: Params.kwargs) -> Response:
+        try:
+            return await handler(*args, **kwargs)
+        except ValidationError as exc:
+            return error_response(explain(exc), "invalid", 422)
+        except Refusal as refusal:
+            return error_response(refusal.message, refusal.code, refusal.status)
+
+    return answered
 
 
 def refused(message: str, code: str) -> dict[str, Any]:
@@ -57,6 +92,42 @@ def broadcast(watchers: set[asyncio.Queue], message: dict[str, Any]) -> None:
     """Offer one message to every watcher's queue."""
     for queue in list(watchers):
         offer(queue, message)
+
+
+class Watched(Protocol):
+    """A live game or table: the queues of the connections watching it."""
+
+    watchers: set[asyncio.Queue]
+
+
+LiveT = TypeVar("LiveT", bound=Watched)
+
+
+class Announcer(Generic[LiveT]):
+    """What a hub does for the connections watching its live games or tables: give each a queue
+    of views, forget it, and send every watcher the newest view. A hub names its queue's length
+    and how it draws a view."""
+
+    queue_size: ClassVar[int] = 8
+
+    def view_of(self, live: LiveT) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def watch(self, live: LiveT) -> asyncio.Queue:
+        """A queue that receives every new view (the newest ones, if it falls behind)."""
+        queue: asyncio.Queue = asyncio.Queue(self.queue_size)
+        live.watchers.add(queue)
+        return queue
+
+    def unwatch(self, live: LiveT, queue: asyncio.Queue) -> None:
+        """Stop sending views to a queue."""
+        live.watchers.discard(queue)
+
+    async def announce(self, live: LiveT) -> None:
+        """Send the current view to everyone watching."""
+        if not live.watchers:
+            return  # nobody to draw it for (a game another process moves, held here idle)
+        broadcast(live.watchers, self.view_of(live))
 
 
 async def send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:

@@ -33,7 +33,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock
-from ogames.web.common import broadcast
+from ogames.web.common import Announcer, Refusal
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
@@ -52,16 +52,6 @@ OPEN = "open"
 PEOPLE = (HUMAN, INVITED, OPEN)
 FLAG_GRACE = 0.05  # seconds after a clock reaches zero before the server looks (timers may fire early)
 QUEUE_SIZE = 8  # views waiting for one slow watcher before older ones are dropped
-
-
-class Refusal(Exception):
-    """A request that is refused with a reason; nothing was changed."""
-
-    def __init__(self, message: str, code: str = "refused", status: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
 
 
 @dataclass(eq=False)
@@ -124,8 +114,10 @@ class LiveGame:
         return bool(self.watchers) or self.lock.locked() or thinking or self.flag_timer is not None
 
 
-class Hub:
+class Hub(Announcer[LiveGame]):
     """Every live game of one server, their storage and the computer's worker."""
+
+    queue_size = QUEUE_SIZE
 
     def __init__(self, store: Store, settings: Settings, bus: Bus | None = None):
         self.store = store
@@ -615,21 +607,9 @@ class Hub:
 
     # ----- watchers --------------------------------------------------------------------------
 
-    def watch(self, live: LiveGame) -> asyncio.Queue:
-        """A queue that receives every new view of a game (the latest ones, if it falls behind)."""
-        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
-        live.watchers.add(queue)
-        return queue
-
-    def unwatch(self, live: LiveGame, queue: asyncio.Queue) -> None:
-        """Stop sending views to a queue."""
-        live.watchers.discard(queue)
-
-    async def announce(self, live: LiveGame) -> None:
-        """Send the current view to everyone watching the game."""
-        if not live.watchers:
-            return  # nobody to draw it for (a game another process moves, held here idle)
-        broadcast(live.watchers, view(live))
+    def view_of(self, live: LiveGame) -> dict[str, Any]:
+        """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
+        return view(live)
 
 
 def seating(request: NewGame, seats: int, time_cap: float) -> tuple[str, list[str], list[str]]:

@@ -38,7 +38,7 @@ from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
-from ogames.web.common import broadcast
+from ogames.web.common import Announcer
 from ogames.web.hub import Refusal, first_change
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
@@ -124,8 +124,10 @@ class LiveTable:
         return table_view(self, self.clock(), self.signal_in())
 
 
-class OmigaHub:
+class OmigaHub(Announcer[LiveTable]):
     """Every live Omiga table of one server, their storage, their bots."""
+
+    queue_size = QUEUE_SIZE
 
     def __init__(self, store: Store, executor: concurrent.futures.Executor, countdown: float = COUNTDOWN, keep: int = 500):
         self.store = store
@@ -431,21 +433,9 @@ class OmigaHub:
 
     # ----- watchers --------------------------------------------------------------------------
 
-    def watch(self, live: LiveTable) -> asyncio.Queue:
-        """A queue that receives every new view of a table (the newest ones, if it falls behind)."""
-        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
-        live.watchers.add(queue)
-        return queue
-
-    def unwatch(self, live: LiveTable, queue: asyncio.Queue) -> None:
-        """Stop sending views to a queue."""
-        live.watchers.discard(queue)
-
-    async def announce(self, live: LiveTable) -> None:
-        """Send the current view to everyone watching."""
-        if not live.watchers:
-            return
-        broadcast(live.watchers, live.view())
+    def view_of(self, live: LiveTable) -> dict[str, Any]:
+        """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
+        return live.view()
 
 
 def _verdict(action: str, reason: str, code: str) -> dict[str, Any]:

@@ -31,7 +31,17 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.web import i18n
-from ogames.web.common import error_response, find_game, form_fields, offer, read_message, refused, script_json, send_all
+from ogames.web.common import (
+    answers_errors,
+    error_response,
+    find_game,
+    form_fields,
+    offer,
+    read_message,
+    refused,
+    script_json,
+    send_all,
+)
 from ogames.web.hub import Refusal
 from ogames.web.omiga_live import LiveTable, OmigaHub
 from ogames.web.omiga_protocol import (
@@ -222,13 +232,9 @@ async def _json_body(request: Request) -> bytes:
 
 
 @router.post("/api/omiga", response_model=None)
+@answers_errors
 async def api_create(request: Request) -> Response:
-    try:
-        live, here, invites = await hub_of(request).create(NewTable.model_validate_json(await _json_body(request)))
-    except ValidationError as exc:
-        return error_response(explain(exc), "invalid", 422)
-    except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status)
+    live, here, invites = await hub_of(request).create(NewTable.model_validate_json(await _json_body(request)))
     tokens = {str(seat): token for seat, token in here.items()}
     invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}
     body = {"id": live.id, "url": f"/o/{live.id}", "tokens": tokens, "invitations": invitations, "view": live.view()}
@@ -236,35 +242,27 @@ async def api_create(request: Request) -> Response:
 
 
 @router.get("/api/omiga/{table_id}", response_model=None)
+@answers_errors
 async def api_view(request: Request, table_id: str) -> Response:
-    try:
-        return JSONResponse((await hub_of(request).get(table_id)).view())
-    except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status)
+    return JSONResponse((await hub_of(request).get(table_id)).view())
 
 
 @router.post("/api/omiga/{table_id}/act", response_model=None)
+@answers_errors
 async def api_act(request: Request, table_id: str) -> Response:
-    try:
-        message = ActRequest.model_validate_json(await _json_body(request))
-        verdict = await hub_of(request).act(table_id, message.token, message.seq, message.action)
-    except ValidationError as exc:
-        return error_response(explain(exc), "invalid", 422)
-    except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status)
+    message = ActRequest.model_validate_json(await _json_body(request))
+    verdict = await hub_of(request).act(table_id, message.token, message.seq, message.action)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
 @router.post("/api/omiga/{table_id}/resign", response_model=None)
+@answers_errors
 async def api_resign(request: Request, table_id: str) -> Response:
     try:
         message = ResignMessage.model_validate({"type": "resign", **json.loads(await _json_body(request) or b"{}")})
-        verdict = await hub_of(request).resign(table_id, message.token, message.seq)
-    except (ValidationError, json.JSONDecodeError, TypeError) as exc:
-        why = explain(exc) if isinstance(exc, ValidationError) else "the request is not a JSON object"
-        return error_response(why, "invalid", 422)
-    except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status)
+    except (json.JSONDecodeError, TypeError):
+        return error_response("the request is not a JSON object", "invalid", 422)
+    verdict = await hub_of(request).resign(table_id, message.token, message.seq)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
