@@ -20,6 +20,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ogames.errors import OgamesError
+from ogames.players.omiga.climber import climber_move
 from ogames.rules import REAL_TIME, load
 from ogames.rules.omiga.zen.forms import DEFAULT_FORM, FORMS
 
@@ -113,17 +114,6 @@ def render_state(state: Any) -> None:
         console.print(Text(f"{state.to_move} holds {code}", style=STYLE.get(state.to_move, "bold")))
 
 
-def bot_move(state: Any, rng: random.Random) -> str:
-    """A simple bot: the placement that climbs furthest towards the far edge, else any legal move."""
-    moves = state.legal_moves()
-    places = [m for m in moves if m.startswith("place")]
-    if not places or state.game.options["variant"] == "zen":
-        return rng.choice(moves)
-    table = state.table
-    far = table.far_row(state.to_move)
-    return min(places, key=lambda m: (abs(far - table.position(table.cell(m.split()[1]))[1]), rng.random()))
-
-
 def loop(state: Any, bots: set[int], seed: int, ask=input) -> Any:
     """Play a turn-based state until the end or `quit`; returns the state. Bots sit in the seats
     listed in `bots`. (Real-time states have their own face, `omiga.play_live`; `omiga.play_any`
@@ -135,7 +125,7 @@ def loop(state: Any, bots: set[int], seed: int, ask=input) -> Any:
         render_state(state)
         seat = state.mover
         if seat in bots:
-            move = bot_move(state, rng)
+            move = climber_move(state, rng)
             console.print(Text.assemble(f"bot {state.players[seat]} plays ", (move, "bold")))
             state.play(move)
             continue

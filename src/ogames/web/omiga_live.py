@@ -35,6 +35,7 @@ from typing import Any
 import ogames
 from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
 from ogames.players.levels import omiga_spec
+from ogames.players.omiga.climber import climber_move
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
@@ -415,8 +416,6 @@ class OmigaHub(Announcer[LiveTable]):
         live.tasks.append(asyncio.get_running_loop().create_task(self._turn_bot(live), name=f"omiga-turn-{live.id}"))
 
     async def _turn_bot(self, live: LiveTable) -> None:
-        from ogames.cli.omiga_turns import bot_move
-
         rng = random.Random(f"{live.id}:{live.version}")
         while not live.state.is_over and self.tables.get(live.id) is live:
             mover = live.state.mover
@@ -425,7 +424,7 @@ class OmigaHub(Announcer[LiveTable]):
             await asyncio.sleep(TURN_BOT_PAUSE)
             if live.state.mover != mover:
                 continue
-            move = bot_move(live.state, rng)
+            move = climber_move(live.state, rng)
             verdict = await self._apply(live, mover, move, time.monotonic())
             if not verdict["accepted"]:  # never: the bot picks among the legal moves
                 log.error("omiga table %s: turn bot's %s refused: %s", live.id, move, verdict["reason"])

@@ -1,0 +1,22 @@
+"""The climber: Omiga's simple turn-based bot (toddler, kids played in turns), shared by the
+terminal and the web so that both faces seat the same opponent."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def climber_move(state: Any, rng: random.Random) -> str:
+    """The placement that climbs furthest towards the far edge (ties broken at random), else any
+    legal move; in zen, any legal move."""
+    moves = state.legal_moves()
+    places = [m for m in moves if m.startswith("place")]
+    if not places or state.game.options["variant"] == "zen":
+        return rng.choice(moves)
+    table = state.table
+    far = table.far_row(state.to_move)
+    return min(places, key=lambda m: (abs(far - table.position(table.cell(m.split()[1]))[1]), rng.random()))
+
+
+__all__ = ["climber_move"]
