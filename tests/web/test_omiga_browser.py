@@ -58,10 +58,13 @@ def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
                 return False
             return True
         if "turned" not in (card.get_attribute("class") or ""):
-            card.click(timeout=2000)  # turned, it may fit somewhere
-            if fits.count():
-                fits.first.click(timeout=2000)
-                return True
+            try:
+                card.click(timeout=2000)  # turned, it may fit somewhere
+                if fits.count():
+                    fits.first.click(timeout=2000)
+                    return True
+            except Exception:  # the table or the hand was redrawn under the click: look again
+                return False
     discard = page.locator('#actions [data-action="discard"]')
     if discard.count():
         discard.first.click(timeout=2000)

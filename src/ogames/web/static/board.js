@@ -231,6 +231,10 @@ window.OgamesBoard = (function () {
       .then(function (response) { return response.json(); })
       .then(function (position) {
         if (ticket !== asked) return;
+        if (position.code === "rate-limited") {  // stepping faster than the server allows: ask again
+          setTimeout(function () { if (ticket === asked) lookAt(k); }, 250);
+          return;
+        }
         if (!position.board) { note(position.error || ""); return; }
         reviewing = position;
         clearGhost();

@@ -29,11 +29,18 @@
   }
 
   async function post(url, body) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    let response;
+    // The server limits requests per client (429 "rate-limited"): someone holding an arrow key
+    // steps faster than that, so wait a moment and ask again rather than fail.
+    for (let attempt = 0; ; attempt++) {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 429 || attempt >= 20) break;
+      await new Promise(function (resolve) { setTimeout(resolve, 250); });
+    }
     let answer = {};
     try { answer = await response.json(); } catch (e) { answer = { error: response.statusText }; }
     if (!response.ok) throw new Error(answer.error || response.statusText);
