@@ -198,6 +198,16 @@ def test_the_language_switch(client: TestClient) -> None:
     assert "Finished games" in client.get("/?lang=xx", headers={"accept-language": "de"}).text
 
 
+def test_the_board_games_forms_speak_the_page_language(client: TestClient) -> None:
+    russian = client.get("/new/omny?lang=ru").text
+    assert '<label for="opt_komi_choice">выбор коми</label>' in russian
+    assert '<label for="opt_size">размер</label>' in russian
+    assert i18n.WORDS["ru"]["sum_omny"].split(".")[0] in russian
+    english = client.get("/new/omny?lang=en").text
+    assert '<label for="opt_komi_choice">komi choice</label>' in english  # as the command line names it
+    assert '<label for="opt_board">' in client.get("/new/oddy?lang=en").text
+
+
 def test_every_language_has_every_word() -> None:
     english = set(i18n.WORDS["en"])
     for language in i18n.LANGUAGES:
