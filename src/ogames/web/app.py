@@ -42,7 +42,6 @@ from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.errors import shown as quoted
-from ogames.web import i18n
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import make_bus
 from ogames.web.common import (
@@ -52,10 +51,11 @@ from ogames.web.common import (
     find_game,
     form_fields,
     offer,
+    open_live,
     options_text,
     read_message,
     refused,
-    request_language,
+    render_page,
     script_json,
     send_all,
 )
@@ -144,17 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return request.app.state.hub
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        language = request_language(request)
-        words = i18n.words(language)
-        response = templates.TemplateResponse(
-            request,
-            name,
-            {"t": words, "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
-            status_code=status,
-        )
-        if request.query_params.get("lang") in i18n.LANGUAGES:
-            response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
-        return response
+        return render_page(templates, request, name, status, **context)
 
     async def body_of(request: Request) -> bytes:
         body = await request.body()
@@ -294,12 +284,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/g/{game_id}")
     async def live_game(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of(websocket)
-        await websocket.accept()
-        try:
-            live = await hub.get(game_id)
-        except Refusal as refusal:
-            await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
-            await websocket.close(code=4404 if refusal.status == 404 else 4500)
+        live = await open_live(websocket, hub.get, game_id)
+        if live is None:
             return
         queue = hub.watch(live)
         queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else

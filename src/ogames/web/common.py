@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 
 import ogames
@@ -26,6 +26,32 @@ def request_language(request: Request) -> str:
     """The language a page is shown in: `?lang=`, else the `lang` cookie, else the browser's."""
     asked = request.query_params.get("lang") or request.cookies.get("lang")
     return i18n.pick(asked, request.headers.get("accept-language"))
+
+
+def render_page(templates: Any, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie."""
+    language = request_language(request)
+    response = templates.TemplateResponse(
+        request,
+        name,
+        {"t": i18n.words(language), "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
+        status_code=status,
+    )
+    if request.query_params.get("lang") in i18n.LANGUAGES:
+        response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]], game_id: str) -> LiveT | None:
+    """Accept a page's WebSocket and find its game; None (the page told why, the socket closed)
+    when there is no such game or it cannot be rebuilt."""
+    await websocket.accept()
+    try:
+        return await get(game_id)
+    except Refusal as refusal:
+        await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+        await websocket.close(code=4404 if refusal.status == 404 else 4500)
+        return None
 
 
 # ----- refusals and answers ---------------------------------------------------------------------

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hmac
 import json
 import logging
 import multiprocessing
@@ -37,7 +36,7 @@ from ogames.web.common import Announcer, Refusal
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
-from ogames.web.store import GameRow, StaleMove, Store, digest
+from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
 
 log = logging.getLogger("ogames.web")
 
@@ -80,12 +79,7 @@ class LiveGame:
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
-        wanted = digest(token)
-        found = None
-        for seat, stored in self.digests.items():
-            if hmac.compare_digest(stored, wanted):
-                found = seat
-        return found
+        return seat_of_token(self.digests, token)
 
     def is_computer(self, seat: int | None) -> bool:
         """Whether the computer plays a seat."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hmac
 import logging
 import random
 import secrets
@@ -43,7 +42,7 @@ from ogames.web.common import Announcer
 from ogames.web.hub import Refusal, first_change
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
-from ogames.web.store import StaleMove, Store, digest
+from ogames.web.store import StaleMove, Store, digest, seat_of_token
 
 log = logging.getLogger("ogames.web")
 
@@ -76,12 +75,7 @@ class LiveTable:
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
-        wanted = digest(token)
-        found = None
-        for seat, stored in self.digests.items():
-            if hmac.compare_digest(stored, wanted):
-                found = seat
-        return found
+        return seat_of_token(self.digests, token)
 
     @property
     def realtime(self) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
@@ -30,19 +29,21 @@ from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
-from ogames.web import i18n
 from ogames.web.common import (
     answers_errors,
     error_response,
     find_game,
     form_fields,
     offer,
+    open_live,
     read_message,
     refused,
+    render_page,
     script_json,
     send_all,
 )
 from ogames.web.hub import Refusal
+from ogames.web.limits import Bucket
 from ogames.web.omiga_live import LiveTable, OmigaHub
 from ogames.web.omiga_protocol import (
     MAX_SEATS,
@@ -73,43 +74,13 @@ SEAT_NAMES = {
 router = APIRouter()
 
 
-class RateLimit:
-    """A token bucket: `allow()` is False when a connection sends faster than RATE (BURST at once)."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST):
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
-
-
 def hub_of(request: Request | WebSocket) -> OmigaHub:
     return request.app.state.omiga
 
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page in the visitor's language (as the other pages choose it)."""
-    asked = request.query_params.get("lang") or request.cookies.get("lang")
-    language = i18n.pick(asked, request.headers.get("accept-language"))
-    response = templates.TemplateResponse(
-        request,
-        name,
-        {"t": i18n.words(language), "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
-        status_code=status,
-    )
-    if request.query_params.get("lang") in i18n.LANGUAGES:
-        response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
-    return response
+    return render_page(templates, request, name, status, **context)
 
 
 # ----- the new-game form ---------------------------------------------------------------------
@@ -273,24 +244,22 @@ async def api_resign(request: Request, table_id: str) -> Response:
 async def live_table(websocket: WebSocket, table_id: str) -> None:
     hub = hub_of(websocket)
     limit = websocket.app.state.settings.max_message_bytes
-    await websocket.accept()
-    try:
-        live = await hub.get(table_id)
-    except Refusal as refusal:
-        await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
-        await websocket.close(code=4404 if refusal.status == 404 else 4500)
+    live = await open_live(websocket, hub.get, table_id)
+    if live is None:
         return
     queue = hub.watch(live)
     offer(queue, live.view())
     sender = asyncio.create_task(send_all(websocket, queue))
-    speed = RateLimit()
+    speed = Bucket(RATE, BURST)
+    too_fast = 0  # refusals for speed so far: past CUT_OFF the connection is closed
     try:
         while True:
             incoming = await websocket.receive()
             if incoming["type"] == "websocket.disconnect":
                 break
             if not speed.allow():
-                if speed.refused >= CUT_OFF:
+                too_fast += 1
+                if too_fast >= CUT_OFF:
                     await websocket.close(code=1008)
                     break
                 offer(queue, refused("too many messages: slow down", "too-fast"))
@@ -326,4 +295,4 @@ async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, A
     return {"type": "verdict", "seq": message.seq, **verdict}
 
 
-__all__ = ["RateLimit", "router"]
+__all__ = ["router"]

@@ -16,6 +16,7 @@ stored as SHA-256 digests only.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -96,6 +97,17 @@ class StaleMove(Exception):
 def digest(token: str) -> str:
     """The SHA-256 hex digest stored in place of a seat token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_of_token(digests: dict[int, str], token: str) -> int | None:
+    """The seat whose stored digest a token matches, or None; every digest is compared, each in
+    constant time, so the answer's timing says nothing about the tokens."""
+    wanted = digest(token)
+    found = None
+    for seat, stored in digests.items():
+        if hmac.compare_digest(stored, wanted):
+            found = seat
+    return found
 
 
 @dataclass
