@@ -147,3 +147,14 @@ def test_every_board_game_case_gives_legal_rows(name, options):
     assert len(rows["action"]) == decisions and rows["legal"][np.arange(decisions), rows["action"]].all()
     seats = len(record["players"])
     assert set(np.unique(rows["value"]).tolist()) <= {1.0, float(np.float32(-1.0 / (seats - 1))), 0.0}
+
+
+def test_an_out_folder_that_cannot_be_made_is_named_in_words(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    args = ["selfplay", "oddy", "--size", "3", "--player", "random", "--games", "1", "--out", str(blocker / "run")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr + result.stdout
+    assert "cannot save the games in" in result.stderr and "not a directory" in result.stderr
+    assert "Errno" not in result.stderr
+    assert blocker.read_text() == "not a folder"

@@ -14,7 +14,6 @@ from rich.markup import escape
 
 from ogames.arena import selfplay
 from ogames.arena import tournament as arena
-from ogames.cli.args import parse_play_args
 from ogames.cli.tournament import (
     RAY_HELP,
     WORKERS_HELP,
@@ -23,11 +22,11 @@ from ogames.cli.tournament import (
     default_folder,
     fail_if_unplayed,
     play_games,
+    players_and_options,
     runner,
-    split_players,
     told_failures,
 )
-from ogames.errors import BadOption, shown
+from ogames.errors import BadOption
 
 HELP = "\n\n".join(
     (
@@ -57,11 +56,7 @@ def selfplay_command(
     """Play a player against itself and save the games as training data."""
     console = Console(highlight=False)
     try:
-        specs, rest = split_players(list(ctx.args))
-        options, unknown = parse_play_args(game, rest)
-        if unknown:
-            word = sorted(unknown)[0]
-            raise BadOption(f"unknown option --{shown(word)[1:-1]} (game options: `ogames play {game} --help`)")
+        specs, options = players_and_options(list(ctx.args), game)
         if len(specs) != 1:
             raise BadOption(f"name one player after --player, e.g. --player mcts:iterations=200 ({len(specs)} given)")
         if shard_size < 1:

@@ -74,6 +74,19 @@ def split_players(args: list[str]) -> tuple[list[str], list[str]]:
     return specs, rest
 
 
+def players_and_options(args: list[str], game: str, hint: str = "") -> tuple[list[str], dict[str, Any]]:
+    """(player specs, game options) of a command's extra arguments; BadOption names the first
+    option the game does not have (`hint` goes before the pointer to the game's options)."""
+    specs, rest = split_players(args)
+    options, unknown = parse_play_args(game, rest)
+    if unknown:
+        word = sorted(unknown)[0]
+        if word == "players":
+            raise BadOption(f"{game} has no player count to set: --players takes player specs, not a number")
+        raise BadOption(f"unknown option --{shown(word)[1:-1]} ({hint}game options: `ogames play {game} --help`)")
+    return specs, options
+
+
 def default_folder(t: arena.Tournament, parent: str = "tournaments") -> Path:
     """PARENT/GAME-<8 hex digits of the manifest>: the same settings find the same folder
     (`ogames selfplay` keeps its runs under selfplay/)."""
@@ -102,15 +115,7 @@ def tournament_command(
     """Play a round robin between players and rate them (Elo with 95% intervals)."""
     console = Console(highlight=False)
     try:
-        specs, rest = split_players(list(ctx.args))
-        options, unknown = parse_play_args(game, rest)
-        if unknown:
-            word = sorted(unknown)[0]
-            if word == "players":
-                raise BadOption(f"{game} has no player count to set: --players takes player specs, not a number")
-            raise BadOption(
-                f"unknown option --{shown(word)[1:-1]} (players go after --players; game options: `ogames play {game} --help`)"
-            )
+        specs, options = players_and_options(list(ctx.args), game, "players go after --players; ")
         if not specs:
             raise BadOption("name the players after --players, e.g. --players random mcts:iterations=200")
         if ci not in ("bootstrap", "fisher"):
@@ -142,7 +147,11 @@ def told_failures(console: Console, folder: Path) -> Iterator[None]:
         where = escape(str(folder))
         console.print(f"[yellow]interrupted:[/] the games saved stay in {where}; run the same command with --resume to go on")
         raise typer.Exit(130) from None
-    except (OgamesError, ValueError, OSError) as exc:
+    except OSError as exc:  # the folder cannot be made or written: say which, in words
+        reason = (exc.strerror or str(exc)).lower()
+        where = f" {exc.filename}" if exc.filename else ""
+        raise _fail(f"cannot save the games in{where}: {reason} (choose another --out)", code=1) from None
+    except (OgamesError, ValueError) as exc:
         raise _fail(str(exc), code=1) from None
 
 
