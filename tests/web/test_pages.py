@@ -3,6 +3,7 @@ language switch, and the `ogames serve` command."""
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import ogames
-from ogames.web import i18n
+from ogames.web import i18n, option_help
 from ogames.web.common import options_text, script_json
 
 from .conftest import create
@@ -206,6 +207,22 @@ def test_the_board_games_forms_speak_the_page_language(client: TestClient) -> No
     english = client.get("/new/omny?lang=en").text
     assert '<label for="opt_komi_choice">komi choice</label>' in english  # as the command line names it
     assert '<label for="opt_board">' in client.get("/new/oddy?lang=en").text
+
+
+def test_the_forms_option_help_is_in_the_page_language(client: TestClient) -> None:
+    russian = client.get("/new/oddy?lang=ru").text
+    assert html.escape(option_help.HELP["ru"]["oddy.sides"]) in russian
+    assert "number of board sides" not in russian
+    assert "number of board sides m (odd, 3 to 25)" in client.get("/new/oddy?lang=en").text  # the engine's own
+    omiga = client.get("/new/omiga?lang=ru").text
+    assert html.escape(option_help.HELP["ru"]["omiga.pace"]) in omiga and "table width in cards" not in omiga
+
+
+def test_every_option_of_every_game_has_its_help_in_every_language() -> None:
+    wanted = {f"{game['name']}.{option['name']}" for game in ogames.games() for option in game["options"]}
+    for language in i18n.LANGUAGES:
+        if language != i18n.DEFAULT:
+            assert set(option_help.texts(language)) == wanted, language
 
 
 def test_every_language_has_every_word() -> None:

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 
 import ogames
-from ogames.web import i18n
+from ogames.web import i18n, option_help
 from ogames.web.protocol import explain
 
 Params = ParamSpec("Params")
@@ -34,7 +34,14 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     response = templates.TemplateResponse(
         request,
         name,
-        {"t": i18n.words(language), "lang": language, "languages": i18n.LANGUAGES, "path": request.url.path, **context},
+        {
+            "t": i18n.words(language),
+            "option_help": option_help.texts(language),
+            "lang": language,
+            "languages": i18n.LANGUAGES,
+            "path": request.url.path,
+            **context,
+        },
         status_code=status,
     )
     if request.query_params.get("lang") in i18n.LANGUAGES:
@@ -232,6 +239,7 @@ def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
             "kind": kind,
             "default": option["default"],
             "help": option["help"],
+            "help_key": f"{game['name']}.{option['name']}",  # its help in other languages: option_help.py
             "choices": option.get("choices") or [],
             "min": option.get("minimum"),
             "max": option.get("maximum"),

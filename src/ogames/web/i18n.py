@@ -1,8 +1,8 @@
 """The pages' words, by language. Templates and the page script use keys; a language is one dict.
 
 English is complete; every other language lists the same keys (a test checks it), and a key a
-language lacks falls back to English. The games' own texts (summaries, option help, results) come
-from the rules in English.
+language lacks falls back to English. The forms' option help in other languages is in
+`option_help.py`; the engine's own refusals and results come from the rules in English.
 """
 
 from __future__ import annotations
