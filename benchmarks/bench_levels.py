@@ -42,7 +42,13 @@ BOARDS: dict[str, tuple[str, dict[str, Any], str, int]] = {
     "omega2": ("omega", {"players": 2, "size": 4}, "Omega 2 players, hexagon 4", HIGHEST),
     "omega3": ("omega", {"players": 3, "size": 4}, "Omega 3 players, hexagon 4", HIGHEST),
     "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", 8),  # long games: levels 9–10 cost too much here
+    # Larger boards (51–61 cells), where the top levels are not yet perfect players: for pairs that
+    # the small boards cannot separate (`--only sunder5 oddy5 omega5 --low 5`).
+    "sunder5": ("omny", {"variant": "sunder", "size": 5, "pie": True}, "Omny sunder 5 (pie on)", HIGHEST),
+    "oddy5": ("oddy", {"sides": 5, "size": 5}, "Odd-Y 5 sides, n = 5 (pie on)", HIGHEST),
+    "omega5": ("omega", {"players": 2, "size": 5}, "Omega 2 players, hexagon 5", HIGHEST),
 }
+SMALL = ["sunder", "gyre", "hexagon", "oddy", "omega2", "omega3", "onyx"]  # played when --only is not given
 Z = 1.959963984540054
 TOP_PAIRS = 9  # pairs whose higher level is at least this play --games-top games
 
@@ -108,7 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6)")
     parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
-    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards to play (default: all)")
+    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards to play (default: the small boards; the 51–61-cell ones only when named)")
     parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")
     parser.add_argument("--high", type=int, default=HIGHEST, help="highest level of the pairs")
     parser.add_argument("--out", type=Path, default=Path("tournaments/levels"), help="folder of the records (resumable)")
@@ -120,7 +126,7 @@ def main() -> None:
     print(HEADER, flush=True)
     # Cheap pairs on every board first, so that a short run still covers every game.
     for low in range(args.low, args.high):
-        for key in args.only or list(BOARDS):
+        for key in args.only or SMALL:
             if low + 1 > BOARDS[key][3]:
                 continue
             seats = BOARDS[key][1].get("players", 2)
