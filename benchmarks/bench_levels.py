@@ -114,7 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6)")
     parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
-    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the small ones; the larger only when named)")
+    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the small ones)")
     parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")
     parser.add_argument("--high", type=int, default=HIGHEST, help="highest level of the pairs")
     parser.add_argument("--out", type=Path, default=Path("tournaments/levels"), help="folder of the records (resumable)")
