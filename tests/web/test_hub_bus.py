@@ -6,6 +6,7 @@ itself, and real processes, are in test_scale_out.py.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +128,80 @@ def test_a_copy_that_missed_messages_reads_the_store_and_refuses_the_stale_move(
         await b.close()
 
     asyncio.run(scenario())
+
+
+def test_a_take_back_asked_on_one_process_is_agreed_to_on_the_other(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        a, b, bus_a, _ = two_hubs(tmp_path / "games.sqlite3")
+        request = NewGame(game="omny", options={"variant": "y", "size": 5}, seats=["here", "invite"])
+        live_a, tokens = await a.create(request)
+        live_b = await b.get(live_a.id)
+        await a.move(live_a.id, tokens[0], 0, "a1")
+        await b.move(live_a.id, tokens[1], 1, "b2")
+        watching = b.watch(live_b)
+        await a.undo(live_a.id, tokens[0], 2)  # seat 1 asks on process a ...
+        assert bus_a.sent[-1] == (live_a.id, 2, {"undo": {"asked": 0, "agreed": []}})
+        assert live_b.pending_undo() == 0  # ... process b knows, and its pages show it
+        assert watching.get_nowait()["undo_request"] == {"seat": 0, "agreed": []}
+        await b.undo(live_a.id, tokens[1], 2)  # seat 2 agrees on process b: both moves are taken back
+        assert live_b.version == live_a.version == 3 and live_a.state.history == live_b.state.history == []
+        with pytest.raises(Refusal, match="nobody has asked"):
+            await a.undo(live_a.id, tokens[1], 3, decline=True)
+        await b.move(live_a.id, tokens[0], 3, "c1")
+        await a.move(live_a.id, tokens[1], 4, "a1")
+        await b.undo(live_a.id, tokens[1], 5)  # asked on b, declined on a: b forgets it too
+        await a.undo(live_a.id, tokens[0], 5, decline=True)
+        assert bus_a.sent[-1] == (live_a.id, 5, {"undo": {"asked": None, "agreed": []}})
+        assert live_b.pending_undo() is None and live_b.version == 5
+
+    asyncio.run(scenario())
+
+
+def test_a_take_back_message_about_another_position_or_malformed_changes_nothing(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        a, *_ = two_hubs(tmp_path / "games.sqlite3")
+        request = NewGame(game="omny", options={"variant": "y", "size": 5}, seats=["here", "invite"])
+        live_a, tokens = await a.create(request)
+        await a.move(live_a.id, tokens[0], 0, "a1")
+        for version, undo in [
+            (0, {"asked": 0, "agreed": []}),  # an older position
+            (1, {"asked": 7, "agreed": []}),  # no such seat
+            (1, {"asked": 0, "agreed": ["1"]}),
+            (1, {"asked": True, "agreed": []}),
+            (1, "asked"),
+        ]:
+            await a.heard(live_a.id, version, {"undo": undo})
+            assert live_a.pending_undo() is None and live_a.version == 1
+        await a.heard(live_a.id, 1, {"undo": {"asked": 1, "agreed": []}})
+        assert live_a.pending_undo() == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
+    pytest.importorskip("redis")
+    from ogames.web.bus import RedisBus
+
+    bus = RedisBus("redis://127.0.0.1:1")  # never connects: only its reading of messages is tried
+    heard: list[tuple[str, int, dict[str, Any]]] = []
+
+    async def scenario() -> None:
+        async def hear(game_id: str, version: int, action: dict[str, Any]) -> None:
+            heard.append((game_id, version, action))
+
+        def message(worker: str, **data: Any) -> dict[str, Any]:
+            body = json.dumps({"worker": worker, "version": 4, **data})
+            return {"type": "pmessage", "channel": b"ogames:game:g1", "data": body}
+
+        for data in ({"seats": True}, {"undo": {"asked": 1, "agreed": []}}, {"move": "a1", "entry": {"m": "a1"}, "junk": 1}):
+            bus._dispatch(message("other", **data), hear)
+        bus._dispatch(message(bus.worker), hear)  # its own: not heard
+        await asyncio.sleep(0)
+        await bus.close()
+
+    asyncio.run(scenario())
+    assert heard == [
+        ("g1", 4, {"seats": True}),
+        ("g1", 4, {"undo": {"asked": 1, "agreed": []}}),
+        ("g1", 4, {"move": "a1", "entry": {"m": "a1"}}),
+    ]

@@ -32,6 +32,9 @@ log = logging.getLogger("ogames.web")
 
 CHANNEL = "ogames:game:"  # + game id
 TURN_KEY = "ogames:turn:"  # + game id + ":" + version: who plays the computer's move there
+# What a game's message may carry besides its version: a stored move or resignation (with its record
+# entry), `seats` (a seat was taken: read the seats again), `undo` (a take-back asked or answered).
+ACTION_KEYS = ("move", "resign", "entry", "seats", "undo")
 
 # Called with (game id, version, action) for an action another process stored.
 Heard = Callable[[str, int, dict[str, Any]], Awaitable[None]]
@@ -118,7 +121,7 @@ class RedisBus(Bus):
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("bus: a message that is not ours was ignored")
             return
-        action = {key: data[key] for key in ("move", "resign", "entry") if key in data}
+        action = {key: data[key] for key in ACTION_KEYS if key in data}
         self._spawn(heard(game_id, version, action))
 
     def _spawn(self, work: Awaitable[None]) -> None:

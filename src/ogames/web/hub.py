@@ -73,7 +73,7 @@ class LiveGame:
     flag_timer: asyncio.TimerHandle | None = None
     # A request to take back a move in a game with invited people: (the asking seat, the version it
     # was made at; it lapses when the game moves on) and the seats that have agreed. Kept in memory
-    # only: a restart forgets it, and the asker asks again.
+    # (and sent to the other server processes on the bus): a restart forgets it, and the asker asks again.
     undo_asked: tuple[int, int] | None = None
     undo_agreed: set[int] = field(default_factory=set)
 
@@ -107,6 +107,28 @@ class LiveGame:
         thinking = self.ai_task is not None and not self.ai_task.done()
         return bool(self.watchers) or self.lock.locked() or thinking or self.flag_timer is not None
 
+
+
+def undo_request(live: LiveGame) -> dict[str, Any]:
+    """A game's pending take-back as the bus carries it: the asking seat (None: no request) and
+    the seats that have agreed."""
+    return {"asked": live.pending_undo(), "agreed": sorted(live.undo_agreed)}
+
+
+def heard_undo_request(live: LiveGame, request: Any) -> bool:
+    """Take another process's take-back state for a game at its current version; False (nothing
+    changed) for a message that is not one."""
+    seats = range(len(live.seat_kinds))
+    if not isinstance(request, dict):
+        return False
+    asked, agreed = request.get("asked"), request.get("agreed")
+    if not (asked is None or (type(asked) is int and asked in seats)):
+        return False
+    if not isinstance(agreed, list) or not all(type(seat) is int and seat in seats for seat in agreed):
+        return False
+    live.undo_asked = None if asked is None else (asked, live.version)
+    live.undo_agreed = set(agreed) if asked is not None else set()
+    return True
 
 class Hub(Announcer[LiveGame]):
     """Every live game of one server, their storage and the computer's worker."""
@@ -286,6 +308,8 @@ class Hub(Announcer[LiveGame]):
                 await self._commit(live, trial, undo=True)
                 live.undo_asked = None
                 live.thinking = False  # a computer thinking now has its move dropped (the version changed)
+            else:  # a request asked, agreed to or declined: the other processes' pages show it too
+                await self.bus.publish(live.id, live.version, {"undo": undo_request(live)})
         await self.announce(live)
         self._start_computer(live)
         return live
@@ -488,6 +512,9 @@ class Hub(Announcer[LiveGame]):
         async with live.lock:
             if action.get("seats"):  # a seat was taken there: its token must hold here too
                 await self._reload_seats(live)
+            elif "undo" in action:  # a take-back asked, agreed to or declined there
+                if version != live.version or not heard_undo_request(live, action["undo"]):
+                    return  # about another position (this copy is behind or ahead), or not ours
             elif live.version >= version:
                 return
             # A clock's times are not in the message: a timed game is read again from the store.
