@@ -109,6 +109,37 @@ def pooled_row(low: int, results: list[dict[str, Any]]) -> str:
     return f"| {low + 1} vs {low} | {len(results)} | {points:g}/{games} | {points / games:.0%} | {interval} | {verdict} |"
 
 
+GAME_HEADER = (
+    "| game | levels | boards | points of the higher | score | 95% interval | even | above even? |\n"
+    "|---|---|---:|---:|---:|---|---:|---|"
+)
+
+
+def game_of(key: str) -> str:
+    """The game a board belongs to, for the per-game table (Omega by its number of players)."""
+    name, options, _, _ = BOARDS[key]
+    titles = {"omny": "Omny", "oddy": "Odd-Y", "onyx": "Onyx"}
+    return titles.get(name) or f"Omega, {options.get('players', 2)} players"
+
+
+def game_rows(results: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
+    """Each pair on each game, its boards' games taken together (a game may be played on
+    several boards: Omny sunder 4 and 5, …)."""
+    grouped: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for (key, low), result in results.items():
+        grouped.setdefault((game_of(key), low), []).append(result)
+    lines = []
+    for (game, low), group in sorted(grouped.items()):
+        points, games, even = sum(r["points"] for r in group), sum(r["games"] for r in group), group[0]["even"]
+        lo, hi = wilson(points, games)
+        verdict = "yes" if lo > even else "not separated"
+        lines.append(
+            f"| {game} | {low + 1} vs {low} | {len(group)} | {points:g}/{games} | {points / games:.0%} | {lo:.0%} – {hi:.0%} "
+            f"| {even:.0%} | {verdict} |"
+        )
+    return lines
+
+
 def main() -> None:
     """Play every pair and print (and optionally write) the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -123,6 +154,7 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[tuple[int, int, str]] = []
     pooled: dict[int, list[dict[str, Any]]] = {}
+    played: dict[tuple[str, int], dict[str, Any]] = {}
     print(HEADER, flush=True)
     # Cheap pairs on every board first, so that a short run still covers every game.
     for low in range(args.low, args.high):
@@ -132,7 +164,7 @@ def main() -> None:
             seats = BOARDS[key][1].get("players", 2)
             games = args.games if low + 1 < TOP_PAIRS else args.games_top
             games = games if seats == 2 else 6 * math.ceil(games / 6)
-            result = play_pair(key, low, games, args.out, args.seed)
+            result = played[key, low] = play_pair(key, low, games, args.out, args.seed)
             line = row(key, low, result)
             rows.append((list(BOARDS).index(key), low, line))
             if seats == 2:
@@ -141,9 +173,13 @@ def main() -> None:
             if args.markdown:  # by board, then by level, rewritten after every pair
                 table = [HEADER] + [text for *_, text in sorted(rows)] + ["", POOLED_HEADER]
                 table += [pooled_row(low, results) for low, results in sorted(pooled.items())]
+                table += ["", GAME_HEADER, *game_rows(played)]
                 args.markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
     for low, results in sorted(pooled.items()):
         print(pooled_row(low, results))
+    print("\nEach game, its boards together:\n" + GAME_HEADER)
+    for line in game_rows(played):
+        print(line)
 
 
 if __name__ == "__main__":
