@@ -63,6 +63,24 @@ def test_a_hotseat_game_may_be_analysed_while_it_goes_on_but_not_a_game_against_
     assert refused.status_code == 403 and refused.json()["code"] == "not-allowed"
 
 
+def test_a_game_against_a_person_is_analysed_once_it_is_over_and_its_view_says_when(client: TestClient) -> None:
+    made = client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3},
+                                           "seats": ["here", "invite"]}).json()
+    game_id, mine = made["id"], made["tokens"]["0"]
+    assert made["view"]["analysis"] is False  # the game page hides its analysis panel
+    assert 'id="analysis-panel" class="analysis-panel" hidden' in client.get(f"/g/{game_id}").text
+    play(client, game_id, {"0": mine}, ["b2"])
+    refused = analyse(client, game_id, ply=1, seconds=0.1)
+    assert refused.status_code == 403 and refused.json()["code"] == "not-allowed"
+    assert 'id="analyse"' not in client.get(f"/g/{game_id}/replay").text  # nor does the replay page
+    over = client.post(f"/api/games/{game_id}/resign", json={"token": mine, "version": 1})
+    assert over.status_code == 200 and over.json()["analysis"] is True
+    assert 'id="analyse"' in client.get(f"/g/{game_id}/replay").text
+    assert analyse(client, game_id, ply=1, seconds=0.1).status_code == 200
+    hotseat, _ = create(client)
+    assert client.get(f"/api/games/{hotseat}").json()["analysis"] is True  # one screen: at any time
+
+
 def test_hostile_analysis_requests_are_refused_clearly(client: TestClient) -> None:
     game_id = finished_game(client)
     limit = client.app.state.settings.max_analysis_seconds

@@ -203,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             options_text=options_text(shown["options"]),
             view_json=script_json(shown),
             setup_json=script_json(board_setup(live.state)),
+            max_seconds=settings.max_analysis_seconds,
         )
 
     @app.get("/g/{game_id}/record.json", response_model=None)

@@ -751,6 +751,13 @@ def rebuild(row: GameRow) -> State:
         raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
 
 
+def may_analyse(live: LiveGame) -> bool:
+    """Whether the computer may analyse a game's positions: once the game is over, or at any time
+    when both sides play on one screen. Never while a game against someone else (a person or the
+    computer) goes on: its best move would be a hint to one side."""
+    return live.state.is_over or live.mode == "hotseat"
+
+
 def view(live: LiveGame) -> dict[str, Any]:
     """What everyone watching a game sees (no secrets): position, turn, moves, result, seats."""
     state = live.state
@@ -818,6 +825,7 @@ def view(live: LiveGame) -> dict[str, Any]:
         "clock": None if live.clock is None else live.clock.view(mover),
         "undo": can_undo and bool(state.history),
         "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
+        "analysis": may_analyse(live),
     }
 
 
@@ -831,4 +839,4 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "rebuild", "seating", "view"]
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "may_analyse", "rebuild", "seating", "view"]

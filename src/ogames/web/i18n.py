@@ -161,6 +161,7 @@ WORDS: dict[str, dict[str, str]] = {
         "line": "Expected line",
         "searched": "{n} playouts in {s} s",
         "analysis_off": "The computer analyses a game once it is over, or a game played on one screen.",
+        "analysis_over": "The game is over at this position: pick an earlier move in the list to analyse it.",
         "c_green": "Green",
         "c_yellow": "Yellow",
         # Omiga's card tables (web/omiga_*.py, templates/omiga*.html, static/omiga*.js)
@@ -417,6 +418,7 @@ WORDS: dict[str, dict[str, str]] = {
         "line": "Ожидаемое продолжение",
         "searched": "{n} партий-проб за {s} с",
         "analysis_off": "Компьютер анализирует партию, когда она окончена, или партию вдвоём за одним экраном.",
+        "analysis_over": "В этой позиции партия окончена: выберите ход в списке, чтобы разобрать более раннюю.",
         "c_green": "Зелёные",
         "c_yellow": "Жёлтые",
         # Omiga's card tables (web/omiga_*.py, templates/omiga*.html, static/omiga*.js)

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.web import ai, replaying, rulebook
 from ogames.web.common import options_text, request_language, script_json
-from ogames.web.hub import BROWSER_GAMES, Hub, Refusal
+from ogames.web.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
 from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
 from ogames.web.settings import Settings
@@ -134,13 +134,12 @@ def register(app: FastAPI, page: Page) -> None:
 
     # ----- replay ---------------------------------------------------------------------------
 
-    def replay_page(request: Request, record: dict[str, Any], *, game_id: str | None = None, status: int = 200,
-                    mode: str | None = None) -> HTMLResponse:
+    def replay_page(request: Request, record: dict[str, Any], *, analysable: bool, game_id: str | None = None,
+                    status: int = 200) -> HTMLResponse:
         count = replaying.plies(record)
         asked = request.query_params.get("ply", "")
         ply = int(asked) if asked.isdigit() and int(asked) <= count else count
         shown = replaying.position(record, ply)
-        over = bool(record.get("result")) or shown["over"]
         return page(
             request,
             "replay.html",
@@ -152,7 +151,8 @@ def register(app: FastAPI, page: Page) -> None:
             moves=[{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(record["moves"], 1)],
             shown=shown,
             ply=ply,
-            analysis=(game_id is not None and (over or mode == "hotseat")) or (game_id is None and over),
+            analysis=analysable,
+            finished=bool(record.get("result")),
             max_seconds=settings.max_analysis_seconds,
             message=None,
         )
@@ -170,7 +170,8 @@ def register(app: FastAPI, page: Page) -> None:
         try:
             data = await uploaded(request, settings.max_record_bytes)
             record = await asyncio.to_thread(replaying.read_upload, data, settings.max_record_bytes)
-            return await asyncio.to_thread(replay_page, request, record)
+            # an uploaded record is analysed once its game is over, as /api/analysis allows
+            return await asyncio.to_thread(lambda: replay_page(request, record, analysable=bool(record.get("result"))))
         except Refusal as refusal:
             return refused(refusal)
 
@@ -181,7 +182,8 @@ def register(app: FastAPI, page: Page) -> None:
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
         record = live.state.record()
-        return await asyncio.to_thread(replay_page, request, record, game_id=live.id, mode=live.mode)
+        return await asyncio.to_thread(
+            lambda: replay_page(request, record, analysable=may_analyse(live), game_id=live.id))
 
     @app.get("/replay/open", response_model=None)
     async def open_by_link(request: Request) -> Response:
@@ -228,7 +230,7 @@ def register(app: FastAPI, page: Page) -> None:
         try:
             asked = AnalysisRequest.model_validate_json(await limited_body(request, settings.max_body_bytes))
             live = await hub_of(request).get(game_id)
-            if not live.state.is_over and live.mode != "hotseat":
+            if not may_analyse(live):
                 raise Refusal("the computer analyses a game once it is over (or a game played on one screen)",
                               "not-allowed", 403)
             return await analyse(request, live.state.record(), asked.ply, asked.seconds)

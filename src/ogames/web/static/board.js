@@ -2,7 +2,9 @@
 // the cells the page may click, previews a legal move with a ghost stone, keeps the coordinates
 // toggle, shows the facts beside the board (Omega's groups and scores, Omny's largest region,
 // Onyx's captures), and lists the moves; a move in the list (or the arrow keys) shows that earlier
-// position, read-only, from GET /api/games/ID/position/K.
+// position, read-only, from GET /api/games/ID/position/K. The computer's analysis (game.js) may
+// replace the drawing of the position shown by one with its best move marked, until that position
+// is no longer the one shown.
 // The server decides every rule: the page previews only the moves the view lists as legal.
 "use strict";
 window.OgamesBoard = (function () {
@@ -19,6 +21,9 @@ window.OgamesBoard = (function () {
   let reviewing = null;  // the earlier position shown ({k, ...}), or null for the live game
   let asked = 0;         // the latest position request (older answers are dropped)
   let target = null;     // the position asked for last (the arrow keys step from it, not from the one shown)
+  let marked = null;     // {key, svg}: the analysis's drawing of the position with that key
+  let shownKey = null;   // the key of the position shown (see shown())
+  const changed = [];    // called when another position is shown
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -42,9 +47,10 @@ window.OgamesBoard = (function () {
 
   // ----- the drawing ---------------------------------------------------------------------------
   function draw(part, legal) {
-    if (part.svg !== shownSvg) {
-      box.innerHTML = part.svg || "";
-      shownSvg = part.svg;
+    const svg = marked && marked.key === keyOfShown() ? marked.svg : part.svg;
+    if (svg !== shownSvg) {
+      box.innerHTML = svg || "";
+      shownSvg = svg;
       // On the page only a cell says data-cell (one element per label); the drawing's marks on a
       // cell (last move, capture) say which cell they mark in data-mark instead.
       box.querySelectorAll("[data-cell]:not(g.cell)").forEach(function (mark) {
@@ -240,6 +246,7 @@ window.OgamesBoard = (function () {
         clearGhost();
         note("");
         draw(position.board, []);
+        noteShown();
         showFacts(position.board, position.scores, { seat: null, to_move: position.to_move });
         showMoves();
         showReviewBar();
@@ -253,6 +260,36 @@ window.OgamesBoard = (function () {
     reviewing = null;
     note("");
     render(view, mine);
+  }
+
+  // ----- which position is shown (for the analysis) -------------------------------------------------
+  // An earlier position is the same while it is shown; the live one is another after every action
+  // the game accepts (a move, an undo, a resignation: each raises the view's version).
+  function keyOfShown() {
+    if (reviewing) return "k" + reviewing.k;
+    return view ? "live" + view.version : null;
+  }
+
+  function shown() {
+    if (!view) return null;
+    if (reviewing) return { key: keyOfShown(), ply: reviewing.k, over: !!reviewing.result };
+    return { key: keyOfShown(), ply: view.moves.length, over: !!view.over };
+  }
+
+  function noteShown() {
+    const key = keyOfShown();
+    if (key === shownKey) return;
+    shownKey = key;
+    if (marked && marked.key !== key) marked = null;
+    changed.forEach(function (listener) { listener(); });
+  }
+
+  // Show the analysis's drawing (the best move marked) while the position `key` is shown.
+  function mark(key, svg) {
+    if (key !== keyOfShown()) return;
+    marked = { key: key, svg: svg };
+    if (reviewing) draw(reviewing.board, []);
+    else draw(view.board || {}, liveLegal());
   }
 
   document.addEventListener("keydown", function (event) {
@@ -281,11 +318,15 @@ window.OgamesBoard = (function () {
     }
     showMoves();
     showReviewBar();
+    noteShown();
   }
 
   return {
     render: render,
     picture: picture,
     reviewing: function () { return reviewing !== null; },
+    shown: shown,
+    mark: mark,
+    onChange: function (listener) { changed.push(listener); },
   };
 })();

@@ -1,5 +1,7 @@
 // The game page: shows the server's view of the game and sends the clicks of the seats this
 // browser holds. The server decides everything; a refused move shows the server's reason.
+// Where the server allows it (a finished game, a game on one screen) the computer's analysis of
+// the position shown sits beside the board (static/analysis.js).
 "use strict";
 (function () {
   const root = document.querySelector(".game");
@@ -180,6 +182,7 @@
       });
     }
     document.getElementById("resign").hidden = view.over || heldSeats().length === 0;
+    showAnalysisPanel();
     hooks.forEach(function (hook) { hook(view, api); });
   }
 
@@ -201,6 +204,29 @@
     gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
     keepTokens: keepTokens, send: send, showMessage: showMessage, render: function () { render(); },
   };
+
+  // ----- the computer's analysis of the position shown -------------------------------------------
+  const analysisPanel = document.getElementById("analysis-panel");
+  const board = window.OgamesBoard;
+  const analysis = window.OgamesAnalysis && board ? window.OgamesAnalysis.panel({
+    words: words,
+    shown: board.shown,
+    request: function (ply, seconds) {
+      return window.OgamesAnalysis.post("/api/games/" + encodeURIComponent(gameId) + "/analysis",
+        { ply: ply, seconds: seconds });
+    },
+    draw: function (found, key) { board.mark(key, found.svg); },
+    showMessage: showMessage,
+  }) : null;
+  if (analysis) board.onChange(analysis.clear);
+
+  // Offered while the view says the server allows it (view.analysis): never beside a game still
+  // played against someone else, where the best move would be a hint.
+  function showAnalysisPanel() {
+    if (!analysisPanel) return;
+    analysisPanel.hidden = !analysis || !view.analysis;
+    if (analysis) analysis.update();
+  }
 
   document.getElementById("board").addEventListener("click", function (event) {
     const cell = event.target.closest("[data-cell]");

@@ -15,7 +15,6 @@
   const cache = new Map();
   let ply = Number(slider.value);
   let asked = 0; // the latest position asked for: older answers are dropped
-  let analysing = false;
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -28,24 +27,7 @@
     box.textContent = text || "";
   }
 
-  async function post(url, body) {
-    let response;
-    // The server limits requests per client (429 "rate-limited"): someone holding an arrow key
-    // steps faster than that, so wait a moment and ask again rather than fail.
-    for (let attempt = 0; ; attempt++) {
-      response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 429 || attempt >= 20) break;
-      await new Promise(function (resolve) { setTimeout(resolve, 250); });
-    }
-    let answer = {};
-    try { answer = await response.json(); } catch (e) { answer = { error: response.statusText }; }
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    return answer;
-  }
+  const post = window.OgamesAnalysis.post;
 
   function positionOf(n) {
     if (!cache.has(n)) {
@@ -116,87 +98,21 @@
     }
   }
 
-  // ----- analysis --------------------------------------------------------------------------------
-  const analyseButton = document.getElementById("analyse");
-  const panel = document.getElementById("analysis");
-
-  function clearAnalysis() {
-    if (panel && !analysing) { panel.hidden = true; panel.replaceChildren(); }
-  }
-
-  function line(label, value) {
-    const p = document.createElement("p");
-    const strong = document.createElement("strong");
-    strong.textContent = label + ": ";
-    p.append(strong, document.createTextNode(value));
-    return p;
-  }
-
-  function showAnalysis(found) {
-    panel.replaceChildren();
-    panel.hidden = false;
-    const best = line(words.best_move, found.move);
-    best.className = "best-move";
-    best.dataset.move = found.move;
-    panel.append(best);
-    if (found.proven) {
-      panel.append(line(fill(words.win_chance, { colour: colourName(found.to_move) }),
-        found.proven === "win" ? words.proven_win : words.proven_loss));
-    } else if (found.value !== null && found.value !== undefined) {
-      const percent = Math.round(found.value * 100);
-      const chance = line(fill(words.win_chance, { colour: colourName(found.to_move) }), percent + "%");
-      chance.className = "chance";
-      const bar = document.createElement("span");
-      bar.className = "bar";
-      const filled = document.createElement("span");
-      filled.style.width = percent + "%";
-      bar.append(filled);
-      chance.append(bar);
-      panel.append(chance);
-      if (!found.reliable) {
-        const rough = document.createElement("p");
-        rough.className = "small";
-        rough.textContent = words.rough;
-        panel.append(rough);
-      }
-    }
-    if (found.pv && found.pv.length) panel.append(line(words.line, found.pv.join(" → ")));
-    const figures = document.createElement("p");
-    figures.className = "small";
-    figures.textContent = fill(words.searched, { n: found.iterations, s: found.seconds.toFixed(1) });
-    panel.append(figures);
-  }
-
-  async function analyse() {
-    if (analysing) return;
-    const at = ply;
-    const seconds = Number(document.getElementById("seconds").value);
-    analysing = true;
-    analyseButton.disabled = true;
-    panel.hidden = false;
-    panel.replaceChildren();
-    const wait = document.createElement("p");
-    wait.className = "thinking";
-    wait.textContent = words.analysing;
-    panel.append(wait);
-    try {
-      const found = gameId
-        ? await post("/api/games/" + encodeURIComponent(gameId) + "/analysis", { ply: at, seconds: seconds })
-        : await post("/api/analysis", { record: record, ply: at, seconds: seconds });
-      analysing = false;
-      if (at !== ply) { clearAnalysis(); return; }
-      board.innerHTML = found.svg; // the position with the best move marked
-      showAnalysis(found);
-      showMessage(null);
-    } catch (error) {
-      analysing = false;
-      clearAnalysis();
-      showMessage(error.message);
-    } finally {
-      analysing = false;
-      analyseButton.disabled = false;
-    }
-  }
+  // ----- analysis (static/analysis.js) ------------------------------------------------------------
+  // A finished record's last position has no move to find; every earlier one has.
+  const finished = root.dataset.finished === "yes";
+  const analysis = window.OgamesAnalysis.panel({
+    words: words,
+    shown: function () { return { key: ply, ply: ply, over: finished && ply === plies }; },
+    request: function (at, seconds) {
+      return gameId
+        ? post("/api/games/" + encodeURIComponent(gameId) + "/analysis", { ply: at, seconds: seconds })
+        : post("/api/analysis", { record: record, ply: at, seconds: seconds });
+    },
+    draw: function (found) { board.innerHTML = found.svg; },  // the position with the best move marked
+    showMessage: showMessage,
+  });
+  function clearAnalysis() { if (analysis) analysis.clear(); }
 
   // ----- controls -------------------------------------------------------------------------------
   slider.addEventListener("input", function () { show(Number(slider.value)); });
@@ -216,6 +132,5 @@
     const steps = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: plies };
     if (event.key in steps) { event.preventDefault(); show(steps[event.key]); }
   });
-  if (analyseButton) analyseButton.addEventListener("click", analyse);
   mark(ply);
 })();
