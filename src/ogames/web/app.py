@@ -43,7 +43,7 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.errors import shown as quoted
 from ogames.web.board import board_setup, board_svg, position_view
-from ogames.web.bus import make_bus
+from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
     drain,
@@ -62,9 +62,11 @@ from ogames.web.common import (
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
+from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
+from ogames.web.presence import Presence, RedisPresence
 from ogames.web.protocol import (
     DEFAULT_LEVEL,
     LEVEL_RANGE,
@@ -108,11 +110,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bus.start(hub.heard, hub.resync)
         app.state.store = store
         app.state.hub = hub
-        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games)
+        # Several processes: Omiga's tables are refereed by one process each and relayed by the
+        # others, and who is at a table is shared (web/omiga_relay.py, web/presence.py).
+        presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
+        relay = OmigaRelay(bus) if isinstance(bus, RedisBus) else None
+        omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games, relay, presence)
+        app.state.omiga = omiga
+        await presence.start(omiga.presence_changed)
+        if relay is not None:
+            await relay.start(omiga)
         try:
             yield
         finally:
-            await app.state.omiga.close()
+            await omiga.close()
+            if relay is not None:
+                await relay.close()
+            await presence.close()
             await bus.close()
             await hub.close()
             store.close()
