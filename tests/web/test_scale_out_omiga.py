@@ -129,6 +129,68 @@ def test_who_is_at_a_table_is_the_same_on_every_process(two_workers: list[Any]) 
         on_b.close()
 
 
+def test_who_is_at_a_board_game_is_the_same_on_every_process(two_workers: list[Any]) -> None:
+    from websockets.sync.client import connect
+
+    _, _, _, (_, base_a), (_, base_b) = two_workers
+    body = {"game": "omny", "options": {"variant": "y", "size": 5}, "seats": ["here", "invite"]}
+    status, game = call(base_a, "/api/games", body)
+    assert status == 201, game
+
+    def until(socket: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            message = json.loads(socket.recv(timeout=20))
+            if message["type"] == "state" and wanted(message):
+                return message
+
+    with connect(base_b.replace("http://", "ws://") + f"/ws/g/{game['id']}") as on_b:
+        with connect(base_a.replace("http://", "ws://") + f"/ws/g/{game['id']}") as on_a:
+            on_a.send(json.dumps({"type": "here", "tokens": [game["tokens"]["0"]]}))
+            assert until(on_b, lambda view: view["present"] == [0])["pages"] == 2
+        assert until(on_b, lambda view: view["present"] == [])["pages"] == 1
+
+
+def test_a_dead_processes_pages_drop_out_after_half_a_lease(services: tuple[Any, Any]) -> None:
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from ogames.web.presence import Here, RedisPresence
+
+    _, redis = services
+
+    async def scene() -> None:
+        heard: list[str] = []
+
+        async def changed(game_id: str) -> None:
+            heard.append(game_id)
+
+        async def nothing(game_id: str) -> None:
+            return None
+
+        dying = RedisPresence(aioredis.from_url(redis.url), "dying", lease_seconds=0.4)
+        living = RedisPresence(aioredis.from_url(redis.url), "living", lease_seconds=0.4)
+        await dying.start(nothing)
+        await living.start(changed)
+        page = await dying.join("g1")
+        await dying.hold("g1", page, [1])
+        for _ in range(100):
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+        assert heard == ["g1"] and await living.here("g1") == Here(frozenset({1}), 1)
+        for task in dying._tasks:  # it dies without a word: its entry stays in Redis, unrefreshed
+            task.cancel()
+        heard.clear()
+        await asyncio.sleep(0.5)  # past half a lease (0.2 s) and a refresh (0.1 s)
+        assert await living.here("g1") == Here() and "g1" in heard  # the living process was told to look again
+        await living.close()
+        await living.redis.aclose()
+        await dying.redis.aclose()
+
+    asyncio.run(scene())
+
+
 def test_a_tables_people_on_two_processes_play_and_a_killed_referee_loses_nothing(two_workers: list[Any]) -> None:
     url, redis_url, tmp_path, (a, base_a), (_, base_b) = two_workers
     table_id, tokens = new_table(base_a)  # A referees; seat 1 relays through B

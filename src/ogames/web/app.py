@@ -25,6 +25,7 @@ with each move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
@@ -70,6 +71,7 @@ from ogames.web.presence import Presence, RedisPresence
 from ogames.web.protocol import (
     DEFAULT_LEVEL,
     LEVEL_RANGE,
+    HereMessage,
     JoinRequest,
     MoveRequest,
     NewGame,
@@ -106,17 +108,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
-        hub = Hub(store, settings, bus)
+        # Several processes: who is at a game is shared (web/presence.py), and Omiga's tables are
+        # refereed by one process each and relayed by the others (web/omiga_relay.py).
+        presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
+        hub = Hub(store, settings, bus, presence)
         await bus.start(hub.heard, hub.resync)
         app.state.store = store
         app.state.hub = hub
-        # Several processes: Omiga's tables are refereed by one process each and relayed by the
-        # others, and who is at a table is shared (web/omiga_relay.py, web/presence.py).
-        presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
         relay = OmigaRelay(bus) if isinstance(bus, RedisBus) else None
         omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games, relay, presence)
         app.state.omiga = omiga
-        await presence.start(omiga.presence_changed)
+
+        async def presence_changed(game_id: str) -> None:  # a game of either hub (ids are unique)
+            await hub.presence_changed(game_id)
+            await omiga.presence_changed(game_id)
+
+        await presence.start(presence_changed)
         if relay is not None:
             await relay.start(omiga)
         try:
@@ -300,6 +307,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await open_live(websocket, hub.get, game_id)
         if live is None:
             return
+        page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
         queue = hub.watch(live)
         queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else
         sender = asyncio.create_task(send_all(websocket, queue))
@@ -317,7 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         break
                     offer(queue, refused(limit.refusal(), "rate-limited"))
                     continue
-                answer = await _handle(hub, live, incoming, settings.max_message_bytes)
+                answer = await _handle(hub, live, page, incoming, settings.max_message_bytes)
                 if answer is not None:
                     offer(queue, answer)
         except WebSocketDisconnect:
@@ -325,11 +333,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             hub.unwatch(live, queue)
             sender.cancel()
+            with contextlib.suppress(Exception):
+                await hub.presence.leave(live.id, page)
 
     return app
 
 
-async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
     """One message from a page: None when it was carried out (the new view goes to everyone),
     else the answer for that page alone (an error saying why nothing changed, or a pong)."""
     message, problem = read_message(incoming, limit, parse_client, explain)
@@ -337,6 +347,9 @@ async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], 
         return problem
     if isinstance(message, PingMessage):
         return {"type": "pong"}
+    if isinstance(message, HereMessage):
+        await hub.here(live, page, list(message.tokens))
+        return None
     try:
         if isinstance(message, ResignMessage):
             await hub.resign(live.id, message.token, message.version)

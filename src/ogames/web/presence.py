@@ -103,6 +103,7 @@ class RedisPresence(Presence):
         self.refresh, self.stale = lease_seconds / 4, lease_seconds / 2
         self._tasks: list[asyncio.Task] = []
         self._heard_tasks: set[asyncio.Future] = set()
+        self._elsewhere: set[str] = set()  # games whose last read showed pages on other processes
 
     async def start(self, changed: Changed) -> None:
         await super().start(changed)
@@ -150,6 +151,8 @@ class RedisPresence(Presence):
                     pages += int(entry["pages"])
             except (ValueError, KeyError, TypeError):
                 continue
+        # Read again at every refresh while others have pages open: if they die, they drop out.
+        (self._elsewhere.add if pages > mine.pages else self._elsewhere.discard)(game_id)
         return Here(frozenset(seats), pages)
 
     async def _listen(self) -> None:
@@ -181,9 +184,11 @@ class RedisPresence(Presence):
         """Keep this process's entries fresh, and let entries of processes that died drop out."""
         while True:
             await asyncio.sleep(self.refresh)
-            for game_id in list(self._pages):
+            games, self._elsewhere = set(self._pages) | self._elsewhere, set()  # here() adds back the held ones
+            for game_id in games:
                 try:
-                    await self._write(game_id)
+                    if game_id in self._pages:
+                        await self._write(game_id)
                     if self._changed is not None:
                         await self._changed(game_id)
                 except asyncio.CancelledError:

@@ -39,7 +39,12 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId));
-    socket.addEventListener("open", function () { retry = 500; linkState(true); });
+    socket.addEventListener("open", function () {
+      retry = 500;
+      linkState(true);
+      // Say which seats this page holds: the others' pages show them as here while it is open.
+      socket.send(JSON.stringify({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) }));
+    });
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
@@ -139,6 +144,14 @@
       seat.colours.forEach(function (colour) { li.append(swatch(colour)); });
       li.append(document.createTextNode(seatName(seat) + " · " + seat.colours.map(colourName).join(", ")));
       if (!view.over && seat.seat === view.mover) li.className = "to-move";
+      // A person in another browser who has no page open on the game now (on any server process).
+      const elsewhere = !seat.computer && heldSeats().indexOf(seat.seat) < 0 && seat.kind !== "open";
+      if (!view.over && elsewhere && view.present && view.present.indexOf(seat.seat) < 0) {
+        const away = document.createElement("span");
+        away.className = "away";
+        away.textContent = " · " + words.away;
+        li.append(away);
+      }
       if (view.scores && seat.colours.length) {
         const score = seat.colours.map(function (c) { return view.scores[c]; }).filter(function (s) { return s !== undefined; });
         if (score.length) li.append(document.createTextNode(" · " + words.score + " " + score.join(", ")));
