@@ -274,3 +274,72 @@ def test_a_tables_people_on_two_processes_play_and_a_killed_referee_loses_nothin
     finally:
         for tab in tabs.values():
             tab.close()
+
+
+def test_a_referee_steps_down_when_its_lease_is_taken_and_hands_its_tables_over_when_it_stops(
+    services: tuple[Any, Any], tmp_path: Path
+) -> None:
+    """Two hubs in one event loop on one SQLite file, each with its own relay on the real Redis."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ogames.web.bus import RedisBus
+    from ogames.web.omiga_live import OmigaHub
+    from ogames.web.omiga_protocol import NewTable
+    from ogames.web.omiga_relay import OWNER_KEY, OmigaRelay
+    from ogames.web.presence import RedisPresence
+    from ogames.web.store import Store
+
+    _, redis = services
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    executor = ThreadPoolExecutor(1)
+
+    async def hub() -> tuple[OmigaHub, OmigaRelay, RedisBus]:
+        bus = RedisBus(redis.url, lease_seconds=0.6)
+        relay = OmigaRelay(bus)
+        made = OmigaHub(store, executor, countdown=0.05, relay=relay, presence=RedisPresence(bus.redis, bus.worker, 0.6))
+        await made.presence.start(made.presence_changed)
+        await relay.start(made)
+        return made, relay, bus
+
+    async def until(test: Callable[[], bool], seconds: float = 5.0) -> None:
+        deadline = time.monotonic() + seconds
+        while not test():
+            assert time.monotonic() < deadline, "it did not happen in time"
+            await asyncio.sleep(0.02)
+
+    async def scene() -> None:
+        (a, relay_a, bus_a), (b, relay_b, bus_b) = await hub(), await hub()
+        live_a, _, _ = await a.create(NewTable(options={"seed": 1}, seats=[{"kind": "here"}, {"kind": "invite"}]))
+        owner = OWNER_KEY + live_a.id
+        assert await bus_a.redis.get(owner) == bus_a.worker.encode()
+        live_b = await b.get(live_a.id)
+        assert live_b.remote and not live_a.remote
+        b.watch(live_b)  # a page is open on B: B keeps its mirror and would take the table over
+        # Dropped from A's memory and opened again within its lease: still A's, not a mirror of itself.
+        a.tables.pop(live_a.id)
+        live_a = await a.get(live_a.id)
+        assert not live_a.remote
+        a.watch(live_a)  # a page on A too
+        # Another process took A's lease (A stalled past it): A stops refereeing and relays.
+        await bus_a.redis.set(owner, "intruder", px=1000)
+        await until(lambda: live_a.remote)
+        assert a.tables[live_a.id] is live_a and not live_a.tasks
+        # The intruder's lease lapses; B (with a page open) takes the table over from the database.
+        await until(lambda: not live_b.remote or not live_a.remote, seconds=5)
+        referee, other, other_relay = (b, a, relay_a) if not live_b.remote else (a, b, relay_b)
+        assert referee.tables[live_a.id].version == 0
+        # The referee stops politely: its lease is given up, and the other takes over at once.
+        await (relay_b if referee is b else relay_a).close()
+        taken = other.tables[live_a.id]
+        await until(lambda: not taken.remote, seconds=0.6 / 3 + 1.0)
+        await other_relay.close()
+        for made, bus in ((a, bus_a), (b, bus_b)):  # as the server stops: presence, then the bus
+            await made.presence.close()
+            await bus.close()
+
+    try:
+        asyncio.run(scene())
+    finally:
+        executor.shutdown()
+        store.close()

@@ -81,6 +81,8 @@ class OmigaRelay:
     async def _claim(self, table_id: str) -> bool:
         try:
             won = await self.redis.set(OWNER_KEY + table_id, self.worker, nx=True, px=self._lease_ms)
+            # Already this process's (a table dropped from memory and opened again within its lease).
+            won = won or await self.bus.renew(OWNER_KEY + table_id, self._lease_ms)
         except Exception as exc:  # no Redis: referee it here; the database's version check stays the last word
             log.warning("omiga relay: could not claim table %s (%s); refereeing it here", table_id, type(exc).__name__)
             return True
