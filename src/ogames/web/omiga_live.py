@@ -32,7 +32,6 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import ogames
@@ -46,90 +45,18 @@ from ogames.web.common import Announcer, broadcast
 from ogames.web.hub import Refusal, first_change
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_relay import OmigaRelay
-from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
+from ogames.web.omiga_table import HUMAN, LiveTable
+from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count
 from ogames.web.presence import Presence
-from ogames.web.store import StaleMove, Store, digest, seat_of_token
+from ogames.web.store import StaleMove, Store, digest
 
 log = logging.getLogger("ogames.web")
 
-HUMAN = "human"
 COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
 TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
 TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
 KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
 QUEUE_SIZE = 16
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """An Omiga game in memory: the state, who plays each seat, who is here and who watches."""
-
-    id: str
-    seat_kinds: list[str]
-    state: State
-    digests: dict[int, str]
-    version: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[asyncio.Queue] = field(default_factory=set)
-    ready: set[int] = field(default_factory=set)  # the seats of people with a page open (any process)
-    pages: int = 0  # pages open on the table (any process)
-    signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
-    origin: float | None = None  # monotonic time of game time 0 (the clock resumes at state.clock)
-    last_seq: dict[int, int] = field(default_factory=dict)
-    tasks: list[asyncio.Task] = field(default_factory=list)
-    problem: str | None = None
-    zen_verdict: tuple[str, str] | None = None
-    # Several processes: True while another process referees the table (this one relays), with
-    # that referee's newest view.
-    remote: bool = False
-    relayed: dict[str, Any] | None = None
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat a token belongs to (compared in constant time), or None."""
-        return seat_of_token(self.digests, token)
-
-    @property
-    def realtime(self) -> bool:
-        """Whether the table is played in real time."""
-        return is_realtime(self.state)
-
-    @property
-    def people(self) -> set[int]:
-        """The seats people play."""
-        return {seat for seat, kind in enumerate(self.seat_kinds) if kind == HUMAN}
-
-    @property
-    def started(self) -> bool:
-        """Whether play is on (turn-based tables always; real time after the signal)."""
-        return self.signal_at is not None and time.monotonic() >= self.signal_at
-
-    def clock(self) -> float:
-        """Game time now (seconds since the signal, never before the last accepted action)."""
-        base = float(getattr(self.state, "clock", 0.0) or 0.0)
-        if self.origin is None:
-            return base
-        return max(base, time.monotonic() - self.origin)
-
-    def signal_in(self) -> float | None:
-        """Seconds until the signal while counting down, else None."""
-        if self.signal_at is None:
-            return None
-        left = self.signal_at - time.monotonic()
-        return round(left, 2) if left > 0 else None
-
-    def zen_hint(self) -> str | None:
-        """The greedy zen player's move here (cheap), as a hint."""
-        if not is_zen(self.state) or self.state.is_over:
-            return None
-        from ogames.players.omiga.zen_greedy import greedy_move
-
-        return greedy_move(self.state)  # type: ignore[arg-type]
-
-    def view(self) -> dict[str, Any]:
-        """What every watcher sees now."""
-        if self.remote and self.relayed is not None:
-            return self.relayed
-        return table_view(self, self.clock(), self.signal_in())
 
 
 class OmigaHub(Announcer[LiveTable]):

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 
 from ogames.web.bus import RedisBus
 from ogames.web.hub import Refusal
+from ogames.web.omiga_table import LiveTable
 
 if TYPE_CHECKING:
-    from ogames.web.omiga_live import LiveTable, OmigaHub
+    from ogames.web.omiga_live import OmigaHub
 
 log = logging.getLogger("ogames.web")
 
