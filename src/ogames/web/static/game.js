@@ -42,8 +42,7 @@
     socket.addEventListener("open", function () {
       retry = 500;
       linkState(true);
-      // Say which seats this page holds: the others' pages show them as here while it is open.
-      socket.send(JSON.stringify({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) }));
+      sayHere();
     });
     socket.addEventListener("message", function (event) {
       let message;
@@ -56,6 +55,13 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
+  }
+
+  // Say which seats this page holds: the others' pages show them as here while it is open.
+  function sayHere() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) }));
+    }
   }
 
   function send(message) {
@@ -212,7 +218,7 @@
   const hooks = window.ogamesHooks || [];
   const api = {
     gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
-    keepTokens: keepTokens, send: send, showMessage: showMessage, render: function () { render(); },
+    keepTokens: keepTokens, send: send, sayHere: sayHere, showMessage: showMessage, render: function () { render(); },
   };
 
   document.getElementById("board").addEventListener("click", function (event) {
