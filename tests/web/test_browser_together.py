@@ -148,6 +148,7 @@ def test_a_dropped_socket_reconnects_to_the_whole_game(browser: Any, server: str
     allowed["now"] = False
     sockets[-1].close()
     expect(guest.locator("#link-state")).to_have_text("reconnecting…")
+    expect(host.locator("#seats .away")).to_have_count(1)  # the host sees the guest gone (and the page settled)
     host.click('[data-cell="c1"]')
     expect(host.locator("#moves li")).to_have_count(3)
     expect(guest.locator("#moves li")).to_have_count(2)
