@@ -14,6 +14,16 @@ from ogames.web import Settings, create_app
 
 from .serving import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 
+
+@pytest.fixture(scope="module")
+def services() -> Iterator[tuple[Any, Any]]:
+    """A throwaway PostgreSQL and Redis on loopback for a module's tests of several processes."""
+    from .scaling import local_services
+
+    with local_services.postgres() as pg, local_services.redis_server() as redis:
+        yield pg, redis
+
+
 QUICK = 0.02  # seconds: the computer's time cap at every level in tests
 
 

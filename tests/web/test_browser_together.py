@@ -50,9 +50,11 @@ def test_two_players_by_invitation_and_a_spectator(browser: Any, server: str, sh
     assert link.startswith(server + "/g/") and "#seats=1." in link
     token = link.split("#seats=1.")[1]
     host.screenshot(path=str(shots / "web-invitation.png"))
+    expect(host.locator("#seats li").nth(1).locator(".away")).to_have_text(" · not here")  # no page on seat 2 yet
     guest = new_page(browser)  # another browser context: its own storage, no tokens but the link's
     guest.goto(link)
     expect(guest.locator("#link-state")).to_have_text("live")
+    expect(host.locator("#seats .away")).to_have_count(0)  # the guest's page is open: here
     assert "#" not in guest.url  # the token left the address bar
     watcher = new_page(browser)
     frames = frames_of(watcher)
@@ -101,6 +103,8 @@ def test_an_open_seat_is_taken_from_the_game_page(browser: Any, server: str) -> 
     other.click("[data-take-seat='1']")
     expect(other.locator("[data-take-seat]")).to_have_count(0)
     expect(host.locator("[data-take-seat]")).to_have_count(0)  # taken: gone for everyone
+    expect(host.locator("#seats li").nth(1)).to_be_visible()
+    expect(host.locator("#seats .away")).to_have_count(0)  # the page that took it says it is here
     host.click('[data-cell="b2"]')
     expect(other.locator("#status")).to_contain_text("your turn")
     other.click('[data-cell="a1"]')
@@ -144,6 +148,7 @@ def test_a_dropped_socket_reconnects_to_the_whole_game(browser: Any, server: str
     allowed["now"] = False
     sockets[-1].close()
     expect(guest.locator("#link-state")).to_have_text("reconnecting…")
+    expect(host.locator("#seats .away")).to_have_count(1)  # the host sees the guest gone (and the page settled)
     host.click('[data-cell="c1"]')
     expect(host.locator("#moves li")).to_have_count(3)
     expect(guest.locator("#moves li")).to_have_count(2)

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import json
 import random
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,24 +21,10 @@ import pytest
 
 import ogames
 
+from .scaling import needs_services
 from .serving import call, free_port, start_server, stop_server
 
-local_services = pytest.importorskip("local_services")  # tools/, on pytest's pythonpath
-
 pytestmark = pytest.mark.slow
-
-WHY_NOT = local_services.missing() or (
-    "the scale extra's drivers are not installed (pip install 'ogames[scale]')"
-    if importlib.util.find_spec("psycopg") is None or importlib.util.find_spec("redis") is None
-    else None
-)
-needs_services = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
-
-
-@pytest.fixture(scope="module")
-def services() -> Iterator[tuple[Any, Any]]:
-    with local_services.postgres() as pg, local_services.redis_server() as redis:
-        yield pg, redis
 
 
 class Seat:

@@ -25,6 +25,7 @@ with each move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
@@ -43,7 +44,7 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.errors import shown as quoted
 from ogames.web.board import board_setup, board_svg, position_view
-from ogames.web.bus import make_bus
+from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
     drain,
@@ -62,12 +63,15 @@ from ogames.web.common import (
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
+from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_routes import router as omiga_router
 from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
+from ogames.web.presence import Presence, RedisPresence
 from ogames.web.protocol import (
     DEFAULT_LEVEL,
     LEVEL_RANGE,
+    HereMessage,
     JoinRequest,
     MoveRequest,
     NewGame,
@@ -104,15 +108,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
-        hub = Hub(store, settings, bus)
+        # Several processes: who is at a game is shared (web/presence.py), and Omiga's tables are
+        # refereed by one process each and relayed by the others (web/omiga_relay.py).
+        presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
+        hub = Hub(store, settings, bus, presence)
         await bus.start(hub.heard, hub.resync)
         app.state.store = store
         app.state.hub = hub
-        app.state.omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games)
+        relay = OmigaRelay(bus) if isinstance(bus, RedisBus) else None
+        omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games, relay, presence)
+        app.state.omiga = omiga
+
+        async def presence_changed(game_id: str) -> None:  # a game of either hub (ids are unique)
+            await hub.presence_changed(game_id)
+            await omiga.presence_changed(game_id)
+
+        await presence.start(presence_changed)
+        if relay is not None:
+            await relay.start(omiga)
         try:
             yield
         finally:
-            await app.state.omiga.close()
+            await omiga.close()
+            if relay is not None:
+                await relay.close()
+            await presence.close()
             await bus.close()
             await hub.close()
             store.close()
@@ -288,6 +308,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await open_live(websocket, hub.get, game_id)
         if live is None:
             return
+        page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
         queue = hub.watch(live)
         queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else
         sender = asyncio.create_task(send_all(websocket, queue))
@@ -305,7 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         break
                     offer(queue, refused(limit.refusal(), "rate-limited"))
                     continue
-                answer = await _handle(hub, live, incoming, settings.max_message_bytes)
+                answer = await _handle(hub, live, page, incoming, settings.max_message_bytes)
                 if answer is not None:
                     offer(queue, answer)
         except WebSocketDisconnect:
@@ -313,11 +334,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             hub.unwatch(live, queue)
             sender.cancel()
+            with contextlib.suppress(Exception):
+                await hub.presence.leave(live.id, page)
 
     return app
 
 
-async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
     """One message from a page: None when it was carried out (the new view goes to everyone),
     else the answer for that page alone (an error saying why nothing changed, or a pong)."""
     message, problem = read_message(incoming, limit, parse_client, explain)
@@ -325,6 +348,9 @@ async def _handle(hub: Hub, live: LiveGame, incoming: MutableMapping[str, Any], 
         return problem
     if isinstance(message, PingMessage):
         return {"type": "pong"}
+    if isinstance(message, HereMessage):
+        await hub.here(live, page, list(message.tokens))
+        return None
     try:
         if isinstance(message, ResignMessage):
             await hub.resign(live.id, message.token, message.version)

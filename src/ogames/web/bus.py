@@ -158,12 +158,20 @@ class RedisBus(Bus):
             while holding():
                 await asyncio.sleep(self.lease_seconds / 4)
                 if holding():
-                    await self._renew(keys=[key], args=[self.worker, lease_ms])
-            await self._drop(keys=[key], args=[self.worker])
+                    await self.renew(key, lease_ms)
+            await self.release(key)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the lease lapses by itself
             log.warning("bus: could not renew the claim %s (%s)", key, type(exc).__name__)
+
+    async def renew(self, key: str, lease_ms: int) -> bool:
+        """Extend a lease this process holds; False if it is no longer this process's."""
+        return bool(await self._renew(keys=[key], args=[self.worker, lease_ms]))
+
+    async def release(self, key: str) -> None:
+        """Give up a lease, if it is still this process's."""
+        await self._drop(keys=[key], args=[self.worker])
 
     async def close(self) -> None:
         tasks = [task for task in (self._listener, *self._tasks) if task is not None]

@@ -34,6 +34,7 @@ from ogames.web.bus import Bus
 from ogames.web.clock import Clock
 from ogames.web.common import Announcer, Refusal
 from ogames.web.computer import board_spec, level_shown
+from ogames.web.presence import Presence
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
@@ -76,6 +77,9 @@ class LiveGame:
     # (and sent to the other server processes on the bus): a restart forgets it, and the asker asks again.
     undo_asked: tuple[int, int] | None = None
     undo_agreed: set[int] = field(default_factory=set)
+    # Who is here (web/presence.py, every server process): the seats an open page holds, and the pages.
+    present: frozenset[int] = frozenset()
+    pages: int = 0
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -135,10 +139,11 @@ class Hub(Announcer[LiveGame]):
 
     queue_size = QUEUE_SIZE
 
-    def __init__(self, store: Store, settings: Settings, bus: Bus | None = None):
+    def __init__(self, store: Store, settings: Settings, bus: Bus | None = None, presence: Presence | None = None):
         self.store = store
         self.settings = settings
         self.bus = bus or Bus()  # other server processes on the same database (web/bus.py)
+        self.presence = presence or Presence()  # who has a page open on each game
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
         self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
@@ -535,6 +540,22 @@ class Hub(Announcer[LiveGame]):
         if row is not None:
             live.seat_kinds, live.digests = row.seat_kinds, digests
 
+    async def presence_changed(self, game_id: str) -> None:
+        """Who is at a game may have changed (here or on another process): show it."""
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        here = await self.presence.here(game_id)
+        present = here.seats & frozenset(range(len(live.seat_kinds)))
+        if (present, here.pages) != (live.present, live.pages):
+            live.present, live.pages = present, here.pages
+            await self.announce(live)
+
+    async def here(self, live: LiveGame, page: int, tokens: list[str]) -> None:
+        """A page holds the seats of these tokens (unknown tokens are ignored: a watcher)."""
+        seats = {seat for token in tokens if (seat := live.seat_of(token)) is not None}
+        await self.presence.hold(live.id, page, seats)
+
     async def resync(self) -> None:
         """Messages may have been missed (the bus reconnected): re-read every game held here."""
         for live in list(self.live.values()):
@@ -826,6 +847,8 @@ def view(live: LiveGame) -> dict[str, Any]:
         "undo": can_undo and bool(state.history),
         "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
         "analysis": may_analyse(live),
+        "present": sorted(live.present),  # seats with a page open, on every server process
+        "pages": live.pages,
     }
 
 

@@ -15,6 +15,10 @@ table is rebuilt from the record and waits for its people again; the clock then 
 time of the last stored action: time while the server was down (or before everyone was back) does
 not count, so nobody loses a race to a server outage.
 
+**Several processes** (`--redis`): one process referees each table and the others relay their
+pages' actions to it and its views back (web/omiga_relay.py); who is at a table is shared
+(web/presence.py). One process alone has no relay.
+
 **Bots** run as asyncio tasks: a bot looks at the table, decides in the AI worker
 (`omiga_ai.bot_action`, never on the event loop) and its action arrives its reaction time after it
 looked, by when the table may have changed: the referee judges it then, as any other.
@@ -28,7 +32,6 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import ogames
@@ -38,15 +41,17 @@ from ogames.players.omiga.climber import climber_move
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
-from ogames.web.common import Announcer
+from ogames.web.common import Announcer, broadcast
 from ogames.web.hub import Refusal, first_change
 from ogames.web.omiga_protocol import NewTable, SeatChoice
-from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, table_view
-from ogames.web.store import StaleMove, Store, digest, seat_of_token
+from ogames.web.omiga_relay import OmigaRelay
+from ogames.web.omiga_table import HUMAN, LiveTable
+from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count
+from ogames.web.presence import Presence
+from ogames.web.store import StaleMove, Store, digest
 
 log = logging.getLogger("ogames.web")
 
-HUMAN = "human"
 COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
 TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
 TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
@@ -54,78 +59,23 @@ KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
 QUEUE_SIZE = 16
 
 
-@dataclass(eq=False)
-class LiveTable:
-    """An Omiga game in memory: the state, who plays each seat, who is here and who watches."""
-
-    id: str
-    seat_kinds: list[str]
-    state: State
-    digests: dict[int, str]
-    version: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[asyncio.Queue] = field(default_factory=set)
-    ready: set[int] = field(default_factory=set)
-    signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
-    origin: float | None = None  # monotonic time of game time 0 (the clock resumes at state.clock)
-    last_seq: dict[int, int] = field(default_factory=dict)
-    tasks: list[asyncio.Task] = field(default_factory=list)
-    problem: str | None = None
-    zen_verdict: tuple[str, str] | None = None
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat a token belongs to (compared in constant time), or None."""
-        return seat_of_token(self.digests, token)
-
-    @property
-    def realtime(self) -> bool:
-        """Whether the table is played in real time."""
-        return is_realtime(self.state)
-
-    @property
-    def people(self) -> set[int]:
-        """The seats people play."""
-        return {seat for seat, kind in enumerate(self.seat_kinds) if kind == HUMAN}
-
-    @property
-    def started(self) -> bool:
-        """Whether play is on (turn-based tables always; real time after the signal)."""
-        return self.signal_at is not None and time.monotonic() >= self.signal_at
-
-    def clock(self) -> float:
-        """Game time now (seconds since the signal, never before the last accepted action)."""
-        base = float(getattr(self.state, "clock", 0.0) or 0.0)
-        if self.origin is None:
-            return base
-        return max(base, time.monotonic() - self.origin)
-
-    def signal_in(self) -> float | None:
-        """Seconds until the signal while counting down, else None."""
-        if self.signal_at is None:
-            return None
-        left = self.signal_at - time.monotonic()
-        return round(left, 2) if left > 0 else None
-
-    def zen_hint(self) -> str | None:
-        """The greedy zen player's move here (cheap), as a hint."""
-        if not is_zen(self.state) or self.state.is_over:
-            return None
-        from ogames.players.omiga.zen_greedy import greedy_move
-
-        return greedy_move(self.state)  # type: ignore[arg-type]
-
-    def view(self) -> dict[str, Any]:
-        """What every watcher sees now."""
-        return table_view(self, self.clock(), self.signal_in())
-
-
 class OmigaHub(Announcer[LiveTable]):
     """Every live Omiga table of one server, their storage, their bots."""
 
     queue_size = QUEUE_SIZE
 
-    def __init__(self, store: Store, executor: concurrent.futures.Executor, countdown: float = COUNTDOWN, keep: int = 500):
+    def __init__(
+        self,
+        store: Store,
+        executor: concurrent.futures.Executor,
+        countdown: float = COUNTDOWN,
+        keep: int = 500,
+        relay: OmigaRelay | None = None,
+        presence: Presence | None = None,
+    ):
         self.store = store
+        self.relay = relay  # None: this process is alone and referees every table
+        self.presence = presence or Presence()
         self.keep = keep  # tables kept in memory; idle ones beyond are dropped (and rebuilt on demand)
         self.executor = executor
         self.countdown = countdown
@@ -159,6 +109,8 @@ class OmigaHub(Announcer[LiveTable]):
         mode = "realtime" if is_realtime(state) else "turns"
         await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
         live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
+        if self.relay is not None:
+            await self.relay.adopt(live)  # a new table: always this process's to referee
         await self._settle(live)
         self._remember(live)
         log.info("omiga table %s created: %s, seats %s", table_id, game.jsonable_options(), kinds)
@@ -209,6 +161,9 @@ class OmigaHub(Announcer[LiveTable]):
                 raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
             digests = await asyncio.to_thread(self.store.token_digests, table_id)
             live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
+            if self.relay is not None and not await self.relay.adopt(live):
+                self._remember(live)  # another process referees it: a mirror, no clock, no bots
+                return live
             await self._settle(live)
             self._remember(live)
         self._warm(live)
@@ -254,12 +209,22 @@ class OmigaHub(Announcer[LiveTable]):
 
     # ----- presence and the signal -----------------------------------------------------------
 
-    async def ready(self, live: LiveTable, tokens: list[str]) -> None:
+    async def ready(self, live: LiveTable, page: int, tokens: list[str]) -> None:
         """A page is open for the seats of these tokens (unknown tokens are ignored: a watcher)."""
-        for token in tokens:
-            seat = live.seat_of(token)
-            if seat is not None:
-                live.ready.add(seat)
+        seats = {seat for token in tokens if (seat := live.seat_of(token)) is not None}
+        await self.presence.hold(live.id, page, seats)
+
+    async def presence_changed(self, table_id: str) -> None:
+        """Who is at a table may have changed (here or on another process): the referee shows it
+        and gives the signal once every person is here."""
+        live = self.tables.get(table_id)
+        if live is None or live.remote:
+            return  # not held here, or the referee elsewhere shows it
+        here = await self.presence.here(table_id)
+        ready = set(here.seats) & live.people
+        if (ready, here.pages) == (live.ready, live.pages):
+            return
+        live.ready, live.pages = ready, here.pages
         if live.realtime and live.signal_at is None and live.people <= live.ready and not live.state.is_over:
             self._signal(live)
         await self.announce(live)
@@ -286,25 +251,32 @@ class OmigaHub(Announcer[LiveTable]):
         """A person's action: the verdict `{accepted, action, reason, code}` (refusals change nothing)."""
         arrived = time.monotonic()
         live = await self.get(table_id)
-        seat = self._check_seat(live, token, seq)
+        if live.remote and self.relay is not None:
+            return await self.relay.forward(live, token, seq, action)  # the referee is another process
+        seat = live.seat_of(token)
+        if seat is None:
+            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+        self._check_seq(live, seat, seq)
         return await self._apply(live, seat, action, arrived)
 
     async def resign(self, table_id: str, token: str, seq: int) -> dict[str, Any]:
         """The seat of the token gives up (its team's colour in 2v2)."""
-        arrived = time.monotonic()
-        live = await self.get(table_id)
-        seat = self._check_seat(live, token, seq)
-        return await self._apply(live, seat, "resign", arrived)
+        return await self.act(table_id, token, seq, "resign")
 
-    def _check_seat(self, live: LiveTable, token: str, seq: int) -> int:
-        seat = live.seat_of(token)
-        if seat is None:
+    async def judge(self, live: LiveTable, seat: int, seq: int, action: str) -> dict[str, Any]:
+        """An action relayed from another process, whose seat was checked there: judged now."""
+        arrived = time.monotonic()
+        if not 0 <= seat < len(live.seat_kinds) or seat not in live.people:
             raise Refusal("that token holds no seat in this game", "bad-token", 403)
+        self._check_seq(live, seat, seq)
+        return await self._apply(live, seat, action, arrived)
+
+    @staticmethod
+    def _check_seq(live: LiveTable, seat: int, seq: int) -> None:
         last = live.last_seq.get(seat, -1)
         if seq <= last:
             raise Refusal(f"message {seq} was already handled (the last was {last}): it is not done again", "stale", 409)
         live.last_seq[seat] = seq
-        return seat
 
     async def _apply(self, live: LiveTable, seat: int, action: str, arrived: float) -> dict[str, Any]:
         """Judge an action of a seat as the table stands now, store it, then announce it."""
@@ -429,6 +401,58 @@ class OmigaHub(Announcer[LiveTable]):
     def view_of(self, live: LiveTable) -> dict[str, Any]:
         """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
         return live.view()
+
+    async def announce(self, live: LiveTable) -> None:
+        """Send the view to the pages here and, as the referee of several processes, to the others'."""
+        if self.relay is None or live.remote:
+            await super().announce(live)
+            return
+        view = live.view()
+        broadcast(live.watchers, view)
+        await self.relay.show(live, view)
+
+    # ----- several processes (web/omiga_relay.py) --------------------------------------------
+
+    async def relayed(self, live: LiveTable, view: dict[str, Any]) -> None:
+        """The referee's new view of a table this process mirrors: to the pages here."""
+        if view.get("version", -1) < live.version and live.relayed is not None:
+            return  # an older view overtaken by a newer one
+        live.relayed, live.version = view, max(live.version, int(view.get("version", 0)))
+        await super().announce(live)
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """A table's record: as played here, or as stored when another process referees it."""
+        live = await self.get(table_id)
+        row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
+        return row.record() if row is not None else live.state.record()
+
+    async def take_over(self, live: LiveTable) -> bool:
+        """Referee a mirrored table whose referee is gone: rebuilt from the database, as after a
+        restart (the clock resumes at the last stored action once its people are here)."""
+        async with live.lock:
+            try:
+                row = await asyncio.to_thread(self.store.load_game, live.id)
+                assert row is not None
+                state = await asyncio.to_thread(ogames.replay, row.record())
+                digests = await asyncio.to_thread(self.store.token_digests, live.id)
+            except Exception:
+                log.exception("omiga table %s could not be taken over", live.id)
+                self.tables.pop(live.id, None)
+                return False
+            live.state, live.version, live.digests, live.remote, live.relayed = state, row.version, digests, False, None
+            live.signal_at = live.origin = None
+            live.ready, live.pages, live.last_seq, live.problem = set(), -1, {}, None
+        await self._settle(live)
+        self._warm(live)
+        self._begin(live)
+        await self.presence_changed(live.id)
+        return True
+
+    def step_down(self, live: LiveTable) -> None:
+        """Another process referees the table now: stop the clock and the bots here; relay."""
+        for task in live.tasks:
+            task.cancel()
+        live.tasks, live.remote, live.relayed = [], True, None
 
 
 def _verdict(action: str, reason: str, code: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ its own seats, and the invitation links it shows to pass on (each opens the tabl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -184,11 +185,11 @@ def _title(view: dict[str, Any]) -> str:
 @router.get("/o/{table_id}/record.json", response_model=None)
 async def table_record(request: Request, table_id: str) -> Response:
     try:
-        live = await hub_of(request).get(table_id)
+        record = await hub_of(request).record(table_id)
     except Refusal as refusal:
         return error_response(refusal.message, refusal.code, refusal.status)
-    disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{live.id}.json"'}
-    return Response(ogames.records.dumps(live.state.record()), media_type="application/json", headers=disposition)
+    disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{table_id}.json"'}
+    return Response(ogames.records.dumps(record), media_type="application/json", headers=disposition)
 
 
 # ----- the JSON API ----------------------------------------------------------------------------
@@ -247,6 +248,7 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
     live = await open_live(websocket, hub.get, table_id)
     if live is None:
         return
+    page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
     queue = hub.watch(live)
     offer(queue, live.view())
     sender = asyncio.create_task(send_all(websocket, queue))
@@ -264,7 +266,7 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
                     break
                 offer(queue, refused("too many messages: slow down", "too-fast"))
                 continue
-            answer = await handle(hub, live, incoming, limit)
+            answer = await handle(hub, live, page, incoming, limit)
             if answer is not None:
                 offer(queue, answer)
     except WebSocketDisconnect:
@@ -272,9 +274,13 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
     finally:
         hub.unwatch(live, queue)
         sender.cancel()
+        with contextlib.suppress(Exception):
+            await hub.presence.leave(live.id, page)
 
 
-async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+async def handle(
+    hub: OmigaHub, live: LiveTable, page: int, incoming: MutableMapping[str, Any], limit: int
+) -> dict[str, Any] | None:
     """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None."""
     message, problem = read_message(incoming, limit, parse_table_message, explain_table)
     if problem is not None:
@@ -282,7 +288,7 @@ async def handle(hub: OmigaHub, live: LiveTable, incoming: MutableMapping[str, A
     if isinstance(message, PingMessage):
         return {"type": "pong"}
     if isinstance(message, ReadyMessage):
-        await hub.ready(live, list(message.tokens))
+        await hub.ready(live, page, list(message.tokens))
         return None
     try:
         if isinstance(message, ActMessage):

@@ -201,6 +201,7 @@ def table_view(live: Any, clock: float, signal_in: float | None) -> dict[str, An
         "target": options.get("target"),
         "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
         "problem": live.problem,
+        "pages": max(0, getattr(live, "pages", 0)),  # pages open on the table, on every server process
     }
     if is_zen(state):
         view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint())

@@ -72,8 +72,18 @@ class PingMessage(Message):
     type: Literal["ping"]
 
 
-TAGS = ("move", "resign", "undo", "ping")
-ClientMessage = Annotated[MoveMessage | ResignMessage | UndoMessage | PingMessage, Field(discriminator="type")]
+class HereMessage(Message):
+    """The page is open for the seats of these tokens (a watcher sends none): everyone's view shows
+    those seats as here while the page stays open (unknown tokens are ignored)."""
+
+    type: Literal["here"]
+    tokens: Annotated[list[Token], Field(max_length=8)] = []
+
+
+TAGS = ("move", "resign", "undo", "here", "ping")
+ClientMessage = Annotated[
+    MoveMessage | ResignMessage | UndoMessage | HereMessage | PingMessage, Field(discriminator="type")
+]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -200,6 +210,6 @@ def explain(error: ValidationError, tags: tuple[str, ...] = TAGS) -> str:
     return text + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
 
 
-def parse_client(data: Any) -> MoveMessage | ResignMessage | UndoMessage | PingMessage:
+def parse_client(data: Any) -> MoveMessage | ResignMessage | UndoMessage | HereMessage | PingMessage:
     """A client message from decoded JSON; pydantic's ValidationError if it is not one."""
     return client_message.validate_python(data)

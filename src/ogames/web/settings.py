@@ -13,6 +13,7 @@ from pathlib import Path
 
 DATABASE_ENV = "OGAMES_DATABASE_URL"
 REDIS_ENV = "OGAMES_REDIS_URL"
+LEASE_ENV = "OGAMES_BUS_LEASE"
 
 
 def default_database_path() -> Path:
@@ -32,6 +33,14 @@ def default_redis_url() -> str | None:
     return os.environ.get(REDIS_ENV, "").strip() or None
 
 
+def default_lease() -> float:
+    """`OGAMES_BUS_LEASE` seconds if set (a positive number), else 10."""
+    try:
+        return float(os.environ.get(LEASE_ENV, "") or 10.0)
+    except ValueError:
+        raise ValueError(f"{LEASE_ENV} must be a number of seconds") from None
+
+
 # The longest a board game's computer searches for one move, in seconds, whatever its level: the
 # levels are iteration budgets (web/computer.py), reached well before this on small boards.
 AI_TIME_CAP = 10.0
@@ -43,10 +52,10 @@ class Settings:
 
     database_url: str = field(default_factory=default_database_url)
     # Redis for several server processes on one database (None: this process is alone), and how
-    # long a process's claim on a computer's move lasts unless it renews it (if it dies, another
-    # process takes the move over after this).
+    # long a process's claim on a computer's move or on refereeing an Omiga table lasts unless it
+    # renews it (if it dies, another process takes the move or the table over after this).
     redis_url: str | None = field(default_factory=default_redis_url)
-    bus_lease_seconds: float = 10.0
+    bus_lease_seconds: float = field(default_factory=default_lease)
     # How the computer thinks: "process" (a worker process: the server never waits on it) or
     # "thread" (a worker thread in the server process, for tests that must not spawn processes).
     ai_executor: str = "process"
@@ -81,6 +90,8 @@ class Settings:
             raise ValueError(f"ai_executor must be 'process' or 'thread', not {self.ai_executor!r}")
         if not self.ai_time_cap > 0:
             raise ValueError("ai_time_cap must be a positive number of seconds")
+        if not self.bus_lease_seconds > 0:
+            raise ValueError("bus_lease_seconds must be a positive number of seconds")
         if self.ai_workers < 1:
             raise ValueError("ai_workers must be at least 1")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:

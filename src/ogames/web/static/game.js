@@ -41,7 +41,11 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId));
-    socket.addEventListener("open", function () { retry = 500; linkState(true); });
+    socket.addEventListener("open", function () {
+      retry = 500;
+      linkState(true);
+      sayHere();
+    });
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
@@ -53,6 +57,13 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
+  }
+
+  // Say which seats this page holds: the others' pages show them as here while it is open.
+  function sayHere() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) }));
+    }
   }
 
   function send(message) {
@@ -141,6 +152,14 @@
       seat.colours.forEach(function (colour) { li.append(swatch(colour)); });
       li.append(document.createTextNode(seatName(seat) + " · " + seat.colours.map(colourName).join(", ")));
       if (!view.over && seat.seat === view.mover) li.className = "to-move";
+      // A person in another browser who has no page open on the game now (on any server process).
+      const elsewhere = !seat.computer && heldSeats().indexOf(seat.seat) < 0 && seat.kind !== "open";
+      if (!view.over && elsewhere && view.present && view.present.indexOf(seat.seat) < 0) {
+        const away = document.createElement("span");
+        away.className = "away";
+        away.textContent = " · " + words.away;
+        li.append(away);
+      }
       if (view.scores && seat.colours.length) {
         const score = seat.colours.map(function (c) { return view.scores[c]; }).filter(function (s) { return s !== undefined; });
         if (score.length) li.append(document.createTextNode(" · " + words.score + " " + score.join(", ")));
@@ -202,7 +221,7 @@
   const hooks = window.ogamesHooks || [];
   const api = {
     gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
-    keepTokens: keepTokens, send: send, showMessage: showMessage, render: function () { render(); },
+    keepTokens: keepTokens, send: send, sayHere: sayHere, showMessage: showMessage, render: function () { render(); },
   };
 
   // ----- the computer's analysis of the position shown -------------------------------------------

@@ -311,7 +311,9 @@
       if (seat.colour) li.append(swatch(seat.colour));
       const who = seat.computer ? botName(seat) : (mine.indexOf(seat.seat) >= 0 ? words.you : words.person);
       li.append(el("strong", "", view.zen ? words.zen_player : colourName(seat.actor)), document.createTextNode(" · " + who));
-      if (!seat.computer && !seat.ready && view.realtime && !view.started) li.append(el("span", "away", " · " + words.not_here));
+      if (!seat.computer && !seat.ready && !view.over && mine.indexOf(seat.seat) < 0) {
+        li.append(el("span", "away", " · " + (view.started ? words.away : words.not_here)));  // no page open on any server
+      }
       const counts = el("div", "counts small");
       const parts = [words.in_hand.replace("{n}", seat.hand.length)];
       Object.keys(seat.supplies).forEach(function (colour) {

@@ -98,6 +98,7 @@
         if (!response.ok) { page.showMessage(body.error || "?"); return; }
         page.tokens[String(body.seat)] = body.token;
         page.keepTokens();
+        page.sayHere();  // the seat just taken is here now, for everyone's page
         page.render();
       });
     }).catch(function () { page.showMessage(page.words.disconnected); });

@@ -1,0 +1,90 @@
+"""A live Omiga table: the state in memory, who plays each seat, who is here, who watches, and the
+clock that maps the server's monotonic time to game time (the hub, `omiga_live.py`, acts on it)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ogames.rules.protocol import State
+from ogames.web.omiga_view import is_realtime, is_zen, table_view
+from ogames.web.store import seat_of_token
+
+HUMAN = "human"
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """An Omiga game in memory: the state, who plays each seat, who is here and who watches."""
+
+    id: str
+    seat_kinds: list[str]
+    state: State
+    digests: dict[int, str]
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[asyncio.Queue] = field(default_factory=set)
+    ready: set[int] = field(default_factory=set)  # the seats of people with a page open (any process)
+    pages: int = 0  # pages open on the table (any process)
+    signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
+    origin: float | None = None  # monotonic time of game time 0 (the clock resumes at state.clock)
+    last_seq: dict[int, int] = field(default_factory=dict)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+    problem: str | None = None
+    zen_verdict: tuple[str, str] | None = None
+    # Several processes: True while another process referees the table (this one relays), with
+    # that referee's newest view.
+    remote: bool = False
+    relayed: dict[str, Any] | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to (compared in constant time), or None."""
+        return seat_of_token(self.digests, token)
+
+    @property
+    def realtime(self) -> bool:
+        """Whether the table is played in real time."""
+        return is_realtime(self.state)
+
+    @property
+    def people(self) -> set[int]:
+        """The seats people play."""
+        return {seat for seat, kind in enumerate(self.seat_kinds) if kind == HUMAN}
+
+    @property
+    def started(self) -> bool:
+        """Whether play is on (turn-based tables always; real time after the signal)."""
+        return self.signal_at is not None and time.monotonic() >= self.signal_at
+
+    def clock(self) -> float:
+        """Game time now (seconds since the signal, never before the last accepted action)."""
+        base = float(getattr(self.state, "clock", 0.0) or 0.0)
+        if self.origin is None:
+            return base
+        return max(base, time.monotonic() - self.origin)
+
+    def signal_in(self) -> float | None:
+        """Seconds until the signal while counting down, else None."""
+        if self.signal_at is None:
+            return None
+        left = self.signal_at - time.monotonic()
+        return round(left, 2) if left > 0 else None
+
+    def zen_hint(self) -> str | None:
+        """The greedy zen player's move here (cheap), as a hint."""
+        if not is_zen(self.state) or self.state.is_over:
+            return None
+        from ogames.players.omiga.zen_greedy import greedy_move
+
+        return greedy_move(self.state)  # type: ignore[arg-type]
+
+    def view(self) -> dict[str, Any]:
+        """What every watcher sees now."""
+        if self.remote and self.relayed is not None:
+            return self.relayed
+        return table_view(self, self.clock(), self.signal_in())
+
+
+__all__ = ["HUMAN", "LiveTable"]
