@@ -144,6 +144,7 @@ def test_a_dropped_socket_reconnects_to_the_whole_game(browser: Any, server: str
     expect(guest.locator("#status")).to_contain_text("your turn")
     guest.click('[data-cell="a1"]')
     expect(host.locator('[data-cell="a1"]')).to_have_attribute("data-stone", "white")
+    expect(guest.locator("#moves li")).to_have_count(2)  # its own move's view came back before the drop
     # The host's move made while the guest was away arrives whole when it comes back.
     allowed["now"] = False
     sockets[-1].close()
