@@ -19,7 +19,8 @@ played twice with the seats swapped (two processes); "seat decided" counts the o
 two games the same seat won. Records: `tournaments/workers/*.jsonl`.
 
     .venv/bin/python benchmarks/bench_workers.py speed [--rounds 5] [--seconds 1]
-    .venv/bin/python benchmarks/bench_workers.py strength [--games 40] [--per-worker 3000] [--speedup S]
+    .venv/bin/python benchmarks/bench_workers.py strength [--games 60] [--per-worker 5000] [--speedup S]
+        [--matches "equal time,ideal,equal work,doubling"] [--plies 1] [--only "Y 9"]
 """
 
 from __future__ import annotations
@@ -178,7 +179,7 @@ def match(game: str, options: dict[str, Any], a: str, b: str, games: int, plies:
 
 
 def strength(
-    games: int, per_worker: int, speedup: float, which: list[str], plies: int, console: Console
+    games: int, per_worker: int, speedup: float, which: list[str], plies: int, only: str, console: Console
 ) -> list[dict[str, Any]]:
     """The strength table; returns its rows."""
     two = f"mcts:workers=2,iterations={2 * per_worker}"
@@ -194,6 +195,8 @@ def strength(
         table.add_column(column, justify="left" if column in ("board", "match", "A", "B") else "right")
     rows = []
     for game, options, name in STRENGTH_CASES:
+        if only not in name:
+            continue
         warm_up(ogames.load(game, **options).new_state())
         for label in which:
             a, b = pairs[label]
@@ -218,11 +221,12 @@ def main() -> None:
     parser.add_argument("part", choices=("speed", "strength"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--per-worker", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--per-worker", type=int, default=5000)
     parser.add_argument("--speedup", type=float, default=None, help="s; by default the last speed run's median")
     parser.add_argument("--matches", default="equal time,ideal", help="of: equal time, ideal, equal work, doubling")
-    parser.add_argument("--plies", type=int, default=2, help="random plies of each opening")
+    parser.add_argument("--plies", type=int, default=1, help="random plies of each opening")
+    parser.add_argument("--only", default="", help="strength boards whose name contains this (e.g. 'Y 9')")
     args = parser.parse_args()
     console = Console()
     saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
@@ -233,7 +237,7 @@ def main() -> None:
         if speedup is None:
             parser.error("run the speed part first or give --speedup")
         which = [m.strip() for m in args.matches.split(",")]
-        rows = strength(args.games, args.per_worker, speedup, which, args.plies, console)
+        rows = strength(args.games, args.per_worker, speedup, which, args.plies, args.only, console)
         fresh = {(r["board"], r["match"], args.per_worker) for r in rows}
         kept = [r for r in saved.get("strength", []) if (r["board"], r["match"], r["per_worker"]) not in fresh]
         saved["strength"] = kept + [{**r, "per_worker": args.per_worker, "speedup": speedup} for r in rows]
