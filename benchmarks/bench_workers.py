@@ -4,6 +4,10 @@ Speed: iterations per second of one search of `--seconds` from the empty board a
 mid-game position (random plies, seeded), workers 1 and 2 alternating in rounds so that a busy
 machine slows both alike; medians over the rounds, wall-clock and CPU time (CPU time counts both
 threads), the speed-up of two workers (median of each round's ratio) and the load average seen.
+On a loaded machine the scheduler shares the CPU by session (autogroups), so a process gets about
+the same share with two threads as with one and the wall-clock speed-up tends to 1; "2·CPU
+ratio" (twice the ratio of iterations per CPU second) is what two free cores would give if the
+threads did not slow each other.
 
 Strength, measured without the clock (a shared machine distorts wall-clock matches): two workers
 with I iterations each (2·I in total) against one tree with
@@ -89,7 +93,8 @@ def one_search(state: Any, workers: int, seconds: float) -> tuple[float, float]:
 def speed(rounds: int, seconds: float, console: Console) -> dict[str, Any]:
     """The speed table; returns its figures (and the overall speed-up) for the results file."""
     table = Table(title=f"mcts iterations/s, workers 1 and 2 (median of {rounds} alternating rounds of {seconds} s)")
-    for column in ("board", "from", "w=1 wall", "w=2 wall", "speed-up", "w=1 CPU", "w=2 CPU", "load"):
+    columns = ("board", "from", "w=1 wall", "w=2 wall", "speed-up", "w=1 CPU", "w=2 CPU", "2·CPU ratio", "load")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("board", "from") else "right")
     rows = []
     for game, options, name in SPEED_CASES:
@@ -123,6 +128,7 @@ def speed(rounds: int, seconds: float, console: Console) -> dict[str, Any]:
                 f"{row['speedup']:.2f}×",
                 f"{cpu[1]:,.0f}",
                 f"{cpu[2]:,.0f}",
+                f"{2 * cpu[2] / cpu[1]:.2f}",
                 f"{row['load']:.1f}",
             )
             console.print(f"{name} {row['from']}: speed-up {row['speedup']:.2f} at load {row['load']:.1f}")
@@ -160,12 +166,14 @@ def play_one(task: tuple[str, dict[str, Any], list[str], list[str], int]) -> dic
     return {"opening": moves, "seats": specs, "winner": state.owner[state.winner], "moves": state.ply}
 
 
-def match(game: str, options: dict[str, Any], a: str, b: str, games: int, plies: int, label: str) -> tuple[int, int, int]:
+def match(
+    game: str, options: dict[str, Any], a: str, b: str, games: int, plies: int, first: int, label: str
+) -> tuple[int, int, int]:
     """`a` against `b` from games/2 seeded random openings, each played twice with the seats
     swapped, in two processes; (a's wins, games, openings whose two games the same seat won).
     Every game is kept in tournaments/workers/LABEL.jsonl."""
     tasks = []
-    for k in range(games // 2):
+    for k in range(first, first + games // 2):
         moves = opening(game, options, plies, k)
         tasks += [(game, options, moves, [a, b], 2 * k), (game, options, moves, [b, a], 2 * k + 1)]
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -179,7 +187,7 @@ def match(game: str, options: dict[str, Any], a: str, b: str, games: int, plies:
 
 
 def strength(
-    games: int, per_worker: int, speedup: float, which: list[str], plies: int, only: str, console: Console
+    games: int, per_worker: int, speedup: float, which: list[str], plies: int, only: str, first: int, console: Console
 ) -> list[dict[str, Any]]:
     """The strength table; returns its rows."""
     two = f"mcts:workers=2,iterations={2 * per_worker}"
@@ -201,11 +209,12 @@ def strength(
         for label in which:
             a, b = pairs[label]
             start = time.perf_counter()
-            slug = "-".join(str(v) for v in (game, *options.values())) + f"-{label.replace(' ', '-')}-{per_worker}"
-            wins, played, same = match(game, options, a, b, games, plies, slug)
+            slug = "-".join(str(v) for v in (game, *options.values())) + f"-{label.replace(' ', '-')}-{per_worker}-from{first}"
+            wins, played, same = match(game, options, a, b, games, plies, first, slug)
             share = wins / played
             half = 1.96 * math.sqrt(max(share * (1 - share), 1e-9) / played)
-            rows.append({"board": name, "match": label, "a": a, "b": b, "wins": wins, "games": played, "seat_decided": same})
+            row = {"board": name, "match": label, "a": a, "b": b, "wins": wins, "games": played, "seat_decided": same}
+            rows.append({**row, "first": first})
             interval = f"{max(0, share - half):.0%}–{min(1, share + half):.0%}"
             short_a, short_b = a.removeprefix("mcts:"), b.removeprefix("mcts:")
             table.add_row(name, label, short_a, short_b, f"{wins}/{played}", f"{share:.0%}", interval, f"{same}/{played // 2}")
@@ -226,6 +235,7 @@ def main() -> None:
     parser.add_argument("--speedup", type=float, default=None, help="s; by default the last speed run's median")
     parser.add_argument("--matches", default="equal time,ideal", help="of: equal time, ideal, equal work, doubling")
     parser.add_argument("--plies", type=int, default=1, help="random plies of each opening")
+    parser.add_argument("--first", type=int, default=0, help="number of the first opening (its seed)")
     parser.add_argument("--only", default="", help="strength boards whose name contains this (e.g. 'Y 9')")
     args = parser.parse_args()
     console = Console()
@@ -237,9 +247,9 @@ def main() -> None:
         if speedup is None:
             parser.error("run the speed part first or give --speedup")
         which = [m.strip() for m in args.matches.split(",")]
-        rows = strength(args.games, args.per_worker, speedup, which, args.plies, args.only, console)
-        fresh = {(r["board"], r["match"], args.per_worker) for r in rows}
-        kept = [r for r in saved.get("strength", []) if (r["board"], r["match"], r["per_worker"]) not in fresh]
+        rows = strength(args.games, args.per_worker, speedup, which, args.plies, args.only, args.first, console)
+        fresh = {(r["board"], r["match"], args.per_worker, args.first) for r in rows}
+        kept = [r for r in saved.get("strength", []) if (r["board"], r["match"], r["per_worker"], r.get("first", 0)) not in fresh]
         saved["strength"] = kept + [{**r, "per_worker": args.per_worker, "speedup": speedup} for r in rows]
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(saved, indent=1) + "\n")

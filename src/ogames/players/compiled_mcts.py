@@ -244,7 +244,9 @@ class CompiledMcts(MctsPlayer):
     With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
     share), so that a level, which is an iteration budget, keeps its meaning; a `think` time is
     each worker's (all stop at the deadline). `nodes` is each tree's budget. Every worker keeps its
-    own tree between moves (`reuse`).
+    own tree between moves (`reuse`). Measured (`benchmarks/bench_workers.py`, README): two trees of
+    I iterations play about as well as one of 2·I, so two workers pay where a second core is free;
+    on a busy shared machine they get no more CPU than one thread, so the default is 1.
     """
 
     def __init__(
