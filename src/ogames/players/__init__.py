@@ -66,6 +66,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "reward": str,
         "captures": _flag,
         "level": int,
+        "workers": int,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -236,7 +238,15 @@ class CompiledMcts(MctsPlayer):
     else the block of the opponent's win in one, where there is one), `reward` (with 3–4 seats:
     `win` 1 to the winner; `rank` Omega's seats by the rank of their scores; `paranoid` the others
     get 1 − the searching seat's reward), `captures` (Onyx playouts stop a capture the last stone
-    threatens), `level` (1–10, see `levels.py`; for `info()`).
+    threatens), `level` (1–10, see `levels.py`; for `info()`), `workers` (root parallelism: that
+    many independent trees searched at once in threads, see `_parallel_search`; 1).
+
+    With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
+    share), so that a level, which is an iteration budget, keeps its meaning; a `think` time is
+    each worker's (all stop at the deadline). `nodes` is each tree's budget. Every worker keeps its
+    own tree between moves (`reuse`). Measured (`benchmarks/bench_workers.py`, README): two trees of
+    I iterations play about as well as one of 2·I, so two workers pay where a second core is free;
+    on a busy shared machine they get no more CPU than one thread, so the default is 1.
     """
 
     def __init__(
@@ -262,6 +272,7 @@ class CompiledMcts(MctsPlayer):
         reward: str = "win",
         captures: bool = False,
         level: int | None = None,
+        workers: int = 1,
     ):
         if exploration is None:
             exploration = 0.25 if rave else math.sqrt(2)
@@ -291,7 +302,12 @@ class CompiledMcts(MctsPlayer):
         self.reward = reward
         self.captures = bool(captures)
         self.level = level
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
+        self.workers = workers
         self._tree: dict[str, Any] | None = None
+        self._trees: list[dict[str, Any] | None] = [None] * workers  # with workers > 1
+        self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root the last move came from
         self._solver: Any = None
         self._prove_rate = PROVE_START_RATE
 
@@ -299,6 +315,8 @@ class CompiledMcts(MctsPlayer):
         """Forget the tree and start the random sequence again from the seed."""
         super().reset()
         self._tree = None
+        self._trees = [None] * self.workers
+        self._root = None
         self._solver = None
 
     def choose(self, state: State) -> str:
@@ -367,10 +385,9 @@ class CompiledMcts(MctsPlayer):
     def _avoid_proven_losses(self, state: State, move: str) -> str:
         """The searched move unless the solver proves that the opponent wins after it; then the
         next most visited root move not proven to lose (at most PROVE_TRIES are checked)."""
-        tree = self._tree
-        if tree is None:
+        if self._root is None:
             return move
-        ints, floats = tree["ints"], tree["floats"]
+        ints, floats = self._root
         first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
         if first < 0:
             return move
@@ -402,8 +419,13 @@ class CompiledMcts(MctsPlayer):
     def _tree_for(self, state: State, adapter: Adapter) -> dict[str, Any]:
         """The tree to search from: the kept one re-rooted at this state when it continues the
         position last searched, else a new one."""
+        self._tree = self._reused_or_new(state, adapter, self._tree)
+        return self._tree
+
+    def _reused_or_new(self, state: State, adapter: Adapter, kept: dict[str, Any] | None) -> dict[str, Any]:
+        """`kept` re-rooted at this state when it continues the position it searched, else a new
+        tree (in `kept`'s arrays when they fit)."""
         path = adapter.path_moves(state)
-        kept = self._tree
         if self.reuse and kept is not None and kept["game"] is state.game and kept["players"] == len(state.players):
             old = kept["path"]
             if len(path) >= len(old) and path[: len(old)] == old:
@@ -447,7 +469,6 @@ class CompiledMcts(MctsPlayer):
             "meta": meta,
             "reused": 0,
         }
-        self._tree = tree
         return tree
 
     def compiled_search(self, state: State, think: float | None = None) -> str:
@@ -456,9 +477,19 @@ class CompiledMcts(MctsPlayer):
         think = self.think if think is None else think
         start = time.perf_counter()
         adapter = Adapter(state)
+        if self.workers > 1:
+            return self._parallel_search(state, adapter, think, start)
         self._seed()
         tree = self._tree_for(state, adapter)
         stones, var, owner = adapter.encode(state)
+        params, fparams = self._search_params(state, adapter)
+        deadline = None if think is None else start + think
+        done = self._search_loop(tree, adapter, stones, var, owner, params, fparams, self.iterations, deadline, think)
+        self._root = (tree["ints"], tree["floats"])
+        return self._report(state, adapter, [tree], done, time.perf_counter() - start)
+
+    def _search_params(self, state: State, adapter: Adapter) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's int and float parameters for this player's settings on this position."""
         params = adapter.params.copy()
         params[K.P_RAVE] = int(self.rave)
         params[K.P_SOLVER] = int(self.solver and len(state.players) == 2)
@@ -476,15 +507,32 @@ class CompiledMcts(MctsPlayer):
             # play could make it even, so then every stone is tested.
             params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
         fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
+        return params, fparams
+
+    @staticmethod
+    def _search_loop(
+        tree: dict[str, Any],
+        adapter: Adapter,
+        stones: np.ndarray,
+        var: np.ndarray,
+        owner: np.ndarray,
+        params: np.ndarray,
+        fparams: np.ndarray,
+        limit: int | None,
+        deadline: float | None,
+        think: float | None,
+        stop: threading.Event | None = None,
+    ) -> int:
+        """Run the kernel on one tree in batches until `limit` iterations, the deadline, a proven
+        root, or (a worker among several) `stop` is set; return the iterations run. `params` may
+        be changed (the solver is switched off once every move is proven lost)."""
         arrays = adapter.rule_arrays()
-        deadline = None if think is None else start + think
-        limit = self.iterations
         done = 0
         batch = BATCH if deadline is None else FIRST_BATCH
         while True:
             if limit is not None:
                 batch = min(batch, limit - done)
-            if batch <= 0:
+            if batch <= 0 or (stop is not None and stop.is_set()):
                 break
             called = time.perf_counter()
             ran = K.run(
@@ -504,6 +552,8 @@ class CompiledMcts(MctsPlayer):
             done += ran
             if ran < batch:  # the root is proven
                 if tree["ints"][0, K.I_PROVEN] == tree["ints"][0, K.I_SEAT]:
+                    if stop is not None:
+                        stop.set()  # a proven win: the other workers need not search on
                     break
                 # Every move loses against perfect play: search on without the proofs for the
                 # move that resists best against an opponent who may not find the win.
@@ -519,7 +569,37 @@ class CompiledMcts(MctsPlayer):
                 batch = int(min(BATCH, max(1, rate * min(SLICE * think, deadline - now))))
             else:
                 batch = BATCH
-        return self._report(state, adapter, tree, done, time.perf_counter() - start)
+        return done
+
+    # ----- root parallelism ----------------------------------------------------------------------
+    def _parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float) -> str:
+        """Root parallelism: `workers` independent trees, each searched in its own thread (the
+        kernel runs without the GIL) from its own seed, with its own tree arrays, parameters and
+        scratch buffers (the kernel allocates those per call; numba's random generator is per
+        thread). Their roots' statistics are then merged move by move (`_merged_root`) and the
+        move is chosen from the merged counts. With an iteration budget each worker runs its share
+        of the total, so the result depends on the seed only; with a time budget, on the clock."""
+        count = self.workers
+        seeds = [self.rng.getrandbits(31) for _ in range(count)]
+        trees = [self._reused_or_new(state, adapter, kept) for kept in self._trees]
+        self._trees = list(trees)
+        stones, var, owner = adapter.encode(state)
+        params, fparams = self._search_params(state, adapter)
+        limit = self.iterations
+        shares = [None if limit is None else limit // count + (w < limit % count) for w in range(count)]
+        deadline = None if think is None else start + think
+        stop = threading.Event()
+
+        def work(w: int) -> int:
+            K.seed_rng(seeds[w])  # this thread's generator
+            return self._search_loop(
+                trees[w], adapter, stones, var, owner, params.copy(), fparams, shares[w], deadline, think, stop
+            )
+
+        with ThreadPoolExecutor(max_workers=count, thread_name_prefix="mcts-worker") as pool:
+            done = list(pool.map(work, range(count)))
+        self._root = _merged_root([(t["ints"], t["floats"]) for t in trees])
+        return self._report(state, adapter, trees, sum(done), time.perf_counter() - start, per_worker=done)
 
     def _best_child(self, ints: np.ndarray, floats: np.ndarray, node: int) -> int:
         """A proven win for the seat deciding here, else the most visited child that is not a
@@ -557,8 +637,19 @@ class CompiledMcts(MctsPlayer):
         weights = [(floats[c, K.F_N] / top) ** (1.0 / self.temperature) if floats[c, K.F_N] > 0 else 1.0 for c in visited]
         return self.rng.choices(visited, weights=weights)[0]
 
-    def _report(self, state: State, adapter: Adapter, tree: dict[str, Any], done: int, seconds: float) -> str:
-        ints, floats = tree["ints"], tree["floats"]
+    def _report(
+        self,
+        state: State,
+        adapter: Adapter,
+        trees: list[dict[str, Any]],
+        done: int,
+        seconds: float,
+        per_worker: list[int] | None = None,
+    ) -> str:
+        """Choose the move from the root of the last search (`_root`: the one tree's, or the
+        workers' merged) and record the figures `info()` gives."""
+        assert self._root is not None, "a search sets the root it chose from"
+        ints, floats = self._root
         if ints[0, K.I_FIRST] < 0:  # nothing searched (a budget of no time): any legal move
             move = state.legal_moves()[0]
             self.last = {"iterations": done, "seconds": seconds, "move": move, "visits": 0, "value": None, "reliable": False}
@@ -571,13 +662,16 @@ class CompiledMcts(MctsPlayer):
         value = float(floats[best, K.F_W + seat] / visits) if visits else None
         if proven >= 0:
             value = 1.0 if proven == seat else 0.0
-        pv: list[str] = []
-        node = 0
-        while ints[node, K.I_FIRST] >= 0 and len(pv) < PV_LENGTH:
-            node = self._best_child(ints, floats, node) if node else best
-            pv.append(adapter.move_text(int(ints[node, K.I_MOVE])))
-            if ints[node, K.I_SEAT] < 0:
-                break
+        code = int(ints[best, K.I_MOVE])
+        pv = [adapter.move_text(code)]
+        if ints[best, K.I_SEAT] >= 0:
+            # The line goes on in the tree that visited the move most (the only one, one worker).
+            tree_ints, tree_floats, node = _deepest_line(trees, code)
+            while tree_ints[node, K.I_FIRST] >= 0 and len(pv) < PV_LENGTH:
+                node = self._best_child(tree_ints, tree_floats, node)
+                pv.append(adapter.move_text(int(tree_ints[node, K.I_MOVE])))
+                if tree_ints[node, K.I_SEAT] < 0:
+                    break
         move = pv[0]
         self.last = {
             "iterations": done,
@@ -588,12 +682,76 @@ class CompiledMcts(MctsPlayer):
             "reliable": visits >= MIN_PLAYOUTS_FOR_VALUE or proven >= 0,
             "proven": None if proven < 0 else ("win" if proven == seat else "loss"),
             "pv": pv,
-            "nodes": int(tree["meta"][K.M_COUNT]),
-            "reused": tree["reused"],
+            "nodes": sum(int(tree["meta"][K.M_COUNT]) for tree in trees),
+            "reused": sum(tree["reused"] for tree in trees),
             "iterations_per_second": done / seconds if seconds > 0 else 0.0,
             "level": self.level,
         }
+        if per_worker is not None:
+            self.last.update(workers=len(per_worker), worker_iterations=list(per_worker))
         return move
+
+
+def _deepest_line(trees: list[dict[str, Any]], code: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The tree whose root child for move `code` has the most visits, and that child."""
+    found: tuple[np.ndarray, np.ndarray, int] | None = None
+    most = -1.0
+    for tree in trees:
+        ints, floats = tree["ints"], tree["floats"]
+        first = int(ints[0, K.I_FIRST])
+        if first < 0:
+            continue
+        for child in range(first, first + int(ints[0, K.I_NCHILD])):
+            if ints[child, K.I_MOVE] == code and floats[child, K.F_N] > most:
+                found, most = (ints, floats, child), float(floats[child, K.F_N])
+    assert found is not None, "the chosen move is a root child of some tree"
+    return found
+
+
+def _merged_root(roots: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The workers' roots as one root with its children, in the tree's columns: per move, the sums
+    of visits, AMAF figures and reward sums, and a proof if any worker found one (a proven win
+    for the seat to move wins over the others; proofs are exact, so workers do not disagree).
+    Children are ordered by move code, so that the merge does not depend on expansion order."""
+    ints0, floats0 = roots[0]
+    columns = floats0.shape[1]
+    rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    root_i = ints0[0].copy()
+    root_f = np.zeros(columns)
+    seat = int(root_i[K.I_SEAT])
+    for ints, floats in roots:
+        root_f += floats[0]
+        proven = int(ints[0, K.I_PROVEN])
+        if proven >= 0 and (root_i[K.I_PROVEN] < 0 or proven == seat):
+            root_i[K.I_PROVEN] = proven
+        first = int(ints[0, K.I_FIRST])
+        if first < 0:
+            continue
+        for child in range(first, first + int(ints[0, K.I_NCHILD])):
+            code = int(ints[child, K.I_MOVE])
+            if code not in rows:
+                row = ints[child].copy()
+                row[K.I_PROVEN] = -1
+                rows[code] = (row, np.zeros(columns))
+            row, sums = rows[code]
+            sums += floats[child]
+            for column in (K.I_SEAT, K.I_COLOUR, K.I_TERM):
+                row[column] = max(row[column], ints[child, column])
+            proven = int(ints[child, K.I_PROVEN])
+            if proven >= 0 and (row[K.I_PROVEN] < 0 or proven == seat):
+                row[K.I_PROVEN] = proven
+    codes = sorted(rows)
+    merged_i = np.empty((1 + len(codes), K.NI), dtype=np.int32)
+    merged_f = np.empty((1 + len(codes), columns), dtype=np.float64)
+    merged_i[0], merged_f[0] = root_i, root_f
+    merged_i[0, K.I_FIRST] = 1 if codes else -1
+    merged_i[0, K.I_NCHILD] = len(codes)
+    for k, code in enumerate(codes, start=1):
+        merged_i[k], merged_f[k] = rows[code]
+        merged_i[k, K.I_PARENT] = 0
+        merged_i[k, K.I_FIRST] = -1
+        merged_i[k, K.I_NCHILD] = 0
+    return merged_i, merged_f
 
 
 def warm_up(state: State, seed: int = 0) -> None:

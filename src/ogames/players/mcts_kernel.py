@@ -595,7 +595,7 @@ def _prove(ints, node, params):
         ints[node, I_PROVEN] = common
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: root-parallel workers run it from threads at once
 def run(
     ints,
     floats,
