@@ -205,3 +205,23 @@ def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
         ("g1", 4, {"undo": {"asked": 1, "agreed": []}}),
         ("g1", 4, {"move": "a1", "entry": {"m": "a1"}}),
     ]
+
+
+def test_side_tasks_are_kept_logged_when_they_fail_and_stopped_at_close(caplog: pytest.LogCaptureFixture) -> None:
+    from ogames.web.background import Background
+
+    async def scenario() -> None:
+        side = Background("tested part")
+        forever = side.spawn(asyncio.sleep(3600), name="forever")
+
+        async def fail() -> None:
+            raise RuntimeError("broken")
+
+        side.spawn(fail())
+        await asyncio.sleep(0.01)
+        assert side.tasks == {forever} and forever.get_name() == "forever"  # type: ignore[attr-defined]
+        await side.close()
+        assert forever.cancelled() and not side.tasks
+
+    asyncio.run(scenario())
+    assert any("tested part" in record.getMessage() and "broken" in record.getMessage() for record in caplog.records)

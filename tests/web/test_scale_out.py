@@ -253,7 +253,10 @@ def test_the_bus_carries_actions_to_the_other_process_and_one_claim_wins(service
 
         await one.start(listener("one"), nothing)
         await two.start(listener("two"), nothing)
-        await asyncio.sleep(0.3)  # both subscribed
+        for _ in range(200):  # both subscribed (a fixed pause was too short on a loaded machine)
+            if await one.redis.execute_command("PUBSUB", "NUMPAT") >= 2:
+                break
+            await asyncio.sleep(0.05)
         await one.publish("g1", 3, {"move": "c3"})
         for _ in range(50):
             if heard:

@@ -179,7 +179,7 @@ def test_a_dead_processes_pages_drop_out_after_half_a_lease(services: tuple[Any,
                 break
             await asyncio.sleep(0.01)
         assert heard == ["g1"] and await living.here("g1") == Here(frozenset({1}), 1)
-        for task in dying._tasks:  # it dies without a word: its entry stays in Redis, unrefreshed
+        for task in list(dying._side.tasks):  # it dies without a word: its entry stays in Redis, unrefreshed
             task.cancel()
         heard.clear()
         await asyncio.sleep(0.5)  # past half a lease (0.2 s) and a refresh (0.1 s)

@@ -21,12 +21,13 @@ message delays a view but loses nothing (a process that reconnects to Redis re-r
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from ogames.web.background import Background
 
 log = logging.getLogger("ogames.web")
 
@@ -77,8 +78,7 @@ class RedisBus(Bus):
         self.redis: Any = aioredis.from_url(url, socket_connect_timeout=5, health_check_interval=30)
         self.worker = secrets.token_hex(6)  # this process, so it ignores its own messages
         self.lease_seconds = lease_seconds
-        self._listener: asyncio.Task | None = None
-        self._tasks: set[asyncio.Task] = set()
+        self._side = Background("bus: catching up failed")
         # Renew or delete a turn key only while it still names this process.
         self._renew = self.redis.register_script(
             "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
@@ -88,7 +88,7 @@ class RedisBus(Bus):
         )
 
     async def start(self, heard: Heard, resync: Resync) -> None:
-        self._listener = asyncio.get_running_loop().create_task(self._listen(heard, resync), name="ogames-bus")
+        self._side.spawn(self._listen(heard, resync), name="ogames-bus")
 
     async def _listen(self, heard: Heard, resync: Resync) -> None:
         pause, first = 0.5, True
@@ -98,7 +98,7 @@ class RedisBus(Bus):
                     await pubsub.psubscribe(CHANNEL + "*")
                     if not first:
                         log.info("bus: connected to Redis again; re-reading the live games")
-                        self._spawn(resync())
+                        self._side.spawn(resync())
                     first, pause = False, 0.5
                     async for message in pubsub.listen():
                         self._dispatch(message, heard)
@@ -122,17 +122,7 @@ class RedisBus(Bus):
             log.warning("bus: a message that is not ours was ignored")
             return
         action = {key: data[key] for key in ACTION_KEYS if key in data}
-        self._spawn(heard(game_id, version, action))
-
-    def _spawn(self, work: Awaitable[None]) -> None:
-        task: asyncio.Task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("bus: catching up failed: %r", task.exception())
+        self._side.spawn(heard(game_id, version, action))
 
     async def publish(self, game_id: str, version: int, action: dict[str, Any]) -> None:
         message = json.dumps({"worker": self.worker, "version": version, **action})
@@ -149,7 +139,7 @@ class RedisBus(Bus):
             log.warning("bus: could not claim the computer's move (%s); the database will decide", type(exc).__name__)
             return True
         if won:
-            self._spawn(self._hold(key, lease_ms, holding))
+            self._side.spawn(self._hold(key, lease_ms, holding))
         return bool(won)
 
     async def _hold(self, key: str, lease_ms: int, holding: Callable[[], bool]) -> None:
@@ -174,12 +164,7 @@ class RedisBus(Bus):
         await self._drop(keys=[key], args=[self.worker])
 
     async def close(self) -> None:
-        tasks = [task for task in (self._listener, *self._tasks) if task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await self._side.close()
         await self.redis.aclose()
 
 

@@ -33,9 +33,9 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from ogames.web.background import Background
 from ogames.web.bus import RedisBus
 from ogames.web.hub import Refusal
 from ogames.web.omiga_table import LiveTable
@@ -58,13 +58,12 @@ class OmigaRelay:
         self.lease_seconds = bus.lease_seconds
         self.hub: OmigaHub | None = None
         self._waiting: dict[str, asyncio.Future] = {}
-        self._listener: asyncio.Task | None = None
-        self._tasks: set[asyncio.Future] = set()
+        self._side = Background("omiga relay")
 
     async def start(self, hub: OmigaHub) -> None:
         """Begin listening for the tables' messages on behalf of a hub."""
         self.hub = hub
-        self._listener = asyncio.get_running_loop().create_task(self._listen(), name="ogames-omiga-relay")
+        self._side.spawn(self._listen(), name="ogames-omiga-relay")
 
     # ----- ownership ---------------------------------------------------------------------------
 
@@ -72,10 +71,10 @@ class OmigaRelay:
         """A table the hub just built: referee it here if no process does (True), else make it a
         mirror of its owner (False)."""
         if await self._claim(live.id):
-            self._spawn(self._hold(live))
+            self._side.spawn(self._hold(live))
             return True
         live.remote = True
-        self._spawn(self._watch(live))
+        self._side.spawn(self._watch(live))
         await self._send(live.id, "in", {"kind": "hello"})
         return False
 
@@ -109,7 +108,7 @@ class OmigaRelay:
             if not renewed:
                 log.warning("omiga table %s: another process referees it now; this one relays", live.id)
                 hub.step_down(live)
-                self._spawn(self._watch(live))
+                self._side.spawn(self._watch(live))
                 await self._send(live.id, "in", {"kind": "hello"})
                 return
         if live.id not in hub.tables:  # dropped from memory: let another process have it
@@ -130,7 +129,7 @@ class OmigaRelay:
             if await self._claim(live.id):
                 log.info("omiga table %s: its referee is gone; this process takes it over", live.id)
                 if await hub.take_over(live):
-                    self._spawn(self._hold(live))
+                    self._side.spawn(self._hold(live))
                 return
 
     # ----- a mirror's side ---------------------------------------------------------------------
@@ -222,30 +221,15 @@ class OmigaRelay:
         elif sender == self.worker or live is None:
             return
         elif way == "out" and kind == "view" and live.remote:
-            self._spawn(self.hub.relayed(live, data.get("view") or {}))
+            self._side.spawn(self.hub.relayed(live, data.get("view") or {}))
         elif way == "in" and not live.remote and kind == "hello":
-            self._spawn(self.hub.announce(live))
+            self._side.spawn(self.hub.announce(live))
         elif way == "in" and not live.remote and kind == "act":
-            self._spawn(self._judge(live, data))
-
-    def _spawn(self, work: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Future) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("omiga relay: %r", task.exception())
+            self._side.spawn(self._judge(live, data))
 
     async def close(self) -> None:
         """Stop listening; give up the tables owned here (so others take them over at once)."""
-        tasks = [task for task in (self._listener, *self._tasks) if task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await self._side.close()
         for table_id, live in list(self.hub.tables.items() if self.hub else ()):
             if not live.remote:
                 with contextlib.suppress(Exception):

@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ogames.web.background import Background
+
 log = logging.getLogger("ogames.web")
 
 KEY = "ogames:here:"  # + game id: the hash of every process's pages; also the channel of its changes
@@ -101,17 +103,13 @@ class RedisPresence(Presence):
         super().__init__()
         self.redis, self.worker = redis, worker
         self.refresh, self.stale = lease_seconds / 4, lease_seconds / 2
-        self._tasks: list[asyncio.Task] = []
-        self._heard_tasks: set[asyncio.Future] = set()
+        self._side = Background("presence")
         self._elsewhere: set[str] = set()  # games whose last read showed pages on other processes
 
     async def start(self, changed: Changed) -> None:
         await super().start(changed)
-        loop = asyncio.get_running_loop()
-        self._tasks = [
-            loop.create_task(self._listen(), name="ogames-here"),
-            loop.create_task(self._refresh(), name="ogames-here-refresh"),
-        ]
+        self._side.spawn(self._listen(), name="ogames-here")
+        self._side.spawn(self._refresh(), name="ogames-here-refresh")
 
     async def _tell(self, game_id: str) -> None:
         try:
@@ -176,9 +174,7 @@ class RedisPresence(Presence):
             return
         channel, sender = (_text(part) for part in (message["channel"], message["data"]))
         if sender != self.worker:  # in a task of its own: the hub may draw views meanwhile
-            task = asyncio.ensure_future(self._changed(channel.removeprefix(KEY)))
-            self._heard_tasks.add(task)
-            task.add_done_callback(self._heard_tasks.discard)
+            self._side.spawn(self._changed(channel.removeprefix(KEY)))
 
     async def _refresh(self) -> None:
         """Keep this process's entries fresh, and let entries of processes that died drop out."""
@@ -197,11 +193,7 @@ class RedisPresence(Presence):
                     log.warning("presence: could not refresh game %s (%s)", game_id, type(exc).__name__)
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await self._side.close()
         for game_id in list(self._pages):  # leave politely: the others need not wait for staleness
             with contextlib.suppress(Exception):
                 await self.redis.hdel(KEY + game_id, self.worker)
