@@ -66,6 +66,7 @@ def test_a_finished_game_stepped_through_and_analysed(browser: Any, server: str,
     expect(slider).to_have_value(str(last))
     expect(page.locator("#where")).to_contain_text("won")
     assert stones(page) == last
+    expect(page.locator(".replay[data-ready]")).to_have_count(1)  # its script listens
     page.keyboard.press("ArrowLeft")  # one move back
     expect(page.locator("#counter")).to_have_text(f"position {last - 1} of {last}")
     expect(page.locator("#board .cell[data-stone]")).to_have_count(last - 1)
@@ -105,6 +106,7 @@ def test_an_uploaded_record_replays_and_a_corrupt_one_is_refused(browser: Any, s
         page.click("form.upload button[type=submit]")
         moves = len(record["moves"])
         expect(page.locator("#slider")).to_have_value(str(moves))
+        expect(page.locator(".replay[data-ready]")).to_have_count(1)  # its script listens: a click now counts
         page.click("#previous")
         expect(page.locator("#counter")).to_have_text(f"position {moves - 1} of {moves}")
         page.locator("#slider").fill(str(moves // 2))

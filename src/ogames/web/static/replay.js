@@ -133,4 +133,5 @@
     if (event.key in steps) { event.preventDefault(); show(steps[event.key]); }
   });
   mark(ply);
+  root.dataset.ready = "true"; // the controls answer from now on (tests wait for it)
 })();
