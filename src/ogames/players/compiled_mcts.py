@@ -285,7 +285,12 @@ class CompiledMcts(MctsPlayer):
     else the block of the opponent's win in one, where there is one), `reward` (with 3–4 seats:
     `win` 1 to the winner; `rank` Omega's seats by the rank of their scores; `paranoid` the others
     get 1 − the searching seat's reward), `captures` (Onyx playouts stop a capture the last stone
-    threatens), `level` (1–10, see `levels.py`; for `info()`).
+    threatens), `bias` (progressive bias from simple patterns in Odd-Y and Omny, with RAVE: each
+    new child gets `bias` virtual AMAF wins per pattern point — 2 for saving a bridge the last
+    stone intruded into, 1 each for touching the last stone, making a bridge with an own stone and
+    making a bridge to the edge — so it is tried sooner and its prior fades as real AMAF results
+    come in; 0 off, the default: tournaments showed no gain, see README), `level` (1–10, see
+    `levels.py`; for `info()`).
     """
 
     def __init__(
