@@ -3,6 +3,8 @@
     .venv/bin/pip install -e ".[openspiel]"          # OpenSpiel is an optional extra
     .venv/bin/python benchmarks/bench_openspiel.py speed [--sizes 9 13 19] [--seconds 1] [--rounds 3]
     .venv/bin/python benchmarks/bench_openspiel.py match --games 100 --seconds 0.1 --size 9 [--workers 1]
+    .venv/bin/python benchmarks/bench_openspiel.py match --iterations 73000 --their-simulations 61000 \
+        --seats second --games 40     # load-independent: fixed budgets (quiet-machine rates of 1 s)
 
 Our `oddy` with sides=3 on the triangle is exactly OpenSpiel's game `y` (RULES.md §0, §2): the same
 board, labels and adjacency. OpenSpiel names action x + y·n by our label of the cell (x, y) (`a1` is
@@ -192,9 +194,18 @@ class Setup:
     iterations: int | None = None
     spec: str = "mcts"
     solve: bool = True
+    their_simulations: int | None = None  # with `iterations`: theirs per move, if not the same
+    seats: str = "both"  # both (alternating), first or second: the seat ours takes
 
     def budget(self) -> str:
-        return f"{self.iterations} it" if self.iterations else f"{self.seconds:g} s"
+        if not self.iterations:
+            return f"{self.seconds:g} s"
+        theirs = self.their_simulations or self.iterations
+        return f"{self.iterations} it" if theirs == self.iterations else f"{self.iterations}/{theirs} it"
+
+    def ours_first(self, index: int) -> bool:
+        """Whether ours moves first in game `index` (even games when alternating)."""
+        return self.seats == "first" or (self.seats == "both" and index % 2 == 0)
 
 
 def play_game(setup: Setup, ours_first: bool, seed: int) -> dict[str, Any]:
@@ -206,7 +217,8 @@ def play_game(setup: Setup, ours_first: bool, seed: int) -> dict[str, Any]:
     theirs_state = game.new_initial_state()
     if setup.iterations:
         ours = player(setup.spec, iterations=setup.iterations, seed=seed)
-        theirs = their_bot(game, None, seed, simulations=setup.iterations, solve=setup.solve)
+        simulations = setup.their_simulations or setup.iterations
+        theirs = their_bot(game, None, seed, simulations=simulations, solve=setup.solve)
     else:
         ours = player(setup.spec, think=setup.seconds, seed=seed)
         theirs = their_bot(game, setup.seconds, seed, solve=setup.solve)
@@ -256,7 +268,7 @@ def _warm_up(setup: Setup) -> None:
 
 def _play_indexed(job: tuple[Setup, int, int]) -> dict[str, Any]:
     setup, index, seed = job
-    return play_game(setup, ours_first=index % 2 == 0, seed=seed + index)
+    return play_game(setup, ours_first=setup.ours_first(index), seed=seed + index)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -360,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     duel.add_argument("--games", type=int, default=20)
     duel.add_argument("--seconds", type=float, default=0.1, help="wall-clock time per move, both sides")
     duel.add_argument("--iterations", type=int, help="instead of a time: iterations (ours) = simulations (theirs) per move")
+    duel.add_argument("--their-simulations", type=int, help="with --iterations: OpenSpiel's simulations per move (default: same)")
+    duel.add_argument("--seats", choices=("both", "first", "second"), default="both", help="ours alternates, or first/second")
     duel.add_argument("--size", type=int, default=9)
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--workers", type=int, default=1, help="games in parallel processes (each side gets less CPU)")
@@ -376,7 +390,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--games ≥ 1, 0 < --seconds ≤ 60, 2 ≤ --size ≤ 26, --workers ≥ 1")
         if args.iterations is not None and args.iterations < 1:
             parser.error("--iterations ≥ 1")
-        setup = Setup(args.size, args.seconds, args.iterations, args.player, not args.no_solve)
+        if args.their_simulations is not None and (args.iterations is None or args.their_simulations < 1):
+            parser.error("--their-simulations ≥ 1, and only with --iterations")
+        setup = Setup(
+            args.size, args.seconds, args.iterations, args.player, not args.no_solve, args.their_simulations, args.seats
+        )
         results = match(setup, args.games, args.seed, args.workers, args.out)
         print_match(results, console)
         return 0

@@ -14,7 +14,7 @@ from conformance.cases import CASES
 from ogames.kernels import omny as omny_kernel
 from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import Adapter, CompiledMcts, bridge_table
+from ogames.players.compiled_mcts import Adapter, CompiledMcts, bridge_table, partner_table, warm_up
 from ogames.players.mcts import MctsPlayer
 
 BOARD_CASES = [case for case in CASES if case[1] != "omiga" and not case[2].get("match")]
@@ -149,6 +149,79 @@ def test_bridge_table_and_answer() -> None:
     assert K._bridge_answer(stones, bridge_table(board), b1, 2) == -1
 
 
+def test_partner_table_lists_every_bridge_and_edge_template() -> None:
+    """Per cell, the bridges a stone there makes: every non-adjacent cell with exactly two common
+    neighbours (brute force), and the edge (the cell count) over two adjacent rim cells of one side."""
+    game = ogames.load("oddy", sides=3, size=6)
+    board, sides = game.board, game.cell_sides
+    n = len(board)
+    neighbours = [set(ns) for ns in board.neighbours]
+    rim = board.cells("perimeter")
+    table = partner_table(board, sides)
+    for a in range(n):
+        found = {(int(b), frozenset((int(c), int(d)))) for b, c, d in table[a] if b >= 0}
+        expected = {
+            (b, frozenset(neighbours[a] & neighbours[b]))
+            for b in range(n)
+            if b != a and b not in neighbours[a] and len(neighbours[a] & neighbours[b]) == 2
+        }
+        if a not in rim:
+            expected |= {
+                (n, frozenset((c, d)))
+                for c in neighbours[a] & rim
+                for d in neighbours[a] & rim
+                if c < d and d in neighbours[c] and sides[c] & sides[d]
+            }
+        assert found == expected, board.labels[a]
+    b2 = board.index("b2")
+    edges = {frozenset(board.labels[int(x)] for x in (c, d)) for b, c, d in table[b2] if b == n}
+    assert edges == {frozenset(("b1", "c1")), frozenset(("a2", "a3"))}
+
+
+def test_pattern_points() -> None:
+    """A move's pattern points: saving a bridge the last stone intruded into, touching the last
+    stone, making a bridge with an own stone, making a bridge to the edge; nothing far away."""
+    game = ogames.load("oddy", sides=3, size=7)
+    board, sides = game.board, game.cell_sides
+    table, bridges, partners = board.neighbour_table, bridge_table(board, False, sides), partner_table(board, sides)
+    at = board.index
+    stones = np.zeros(len(board), dtype=np.int8)
+    stones[[at("c3"), at("d4")]] = 1  # Black's bridge over c4 and d3
+    stones[at("c4")] = 2  # White intrudes
+
+    def points(cell: str, last: str | None = "c4", value: int = 1) -> int:
+        return int(K.pattern_points(stones, table, bridges, partners, at(cell), -1 if last is None else at(last), value))
+
+    assert points("d3") == K.PT_SAVE + K.PT_TOUCH  # saves the bridge, touches c4 (c3, d4 are adjacent)
+    assert points("c5") == K.PT_TOUCH  # on the rim beside c4: its bridges to c3 and d4 run through c4
+    assert points("b5") == K.PT_TOUCH + K.PT_EDGE  # beside c4, and a template to the left side (a5, a6)
+    assert points("e2") == K.PT_BRIDGE + K.PT_EDGE  # bridges c3 (over d2, d3) and d4; template to e1, f1
+    assert points("b2") == K.PT_BRIDGE + K.PT_EDGE  # bridges c3 (over c2, b3); templates to two sides
+    assert points("f1", last=None) == 0  # on the rim, far away
+    assert points("d3", value=2) == K.PT_TOUCH  # White has no bridge to save there
+
+
+def test_bias_gives_pattern_moves_prior_amaf_wins() -> None:
+    """With `bias`, a new node's children get bias × points virtual AMAF wins: after one iteration
+    the move that saves the intruded bridge leads the root's AMAF counts; without it, it does not."""
+    state = play_all(ogames.load("oddy", sides=3, size=7, pie=False).new_state(), "c3 a1 d4 c4")
+    for bias in (0.0, 7.0):
+        bot = CompiledMcts(iterations=1, seed=0, bias=bias)
+        bot.choose(state)
+        tree = bot._tree
+        assert tree is not None
+        ints, floats = tree["ints"], tree["floats"]
+        first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
+        rn = {state.game.board.labels[int(ints[c, K.I_MOVE])]: floats[c, K.F_RN] for c in range(first, first + count)}
+        if bias:
+            assert rn["d3"] >= bias * (K.PT_SAVE + K.PT_TOUCH)
+            assert rn["g1"] <= 1.0  # a far rim cell: only its own AMAF result
+        else:
+            assert max(rn.values()) <= 1.0
+    with pytest.raises(ValueError, match="bias"):
+        CompiledMcts(bias=-1)
+
+
 # ----- the search ---------------------------------------------------------------------------------
 
 
@@ -267,6 +340,7 @@ def test_moves_depend_on_the_seed_only() -> None:
 
 def test_info_reports_the_search() -> None:
     state = ogames.load("omny", variant="sunder", size=4).new_state()
+    warm_up(state)  # the kernel loaded first: a cold load (about 0.3 s) would eat the whole think time
     bot = CompiledMcts(think=0.2, seed=1)
     move = bot.choose(state)
     info = bot.info()

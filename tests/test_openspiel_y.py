@@ -6,6 +6,7 @@ the same player to move, the same end and the same winner. Skipped when OpenSpie
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
@@ -81,3 +82,18 @@ def test_a_match_game_is_played_through_both_engines():
     fixed = bench.play_game(bench.Setup(size=4, iterations=30), ours_first=True, seed=2)
     assert fixed["budget"] == "30 it" and fixed["our_iterations_per_move"] <= 30
     assert bench.wilson(8, 10)[0] < 0.8 < bench.wilson(8, 10)[1]
+
+
+def test_fixed_budget_match_gives_each_side_its_budget_and_seat(tmp_path):
+    """`--iterations A --their-simulations B --seats second`: ours always moves second, with A
+    iterations a move (B for theirs), and the record says so; bad combinations are refused."""
+    out = tmp_path / "games.jsonl"
+    budget = ["--iterations", "40", "--their-simulations", "30", "--seats", "second"]
+    code = bench.main(["match", "--games", "2", "--size", "4", *budget, "--out", str(out)])
+    assert code == 0
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["ours"] for g in games] == ["white", "white"]
+    assert all(g["budget"] == "40/30 it" and g["our_iterations_per_move"] <= 40 for g in games)
+    assert bench.Setup(seats="first").ours_first(1) and not bench.Setup(seats="both").ours_first(1)
+    with pytest.raises(SystemExit):
+        bench.main(["match", "--their-simulations", "30"])  # only with --iterations

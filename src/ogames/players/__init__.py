@@ -65,6 +65,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "decisive": _flag,
         "reward": str,
         "captures": _flag,
+        "bias": float,
         "level": int,
         "workers": int,
     },

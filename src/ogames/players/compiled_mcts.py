@@ -86,6 +86,44 @@ def bridge_table(board: Any, edges: bool = False, sides: np.ndarray | None = Non
     return table
 
 
+_PARTNERS: dict[tuple[int, bool], tuple[Any, np.ndarray]] = {}
+
+
+def partner_table(board: Any, sides: np.ndarray | None = None) -> np.ndarray:
+    """Per cell a, the bridges a stone on a makes (for the pattern bias, `mcts_kernel.pattern_points`):
+    rows [b, c, d] where a and b are not adjacent and their only two common neighbours are c and d;
+    and, for a off the perimeter, rows [n, c, d] (n the cell count: the edge) where c and d are two
+    adjacent perimeter cells next to a (on one side, when `sides` gives each cell's side bits); −1
+    padded. Built from the neighbour lists like `bridge_table`."""
+    key = (id(board), sides is not None)
+    if key in _PARTNERS:
+        return _PARTNERS[key][1]
+    neighbours = [set(ns) for ns in board.neighbours]
+    n = len(neighbours)
+    rim = board.cells("perimeter")
+    rows: list[list[tuple[int, int, int]]] = [[] for _ in neighbours]
+    for a, around in enumerate(neighbours):
+        ordered = sorted(around)
+        for i, c in enumerate(ordered):
+            for d in ordered[i + 1 :]:
+                if d not in neighbours[c]:
+                    continue
+                for b in sorted((neighbours[c] & neighbours[d]) - {a}):
+                    if b not in around and neighbours[a] & neighbours[b] == {c, d}:
+                        rows[a].append((b, c, d))
+                if a not in rim and c in rim and d in rim and (sides is None or sides[c] & sides[d]):
+                    rows[a].append((n, c, d))
+    width = max(1, max(len(r) for r in rows))
+    table = np.full((n, width, 3), -1, dtype=np.int32)
+    for a, found in enumerate(rows):
+        for j, row in enumerate(found):
+            table[a, j] = row
+    if len(_PARTNERS) >= 64:
+        _PARTNERS.clear()
+    _PARTNERS[key] = (board, table)
+    return table
+
+
 class Adapter:
     """A game's position and moves as the kernel's arrays and codes."""
 
@@ -144,6 +182,7 @@ class Adapter:
         self.params = params
         self.edge_bridges = False
         self.bridges = np.full((1, 1, 3), -1, dtype=np.int32)
+        self.partners = np.full((1, 1, 3), -1, dtype=np.int32)
 
     @staticmethod
     def supports(state: State) -> bool:
@@ -178,6 +217,16 @@ class Adapter:
         """Give the playouts of Odd-Y and Omny their bridge table (with bridges to the edge or not)."""
         if self.name in ("oddy", "omny"):
             self.bridges = bridge_table(self.board, edges, self.game.cell_sides if self.name == "oddy" else None)
+
+    def use_patterns(self, edges: bool) -> bool:
+        """Give the search of Odd-Y and Omny the tables of the pattern bias (the bridge table too,
+        which answers intrusions); whether the game has patterns."""
+        if self.name not in ("oddy", "omny"):
+            return False
+        sides = self.game.cell_sides if self.name == "oddy" else None
+        self.use_bridges(edges)
+        self.partners = partner_table(self.board, sides)
+        return True
 
     def rule_arrays(self) -> tuple[np.ndarray, ...]:
         """The board arrays the kernel's rules take, as the one tuple `play_move`, `playout` and
@@ -238,7 +287,12 @@ class CompiledMcts(MctsPlayer):
     else the block of the opponent's win in one, where there is one), `reward` (with 3–4 seats:
     `win` 1 to the winner; `rank` Omega's seats by the rank of their scores; `paranoid` the others
     get 1 − the searching seat's reward), `captures` (Onyx playouts stop a capture the last stone
-    threatens), `level` (1–10, see `levels.py`; for `info()`), `workers` (root parallelism: that
+    threatens), `bias` (progressive bias from simple patterns in Odd-Y and Omny, with RAVE: each
+    new child gets `bias` virtual AMAF wins per pattern point — 2 for saving a bridge the last
+    stone intruded into, 1 each for touching the last stone, making a bridge with an own stone and
+    making a bridge to the edge — so it is tried sooner and its prior fades as real AMAF results
+    come in; 0 off, the default: tournaments showed no gain, see README), `level` (1–10, see
+    `levels.py`; for `info()`), `workers` (root parallelism: that
     many independent trees searched at once in threads, see `_parallel_search`; 1).
 
     With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
@@ -271,6 +325,7 @@ class CompiledMcts(MctsPlayer):
         decisive: bool = False,
         reward: str = "win",
         captures: bool = False,
+        bias: float = 0.0,
         level: int | None = None,
         workers: int = 1,
     ):
@@ -301,6 +356,9 @@ class CompiledMcts(MctsPlayer):
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.reward = reward
         self.captures = bool(captures)
+        if not bias >= 0:
+            raise ValueError(f"bias must be 0 (off) or more, not {bias}")
+        self.bias = float(bias)
         self.level = level
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
@@ -501,12 +559,14 @@ class CompiledMcts(MctsPlayer):
         params[K.P_CAPTURES] = int(self.captures)
         if self.bridges:
             adapter.use_bridges(self.edges)
+        bias = self.bias if self.rave and self.bias > 0 and adapter.use_patterns(self.edges) else 0.0
+        params[K.P_LAST] = self._last_cell(state, adapter)
         if adapter.name == "omny":
             twice = adapter.komi_fixed if state.twice_komi is None else state.twice_komi  # type: ignore[attr-defined]
             # One fill and one test decide a playout when S + 2k is odd (no race); komi chosen in
             # play could make it even, so then every stone is tested.
             params[K.P_FILL] = int(twice is not None and (adapter.game.total_stars + twice) % 2 == 1)
-        fparams = np.array([self.exploration, self.rave_k, self.fpu], dtype=np.float64)
+        fparams = np.array([self.exploration, self.rave_k, self.fpu, bias], dtype=np.float64)
         return params, fparams
 
     @staticmethod
@@ -547,6 +607,7 @@ class CompiledMcts(MctsPlayer):
                 arrays,
                 adapter.midpoint_corners,
                 adapter.bridges,
+                adapter.partners,
                 batch,
             )
             done += ran
@@ -600,6 +661,15 @@ class CompiledMcts(MctsPlayer):
             done = list(pool.map(work, range(count)))
         self._root = _merged_root([(t["ints"], t["floats"]) for t in trees])
         return self._report(state, adapter, trees, sum(done), time.perf_counter() - start, per_worker=done)
+
+    @staticmethod
+    def _last_cell(state: State, adapter: Adapter) -> int:
+        """The cell of the last move made (what the patterns answer), −1 if it was not a stone."""
+        history = state.history
+        if not history or adapter.name not in ("oddy", "omny"):
+            return -1
+        move = history[-1]["move"]
+        return adapter.board.index(move) if adapter.board.has(move) else -1
 
     def _best_child(self, ints: np.ndarray, floats: np.ndarray, node: int) -> int:
         """A proven win for the seat deciding here, else the most visited child that is not a

@@ -80,7 +80,8 @@ P_BRIDGE = 13  # playouts answer an intrusion into a bridge (Odd-Y, Omny)
 P_DECISIVE = 14  # expansion keeps only a winning move, else the block of the opponent's win in one
 P_REWARD = 15  # games of 3–4 seats: REWARD_WIN, REWARD_RANK or REWARD_PARANOID (see `run`)
 P_CAPTURES = 16  # Onyx playouts answer a capture threat by taking the threatened square's corner
-NPARAMS = 17
+P_LAST = 17  # the cell of the move that led to the root (−1: none, or not a cell): patterns read it
+NPARAMS = 18
 
 # Rewards of a finished playout with three or four seats.
 REWARD_WIN = 0  # 1 to the winner, 0 to the others
@@ -91,7 +92,14 @@ REWARD_PARANOID = 2  # every other seat gets 1 − the root seat's reward: they 
 FP_C = 0  # UCT exploration
 FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
-NFPARAMS = 3
+FP_BIAS = 3  # with RAVE: virtual AMAF wins per pattern point of a new child (0: no patterns)
+NFPARAMS = 4
+
+# Pattern points of a move (`pattern_points`): progressive bias as prior AMAF wins.
+PT_SAVE = 2  # answers the opponent's last stone, which intruded into a bridge of the mover's
+PT_BRIDGE = 1  # makes a bridge with a stone of the mover's (both carriers empty)
+PT_EDGE = 1  # makes a bridge to the edge (a template on the second row: two empty rim carriers)
+PT_TOUCH = 1  # touches the opponent's last stone
 
 # Tree columns.
 I_MOVE, I_PARENT, I_FIRST, I_NCHILD, I_SEAT, I_COLOUR, I_TERM, I_PROVEN = range(8)
@@ -316,6 +324,54 @@ def decisive_moves(stones, var, owner, params, moves, count, scratch, arrays, lo
             moves[0] = moves[i]
             return 1, stamp
     return count, stamp
+
+
+# ----- patterns (progressive bias) ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def pattern_points(stones, table, bridges, partners, cell, last, value):
+    """Pattern points of a stone of `value` on the empty `cell` (the PT_* weights summed), after
+    the opponent's stone on `last` (−1: none). `partners[cell]` rows are [b, c, d]: `cell` and b
+    make a bridge with carriers c and d; b = the cell count stands for the edge (c, d on the rim).
+    `bridges` is the carrier table of `_bridge_answer`."""
+    n = stones.shape[0]
+    points = 0
+    if last >= 0:
+        if _bridge_answer(stones, bridges, last, value) == cell:
+            points += PT_SAVE
+        for j in range(table.shape[1]):
+            if table[cell, j] == last:
+                points += PT_TOUCH
+                break
+    bridge = 0
+    edge = 0
+    for j in range(partners.shape[1]):
+        b = partners[cell, j, 0]
+        if b < 0:
+            break
+        if stones[partners[cell, j, 1]] != 0 or stones[partners[cell, j, 2]] != 0:
+            continue
+        if b == n:
+            edge = PT_EDGE
+        elif stones[b] == value:
+            bridge = PT_BRIDGE
+    return points + bridge + edge
+
+
+@njit(cache=True)
+def _bias_children(ints, floats, first, count, stones, colour, last, bias, table, bridges, partners):
+    """Progressive bias: each new child that is a cell gets `bias` virtual AMAF wins per pattern
+    point, so that RAVE tries it sooner and its prior fades as real AMAF results come in."""
+    n = stones.shape[0]
+    for child in range(first, first + count):
+        cell = ints[child, I_MOVE]
+        if cell >= n:
+            continue
+        points = pattern_points(stones, table, bridges, partners, cell, last, colour + 1)
+        if points > 0:
+            floats[child, F_RN] += bias * points
+            floats[child, F_RW] += bias * points
 
 
 # ----- playouts ----------------------------------------------------------------------------------
@@ -608,10 +664,12 @@ def run(
     arrays,
     midpoint_corners,
     bridges,
+    partners,
     iterations,
 ):
     """Run up to `iterations` iterations; return how many ran (fewer when the root is proven).
-    `arrays` is the board's tuple that `play_move` takes."""
+    `arrays` is the board's tuple that `play_move` takes; `partners` is the bridge-partner table
+    of `pattern_points` (read only with a bias, FP_BIAS > 0, in Odd-Y and Omny with RAVE)."""
     n = params[P_N]
     seats = params[P_SEATS]
     capacity = ints.shape[0]
@@ -637,6 +695,9 @@ def run(
     reward_mode = params[P_REWARD] if seats > 2 else REWARD_WIN
     decisive = params[P_DECISIVE] != 0
     scratch = np.empty((1, n), dtype=np.int8)
+    bias = fparams[FP_BIAS]
+    patterns = rave and bias > 0.0 and (params[P_GAME] == ODDY or params[P_GAME] == OMNY)
+    table = arrays[0]
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -673,6 +734,11 @@ def run(
                 ints[node, I_FIRST] = first
                 ints[node, I_NCHILD] = count
                 meta[M_COUNT] = first + count
+                if patterns and var[V_WINNER] < 0 and (params[P_GAME] != OMNY or var[V_KOMI] >= 0):
+                    last = params[P_LAST] if node == 0 else ints[node, I_MOVE]
+                    if last >= n:
+                        last = -1
+                    _bias_children(ints, floats, first, count, stones, var[V_TURN], last, bias, table, bridges, partners)
             child = _select(ints, floats, node, params, fparams)
             stamp = play_move(stones, var, owner, params, ints[child, I_MOVE], arrays, logs, work, mark, stamp)
             if ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0:
