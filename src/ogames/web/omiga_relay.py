@@ -33,15 +33,29 @@ import contextlib
 import json
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ogames.web.background import Background
 from ogames.web.bus import RedisBus
 from ogames.web.hub import Refusal
 from ogames.web.omiga_table import LiveTable
 
-if TYPE_CHECKING:
-    from ogames.web.omiga_live import OmigaHub
+
+class TableHub(Protocol):
+    """What the relay needs of the hub it works for (`omiga_live.OmigaHub`): its tables, and the
+    referee's steps it asks for. (A protocol, so the relay does not import the hub that imports it.)"""
+
+    tables: dict[str, LiveTable]
+
+    async def judge(self, live: LiveTable, seat: int, seq: int, action: str) -> dict[str, Any]: ...
+
+    async def announce(self, live: LiveTable) -> None: ...
+
+    async def relayed(self, live: LiveTable, view: dict[str, Any]) -> None: ...
+
+    async def take_over(self, live: LiveTable) -> bool: ...
+
+    def step_down(self, live: LiveTable) -> None: ...
 
 log = logging.getLogger("ogames.web")
 
@@ -56,11 +70,11 @@ class OmigaRelay:
     def __init__(self, bus: RedisBus):
         self.bus, self.redis, self.worker = bus, bus.redis, bus.worker
         self.lease_seconds = bus.lease_seconds
-        self.hub: OmigaHub | None = None
+        self.hub: TableHub | None = None
         self._waiting: dict[str, asyncio.Future] = {}
         self._side = Background("omiga relay")
 
-    async def start(self, hub: OmigaHub) -> None:
+    async def start(self, hub: TableHub) -> None:
         """Begin listening for the tables' messages on behalf of a hub."""
         self.hub = hub
         self._side.spawn(self._listen(), name="ogames-omiga-relay")
