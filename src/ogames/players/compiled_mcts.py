@@ -38,8 +38,28 @@ PROVE_TRIES = 3  # searched moves checked against a proven loss, at most
 PROVE_TABLE_BITS = 18  # the solver's table inside mcts: 2^18 entries, 7 MB
 
 
-# Bridge tables by board (the board is kept with its table so that its id stays its own).
-_BRIDGES: dict[tuple[int, bool], tuple[Any, np.ndarray]] = {}
+# Bridge and partner tables by board (the board is kept with its table so that its id stays its own).
+Tables = dict[tuple[int, bool], tuple[Any, np.ndarray]]
+_BRIDGES: Tables = {}
+_PARTNERS: Tables = {}
+
+
+def _padded(rows: list[list[tuple[int, int, int]]]) -> np.ndarray:
+    """Per cell its rows of three, as one array padded with −1."""
+    width = max(1, max(len(r) for r in rows))
+    table = np.full((len(rows), width, 3), -1, dtype=np.int32)
+    for c, found in enumerate(rows):
+        for j, row in enumerate(found):
+            table[c, j] = row
+    return table
+
+
+def _remember(cache: Tables, key: tuple[int, bool], board: Any, table: np.ndarray) -> np.ndarray:
+    """Keep a board's table (a bounded cache: emptied when it holds 64) and give it back."""
+    if len(cache) >= 64:
+        cache.clear()
+    cache[key] = (board, table)
+    return table
 
 
 def bridge_table(board: Any, edges: bool = False, sides: np.ndarray | None = None) -> np.ndarray:
@@ -75,18 +95,7 @@ def bridge_table(board: Any, edges: bool = False, sides: np.ndarray | None = Non
                 if len(common) == 2 and c in common:
                     (d,) = common - {c}
                     rows[c].append((d, a, b))
-    width = max(1, max(len(r) for r in rows))
-    table = np.full((len(rows), width, 3), -1, dtype=np.int32)
-    for c, found in enumerate(rows):
-        for j, row in enumerate(found):
-            table[c, j] = row
-    if len(_BRIDGES) >= 64:
-        _BRIDGES.clear()
-    _BRIDGES[key] = (board, table)
-    return table
-
-
-_PARTNERS: dict[tuple[int, bool], tuple[Any, np.ndarray]] = {}
+    return _remember(_BRIDGES, key, board, _padded(rows))
 
 
 def partner_table(board: Any, sides: np.ndarray | None = None) -> np.ndarray:
@@ -113,15 +122,7 @@ def partner_table(board: Any, sides: np.ndarray | None = None) -> np.ndarray:
                         rows[a].append((b, c, d))
                 if a not in rim and c in rim and d in rim and (sides is None or sides[c] & sides[d]):
                     rows[a].append((n, c, d))
-    width = max(1, max(len(r) for r in rows))
-    table = np.full((n, width, 3), -1, dtype=np.int32)
-    for a, found in enumerate(rows):
-        for j, row in enumerate(found):
-            table[a, j] = row
-    if len(_PARTNERS) >= 64:
-        _PARTNERS.clear()
-    _PARTNERS[key] = (board, table)
-    return table
+    return _remember(_PARTNERS, key, board, _padded(rows))
 
 
 class Adapter:
