@@ -25,7 +25,6 @@ with each move.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
@@ -39,7 +38,6 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.errors import shown as quoted
@@ -47,18 +45,16 @@ from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
-    drain,
     error_response,
     find_game,
     form_fields,
-    offer,
     open_live,
     options_text,
     read_message,
     refused,
     render_page,
     script_json,
-    send_all,
+    serve_socket,
 )
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
@@ -308,34 +304,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await open_live(websocket, hub.get, game_id)
         if live is None:
             return
-        page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-        queue = hub.watch(live)
-        queue.put_nowait(view(live))  # the whole game as it is now: a page that reconnects needs nothing else
-        sender = asyncio.create_task(send_all(websocket, queue))
         limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
-        try:
-            while True:
-                incoming = await websocket.receive()
-                if incoming["type"] == "websocket.disconnect":
-                    break
-                if not limit.allow():
-                    if limit.exhausted:
-                        log.warning("game %s: a connection kept sending too fast and was closed", live.id)
-                        await drain(queue)
-                        await websocket.close(code=1008, reason="too many messages")
-                        break
-                    offer(queue, refused(limit.refusal(), "rate-limited"))
-                    continue
-                answer = await _handle(hub, live, page, incoming, settings.max_message_bytes)
-                if answer is not None:
-                    offer(queue, answer)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.unwatch(live, queue)
-            sender.cancel()
-            with contextlib.suppress(Exception):
-                await hub.presence.leave(live.id, page)
+
+        async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
+            return await _handle(hub, live, page, incoming, settings.max_message_bytes)
+
+        await serve_socket(websocket, hub, live, lambda: view(live), limit, handle, "rate-limited")
 
     return app
 

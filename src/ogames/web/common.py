@@ -6,18 +6,24 @@ reading one incoming message, and the games' descriptions for the new-game forms
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
+import logging
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
+from ogames.web.limits import ConnectionLimit
 from ogames.web.protocol import explain
+
+log = logging.getLogger("ogames.web")
 
 Params = ParamSpec("Params")
 
@@ -177,6 +183,61 @@ async def drain(queue: asyncio.Queue, seconds: float = 0.5) -> None:
     deadline = asyncio.get_running_loop().time() + seconds
     while not queue.empty() and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.01)
+
+
+class LiveHub(Protocol):
+    """What `serve_socket` needs of a hub (the board games' `Hub`, Omiga's `OmigaHub`)."""
+
+    presence: Any
+
+    def watch(self, live: Any) -> asyncio.Queue: ...
+
+    def unwatch(self, live: Any, queue: asyncio.Queue) -> None: ...
+
+
+# One message of a page (its page number, the raw message): the answer for that page alone, or None.
+PageHandler = Callable[[int, MutableMapping[str, Any]], Awaitable[dict[str, Any] | None]]
+
+
+async def serve_socket(
+    websocket: WebSocket,
+    hub: LiveHub,
+    live: Any,
+    first: Callable[[], dict[str, Any]],
+    limit: ConnectionLimit,
+    handle: PageHandler,
+    code: str,
+) -> None:
+    """A page's WebSocket on a live game or table, until it closes: its presence joined, the view
+    `first()` (made once the page has joined) and then every announced one sent in order, each message rate-limited (refused with
+    `code`; a connection that keeps sending past the limit's strikes is closed) and handled."""
+    page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
+    queue = hub.watch(live)
+    offer(queue, first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
+    sender = asyncio.create_task(send_all(websocket, queue))
+    try:
+        while True:
+            incoming = await websocket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                break
+            if not limit.allow():
+                if limit.exhausted:
+                    log.warning("%s: a connection kept sending too fast and was closed", live.id)
+                    await drain(queue)
+                    await websocket.close(code=1008, reason="too many messages")
+                    break
+                offer(queue, refused(limit.refusal(), code))
+                continue
+            answer = await handle(page, incoming)
+            if answer is not None:
+                offer(queue, answer)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unwatch(live, queue)
+        sender.cancel()
+        with contextlib.suppress(Exception):
+            await hub.presence.leave(live.id, page)
 
 
 def read_message(

@@ -14,8 +14,6 @@ its own seats, and the invitation links it shows to pass on (each opens the tabl
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -26,7 +24,6 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
-from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
@@ -35,16 +32,14 @@ from ogames.web.common import (
     error_response,
     find_game,
     form_fields,
-    offer,
     open_live,
     read_message,
-    refused,
     render_page,
     script_json,
-    send_all,
+    serve_socket,
 )
 from ogames.web.hub import Refusal
-from ogames.web.limits import Bucket
+from ogames.web.limits import ConnectionLimit
 from ogames.web.omiga_live import LiveTable, OmigaHub
 from ogames.web.omiga_protocol import (
     MAX_SEATS,
@@ -63,7 +58,7 @@ HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 RATE = 20.0  # messages per second a connection may send on average
 BURST = 40.0  # ... and at once
-CUT_OFF = 200  # messages refused for speed before the connection is closed
+CUT_OFF = 200  # messages refused for speed in a row before the connection is closed
 SEAT_NAMES = {
     "base": ["white", "black"],
     "kids": ["white", "black"],
@@ -248,34 +243,11 @@ async def live_table(websocket: WebSocket, table_id: str) -> None:
     live = await open_live(websocket, hub.get, table_id)
     if live is None:
         return
-    page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-    queue = hub.watch(live)
-    offer(queue, live.view())
-    sender = asyncio.create_task(send_all(websocket, queue))
-    speed = Bucket(RATE, BURST)
-    too_fast = 0  # refusals for speed so far: past CUT_OFF the connection is closed
-    try:
-        while True:
-            incoming = await websocket.receive()
-            if incoming["type"] == "websocket.disconnect":
-                break
-            if not speed.allow():
-                too_fast += 1
-                if too_fast >= CUT_OFF:
-                    await websocket.close(code=1008)
-                    break
-                offer(queue, refused("too many messages: slow down", "too-fast"))
-                continue
-            answer = await handle(hub, live, page, incoming, limit)
-            if answer is not None:
-                offer(queue, answer)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        hub.unwatch(live, queue)
-        sender.cancel()
-        with contextlib.suppress(Exception):
-            await hub.presence.leave(live.id, page)
+
+    async def handle_page(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
+        return await handle(hub, live, page, incoming, limit)
+
+    await serve_socket(websocket, hub, live, live.view, ConnectionLimit(RATE, BURST, CUT_OFF), handle_page, "too-fast")
 
 
 async def handle(
