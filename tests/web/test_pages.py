@@ -271,3 +271,13 @@ def test_serve_refuses_a_database_it_cannot_open_in_one_line(tmp_path):
         result = CliRunner().invoke(cli, ["serve", "--database", url, "--port", "8199"])
         assert result.exit_code == 1, result.output
         assert "cannot use the database" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("lease", ["abc", "-1", "0", "inf", "nan"])
+def test_serve_refuses_a_bad_bus_lease_in_one_line(lease: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ogames.cli.app import app as cli
+
+    monkeypatch.setenv("OGAMES_BUS_LEASE", lease)
+    result = CliRunner().invoke(cli, ["serve", "--database", f"sqlite:///{tmp_path}/g.sqlite3", "--port", "8199"])
+    assert result.exit_code == 1 and "OGAMES_BUS_LEASE must be a positive number of seconds" in result.output
+    assert "Traceback" not in result.output and "unexpected" not in result.output

@@ -60,7 +60,7 @@ def serve(
     import uvicorn
 
     from ogames.web import create_app
-    from ogames.web.settings import Settings
+    from ogames.web.settings import Settings, default_lease
 
     url = database or default_database_url()
     redis_url = redis or default_redis_url()
@@ -69,6 +69,11 @@ def serve(
     if problem:
         console.print(f"[red]error:[/] cannot use the database {escape(_hide_password(url))}: {escape(problem)}")
         raise typer.Exit(1)
+    try:
+        default_lease()  # read by every server process: a bad value is told here, once, not as a crash
+    except ValueError as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(1) from None
     if workers > 1 and not redis_url:
         console.print("[red]error:[/] several workers need --redis URL (or $OGAMES_REDIS_URL) to see each other's moves")
         raise typer.Exit(1)

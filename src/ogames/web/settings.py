@@ -7,6 +7,7 @@ folder); `OGAMES_DATABASE_URL` (any SQLAlchemy URL) overrides the database, and
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,10 +36,14 @@ def default_redis_url() -> str | None:
 
 def default_lease() -> float:
     """`OGAMES_BUS_LEASE` seconds if set (a positive number), else 10."""
+    text = os.environ.get(LEASE_ENV, "").strip()
     try:
-        return float(os.environ.get(LEASE_ENV, "") or 10.0)
+        seconds = float(text or 10.0)
     except ValueError:
-        raise ValueError(f"{LEASE_ENV} must be a number of seconds") from None
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"{LEASE_ENV} must be a positive number of seconds, not {text!r}")
+    return seconds
 
 
 # The longest a board game's computer searches for one move, in seconds, whatever its level: the
