@@ -225,3 +225,55 @@ def test_side_tasks_are_kept_logged_when_they_fail_and_stopped_at_close(caplog: 
 
     asyncio.run(scenario())
     assert any("tested part" in record.getMessage() and "broken" in record.getMessage() for record in caplog.records)
+
+
+def test_a_listener_subscribes_again_after_redis_goes_away_and_says_so() -> None:
+    from ogames.web.background import listen
+
+    class PubSub:
+        def __init__(self, redis: Any) -> None:
+            self.redis = redis
+
+        async def __aenter__(self) -> PubSub:
+            self.redis.connections += 1
+            return self
+
+        async def __aexit__(self, *exc: Any) -> None:
+            return None
+
+        async def psubscribe(self, pattern: str) -> None:
+            self.redis.patterns.append(pattern)
+
+        async def listen(self) -> Any:
+            yield {"type": "pmessage", "data": self.redis.connections}
+            if self.redis.connections == 1:
+                raise ConnectionError("Redis went away")
+            await asyncio.Event().wait()  # no more messages
+
+    class Redis:
+        connections = 0
+
+        def __init__(self) -> None:
+            self.patterns: list[str] = []
+
+        def pubsub(self, ignore_subscribe_messages: bool) -> PubSub:
+            return PubSub(self)
+
+    async def scenario() -> tuple[list[Any], list[int], Redis]:
+        redis, heard, told = Redis(), [], []
+
+        async def again() -> None:
+            told.append(redis.connections)
+
+        task = asyncio.ensure_future(listen(redis, "x:*", heard.append, "test", again))
+        for _ in range(300):  # the retry waits 0.5 s
+            if len(heard) == 2:
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+        return heard, told, redis
+
+    heard, told, redis = asyncio.run(scenario())
+    assert [message["data"] for message in heard] == [1, 2]  # the message after the loss came through
+    assert redis.patterns == ["x:*", "x:*"]  # subscribed again
+    assert told == [2]  # and told, once, that messages may have been missed

@@ -1,13 +1,14 @@
 """The asyncio tasks a part of the server runs on the side (listening to Redis, renewing leases,
 catching up with another process's message): kept so they are not collected half-way, a failure
-logged rather than lost, and all of them cancelled and awaited when the part closes."""
+logged rather than lost, and all of them cancelled and awaited when the part closes; and `listen`,
+the one Redis subscription loop of the bus, the Omiga relay and presence."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 log = logging.getLogger("ogames.web")
@@ -42,3 +43,31 @@ class Background:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+
+
+async def listen(
+    redis: Any,
+    pattern: str,
+    dispatch: Callable[[dict[str, Any]], None],
+    what: str,
+    again: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Hand every message on the channels matching `pattern` to `dispatch`, until cancelled. When
+    Redis goes away, wait (0.5 s, doubling up to 10 s) and subscribe again, then call `again`:
+    messages may have been missed meanwhile."""
+    pause, first = 0.5, True
+    while True:
+        try:
+            async with redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                await pubsub.psubscribe(pattern)
+                if not first and again is not None:
+                    await again()
+                first, pause = False, 0.5
+                async for message in pubsub.listen():
+                    dispatch(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # Redis went away: what matters is in the database; retry
+            log.warning("%s: Redis connection lost (%s: %s); retrying in %.1f s", what, type(exc).__name__, exc, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 10.0)

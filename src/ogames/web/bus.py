@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ogames.web.background import Background
+from ogames.web.background import Background, listen
 
 log = logging.getLogger("ogames.web")
 
@@ -91,23 +91,11 @@ class RedisBus(Bus):
         self._side.spawn(self._listen(heard, resync), name="ogames-bus")
 
     async def _listen(self, heard: Heard, resync: Resync) -> None:
-        pause, first = 0.5, True
-        while True:
-            try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.psubscribe(CHANNEL + "*")
-                    if not first:
-                        log.info("bus: connected to Redis again; re-reading the live games")
-                        self._side.spawn(resync())
-                    first, pause = False, 0.5
-                    async for message in pubsub.listen():
-                        self._dispatch(message, heard)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis went away: the moves are safe in the database; retry
-                log.warning("bus: Redis connection lost (%s: %s); retrying in %.1f s", type(exc).__name__, exc, pause)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 10.0)
+        async def again() -> None:
+            log.info("bus: connected to Redis again; re-reading the live games")
+            self._side.spawn(resync())
+
+        await listen(self.redis, CHANNEL + "*", lambda message: self._dispatch(message, heard), "bus", again)
 
     def _dispatch(self, message: dict[str, Any], heard: Heard) -> None:
         if message.get("type") != "pmessage":

@@ -35,7 +35,7 @@ import logging
 import secrets
 from typing import Any, Protocol
 
-from ogames.web.background import Background
+from ogames.web.background import Background, listen
 from ogames.web.bus import RedisBus
 from ogames.web.hub import Refusal
 from ogames.web.omiga_table import LiveTable
@@ -197,24 +197,12 @@ class OmigaRelay:
                 raise OSError("Redis did not take the message") from exc
 
     async def _listen(self) -> None:
-        pause, first = 0.5, True
-        while True:
-            try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.psubscribe(CHANNEL + "*")
-                    if not first:  # views may have been missed: ask every owner again
-                        for live in list(self.hub.tables.values() if self.hub else ()):
-                            if live.remote:
-                                await self._send(live.id, "in", {"kind": "hello"})
-                    first, pause = False, 0.5
-                    async for message in pubsub.listen():
-                        self._dispatch(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("omiga relay: Redis connection lost (%s); retrying in %.1f s", type(exc).__name__, pause)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 10.0)
+        async def again() -> None:  # views may have been missed: ask every owner again
+            for live in list(self.hub.tables.values() if self.hub else ()):
+                if live.remote:
+                    await self._send(live.id, "in", {"kind": "hello"})
+
+        await listen(self.redis, CHANNEL + "*", self._dispatch, "omiga relay", again)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         if message.get("type") != "pmessage" or self.hub is None:

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ogames.web.background import Background
+from ogames.web.background import Background, listen
 
 log = logging.getLogger("ogames.web")
 
@@ -153,21 +153,8 @@ class RedisPresence(Presence):
         (self._elsewhere.add if pages > mine.pages else self._elsewhere.discard)(game_id)
         return Here(frozenset(seats), pages)
 
-    async def _listen(self) -> None:
-        pause = 0.5
-        while True:
-            try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.psubscribe(KEY + "*")
-                    pause = 0.5
-                    async for message in pubsub.listen():
-                        self._heard(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the refresh shows who is here meanwhile
-                log.warning("presence: Redis connection lost (%s); retrying in %.1f s", type(exc).__name__, pause)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 10.0)
+    async def _listen(self) -> None:  # while Redis is away, the refresh shows who is here
+        await listen(self.redis, KEY + "*", self._heard, "presence")
 
     def _heard(self, message: dict[str, Any]) -> None:
         if message.get("type") != "pmessage" or self._changed is None:
