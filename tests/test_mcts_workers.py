@@ -94,6 +94,7 @@ def test_merging_sums_by_move_and_keeps_a_proof() -> None:
 
     def tree(children: list[tuple[int, float, float, int]]) -> tuple[np.ndarray, np.ndarray]:
         ints = np.full((1 + len(children), K.NI), -1, dtype=np.int32)
+        ints[:, K.I_FLAGS] = 0  # seat nodes, no pie
         floats = np.zeros((1 + len(children), columns))
         ints[0, K.I_SEAT], ints[0, K.I_FIRST], ints[0, K.I_NCHILD] = 0, 1, len(children)
         for k, (move, visits, wins, proven) in enumerate(children, start=1):

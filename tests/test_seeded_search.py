@@ -23,7 +23,9 @@ SEARCHES = [
     ("omny", {"variant": "y", "size": 5}, 4, 104, {"decisive": True}, ("c2", 623, 485)),
     ("omny", {"variant": "sunder", "size": 3}, 1, 201, {}, ("c3", 1406, 1818)),
     ("oddy", {"sides": 3, "size": 5}, 4, 104, {"rave": False, "bridges": False}, ("c2", 195, 644)),
-    ("oddy", {"sides": 3, "size": 4, "board": "polar"}, 1, 101, {"decisive": True}, ("b3-0", 196, 694)),
+    # The swap open at the root: as a move of the tree (pinned before the shared pie), and shared.
+    ("oddy", {"sides": 3, "size": 4, "board": "polar"}, 1, 101, {"decisive": True, "swap": "move"}, ("b3-0", 196, 694)),
+    ("oddy", {"sides": 3, "size": 4, "board": "polar"}, 1, 101, {"decisive": True}, ("swap", 295, 661)),
     ("omega", {"players": 3, "size": 4, "pie": True}, 1, 101, {"reward": "rank"}, ("d4", 95, 1297)),
     ("omega", {"players": 4, "size": 4}, 4, 104, {"reward": "paranoid"}, ("b3", 101, 1090)),
     ("onyx", {}, 4, 104, {"captures": True}, ("j1*", 16, 1792)),

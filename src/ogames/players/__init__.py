@@ -68,6 +68,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "bias": float,
         "level": int,
         "workers": int,
+        "swap": str,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},

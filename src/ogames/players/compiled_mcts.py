@@ -31,6 +31,7 @@ SLICE = 0.02  # with a time budget, a call lasts about this share of the budget 
 DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
 PV_LENGTH = 8
 REWARDS = {"win": K.REWARD_WIN, "rank": K.REWARD_RANK, "paranoid": K.REWARD_PARANOID}  # 3–4 seats
+SWAPS = ("shared", "move")  # the pie in the tree: shared by colour (mcts_kernel, "The pie"), or a move of its own
 PROVED_GAMES = ("omny", "oddy")  # games the connection solver proves
 PROVE_SHARE = 0.125  # with a time budget: the solver's share before the search, and again after it
 PROVE_START_RATE = 100_000.0  # solver positions per second assumed until one search measures it
@@ -329,6 +330,7 @@ class CompiledMcts(MctsPlayer):
         bias: float = 0.0,
         level: int | None = None,
         workers: int = 1,
+        swap: str = "shared",
     ):
         if exploration is None:
             exploration = 0.25 if rave else math.sqrt(2)
@@ -364,6 +366,9 @@ class CompiledMcts(MctsPlayer):
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
         self.workers = workers
+        if swap not in SWAPS:
+            raise ValueError(f"swap must be one of {', '.join(SWAPS)}, not {swap!r}")
+        self.swap = swap
         self._tree: dict[str, Any] | None = None
         self._trees: list[dict[str, Any] | None] = [None] * workers  # with workers > 1
         self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root the last move came from
@@ -478,12 +483,12 @@ class CompiledMcts(MctsPlayer):
     def _tree_for(self, state: State, adapter: Adapter) -> dict[str, Any]:
         """The tree to search from: the kept one re-rooted at this state when it continues the
         position last searched, else a new one."""
-        self._tree = self._reused_or_new(state, adapter, self._tree)
+        self._tree = self._reused_or_new(state, adapter, self._tree, self._search_params(state, adapter)[0])
         return self._tree
 
-    def _reused_or_new(self, state: State, adapter: Adapter, kept: dict[str, Any] | None) -> dict[str, Any]:
+    def _reused_or_new(self, state: State, adapter: Adapter, kept: dict[str, Any] | None, params: np.ndarray) -> dict[str, Any]:
         """`kept` re-rooted at this state when it continues the position it searched, else a new
-        tree (in `kept`'s arrays when they fit)."""
+        tree (in `kept`'s arrays when they fit) for the search's `params`."""
         path = adapter.path_moves(state)
         if self.reuse and kept is not None and kept["game"] is state.game and kept["players"] == len(state.players):
             old = kept["path"]
@@ -491,6 +496,8 @@ class CompiledMcts(MctsPlayer):
                 node = 0
                 ints = kept["ints"]
                 for move in path[len(old) :]:
+                    if move == "swap" and ints[node, K.I_FLAGS] & K.FL_PIE:
+                        continue  # a shared pie: the swap leaves the position, and so the node, as it was
                     first, count = ints[node, K.I_FIRST], ints[node, K.I_NCHILD]
                     found = -1
                     for child in range(first, first + count) if first >= 0 else ():
@@ -505,6 +512,8 @@ class CompiledMcts(MctsPlayer):
                         used = int(kept["meta"][K.M_COUNT])
                         old_i, old_f = ints[:used].copy(), kept["floats"][:used].copy()
                         kept["meta"][K.M_COUNT] = K.compact(old_i, old_f, ints, kept["floats"], node)
+                    if path and path[-1] == "swap":
+                        ints[0, K.I_FLAGS] &= ~K.FL_PIE  # the swap is used up at the new root
                     kept["path"] = path
                     kept["reused"] = int(kept["floats"][0, K.F_N])
                     return kept
@@ -518,7 +527,7 @@ class CompiledMcts(MctsPlayer):
             floats = np.empty((capacity, K.F_W + seats), dtype=np.float64)
         meta = np.zeros(2, dtype=np.int64)
         _, var, owner = adapter.encode(state)
-        K.init_root(ints, floats, meta, var, owner, adapter.params)
+        K.init_root(ints, floats, meta, var, owner, params)
         tree = {
             "game": state.game,
             "players": len(state.players),
@@ -539,9 +548,9 @@ class CompiledMcts(MctsPlayer):
         if self.workers > 1:
             return self._parallel_search(state, adapter, think, start)
         self._seed()
-        tree = self._tree_for(state, adapter)
-        stones, var, owner = adapter.encode(state)
         params, fparams = self._search_params(state, adapter)
+        self._tree = tree = self._reused_or_new(state, adapter, self._tree, params)
+        stones, var, owner = adapter.encode(state)
         deadline = None if think is None else start + think
         done = self._search_loop(tree, adapter, stones, var, owner, params, fparams, self.iterations, deadline, think)
         self._root = (tree["ints"], tree["floats"])
@@ -558,6 +567,7 @@ class CompiledMcts(MctsPlayer):
         params[K.P_DECISIVE] = int(self.decisive)
         params[K.P_REWARD] = REWARDS[self.reward]
         params[K.P_CAPTURES] = int(self.captures)
+        params[K.P_SHARED] = int(self.swap == "shared" and params[K.P_PIE] != 0)  # the stone games' swap
         if self.bridges:
             adapter.use_bridges(self.edges)
         bias = self.bias if self.rave and self.bias > 0 and adapter.use_patterns(self.edges) else 0.0
@@ -643,10 +653,10 @@ class CompiledMcts(MctsPlayer):
         of the total, so the result depends on the seed only; with a time budget, on the clock."""
         count = self.workers
         seeds = [self.rng.getrandbits(31) for _ in range(count)]
-        trees = [self._reused_or_new(state, adapter, kept) for kept in self._trees]
+        params, fparams = self._search_params(state, adapter)
+        trees = [self._reused_or_new(state, adapter, kept, params) for kept in self._trees]
         self._trees = list(trees)
         stones, var, owner = adapter.encode(state)
-        params, fparams = self._search_params(state, adapter)
         limit = self.iterations
         shares = [None if limit is None else limit // count + (w < limit % count) for w in range(count)]
         deadline = None if think is None else start + think
@@ -673,36 +683,36 @@ class CompiledMcts(MctsPlayer):
         return adapter.board.index(move) if adapter.board.has(move) else -1
 
     def _best_child(self, ints: np.ndarray, floats: np.ndarray, node: int) -> int:
-        """A proven win for the seat deciding here, else the most visited child that is not a
-        proven loss (ties: the better mean), else the most visited."""
-        first, count = int(ints[node, K.I_FIRST]), int(ints[node, K.I_NCHILD])
+        """A proven win for the side deciding here, else the most visited child that is not a
+        proven loss (ties: the better worth), else the most visited."""
+        first = int(ints[node, K.I_FIRST])
         seat = int(ints[node, K.I_SEAT])
-        children = range(first, first + count)
-        wins = [c for c in children if ints[c, K.I_PROVEN] == seat]
+        proofs, worths = _outlooks(ints, floats, node)
+        children = range(len(proofs))
+        wins = [i for i in children if proofs[i] == seat]
         if wins:
-            return max(wins, key=lambda c: floats[c, K.F_N])
+            return first + max(wins, key=lambda i: floats[first + i, K.F_N])
         two = floats.shape[1] - K.F_W == 2
         # Proven losses are avoided while some move is not one; when all are, the most visited
         # (the search went on without proofs) resists best.
-        alive = [c for c in children if not (two and ints[c, K.I_PROVEN] >= 0)] or list(children)
+        alive = [i for i in children if not (two and proofs[i] >= 0)] or list(children)
 
-        def key(c: int) -> tuple[float, float]:
-            visits = floats[c, K.F_N]
-            return visits, (floats[c, K.F_W + seat] / visits if visits else 0.0)
+        def key(i: int) -> tuple[float, float]:
+            return floats[first + i, K.F_N], 0.0 if np.isnan(worths[i]) else worths[i]
 
-        return max(alive, key=key)
+        return first + max(alive, key=key)
 
     def _drawn_child(self, ints: np.ndarray, floats: np.ndarray) -> int:
         """A root child drawn with chances ∝ visits^(1/temperature) (a proven win if there is
         one; proven losses only when every move is one)."""
-        first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
+        first = int(ints[0, K.I_FIRST])
         seat = int(ints[0, K.I_SEAT])
-        children = list(range(first, first + count))
-        wins = [c for c in children if ints[c, K.I_PROVEN] == seat]
-        if wins:
+        proofs, _ = _outlooks(ints, floats, 0)
+        if (proofs == seat).any():
             return self._best_child(ints, floats, 0)
         two = floats.shape[1] - K.F_W == 2
-        alive = [c for c in children if not (two and ints[c, K.I_PROVEN] >= 0)] or children
+        children = [first + i for i in range(len(proofs))]
+        alive = [c for c, proof in zip(children, proofs, strict=True) if not (two and proof >= 0)] or children
         visited = [c for c in alive if floats[c, K.F_N] > 0] or alive
         top = max(floats[c, K.F_N] for c in visited) or 1.0
         weights = [(floats[c, K.F_N] / top) ** (1.0 / self.temperature) if floats[c, K.F_N] > 0 else 1.0 for c in visited]
@@ -726,15 +736,21 @@ class CompiledMcts(MctsPlayer):
             self.last = {"iterations": done, "seconds": seconds, "move": move, "visits": 0, "value": None, "reliable": False}
             self.last["pv"] = [move]
             return move
-        best = self._drawn_child(ints, floats) if self.temperature > 0 else self._best_child(ints, floats, 0)
         seat = int(ints[0, K.I_SEAT])
+        best = self._best_child(ints, floats, 0)
+        swap = ints[0, K.I_FLAGS] & K.FL_PIE and "swap" in state.legal_moves() and _takes_other_colour(ints, floats, best)
+        if self.temperature > 0 and not swap:
+            best = self._drawn_child(ints, floats)
         visits = float(floats[best, K.F_N])
-        proven = int(ints[best, K.I_PROVEN])
-        value = float(floats[best, K.F_W + seat] / visits) if visits else None
+        proven, value = _outlook(ints, floats, best)
         if proven >= 0:
             value = 1.0 if proven == seat else 0.0
         code = int(ints[best, K.I_MOVE])
-        pv = [adapter.move_text(code)]
+        pv = ["swap"] if swap else []
+        if swap:  # the other colour, with the opponent to play the best move of this one
+            value = None if value is None else 1.0 - value
+            proven = -1 if proven < 0 else 1 - proven
+        pv.append(adapter.move_text(code))
         if ints[best, K.I_SEAT] >= 0:
             # The line goes on in the tree that visited the move most (the only one, one worker).
             tree_ints, tree_floats, node = _deepest_line(trees, code)
@@ -761,6 +777,31 @@ class CompiledMcts(MctsPlayer):
         if per_worker is not None:
             self.last.update(workers=len(per_worker), worker_iterations=list(per_worker))
         return move
+
+
+def _outlooks(ints: np.ndarray, floats: np.ndarray, node: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each child's proof in the node's terms (−1: none) and mean worth to the side deciding
+    at the node (NaN: unvisited), children in order (`mcts_kernel.outlooks`)."""
+    count = int(ints[node, K.I_NCHILD])
+    proofs, worths = np.empty(count, dtype=np.int64), np.empty(count)
+    K.outlooks(ints, floats, node, proofs, worths)
+    return proofs, worths
+
+
+def _outlook(ints: np.ndarray, floats: np.ndarray, child: int) -> tuple[int, float | None]:
+    """A root child's proof and worth to the side to move (None: unvisited)."""
+    proofs, worths = _outlooks(ints, floats, 0)
+    i = child - int(ints[0, K.I_FIRST])
+    return int(proofs[i]), None if np.isnan(worths[i]) else float(worths[i])
+
+
+def _takes_other_colour(ints: np.ndarray, floats: np.ndarray, best: int) -> bool:
+    """At a root where the swap is open (shared pie): whether the side to move does better with
+    the other colour, i.e. its colour's best move is proven lost or wins less than half."""
+    proven, worth = _outlook(ints, floats, best)
+    if proven >= 0:
+        return proven != ints[0, K.I_SEAT]
+    return worth is not None and worth < 0.5
 
 
 def _deepest_line(trees: list[dict[str, Any]], code: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -806,7 +847,7 @@ def _merged_root(roots: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray
                 rows[code] = (row, np.zeros(columns))
             row, sums = rows[code]
             sums += floats[child]
-            for column in (K.I_SEAT, K.I_COLOUR, K.I_TERM):
+            for column in (K.I_SEAT, K.I_COLOUR, K.I_TERM, K.I_FLAGS):
                 row[column] = max(row[column], ints[child, column])
             proven = int(ints[child, K.I_PROVEN])
             if proven >= 0 and (row[K.I_PROVEN] < 0 or proven == seat):

@@ -13,6 +13,18 @@ children are a contiguous block made all at once when it is expanded (its second
 `meta[M_COUNT]` is the number of nodes used; when the table is full the search goes on without
 expanding.
 
+**The pie** (`P_SHARED`, the player's `swap=shared`): in a two-seat stone game the swap changes
+who owns the colours, never the stones or the colour to move, so the position after `swap` is the
+position before it. From the pie point on (`_pie_passed`) nodes are *colour nodes*: their rewards,
+terminal winners and proofs are kept by colour, and the swap is no child of theirs. Where the swap is
+open (FL_PIE), the side to move owns whichever colour is worth more to it: its parent reads a child
+worth m to the parent's colour as min(m, 1 − m), and an iteration passing there takes the colour
+that the node's statistics favour (`_take_pie`) so that the seat nodes above (the first move, Omny's
+komi choice) are credited by seat. So the opening is chosen for the swap it will meet, and the swap
+is judged on the whole subtree of the position instead of a child of its own (which, with no AMAF
+statistics and little exploration, was starved: the second seat swapped and won almost every game
+of Omny sunder 5 between two levels). `swap=move` keeps the swap a move with its own subtree.
+
 **Rules** are the games' own: win tests call the kernels of `ogames.kernels` (Omny's region star
 test `omny.group_wins_into`, Odd-Y's winning-sides test `oddy.group_wins_into`, Onyx's
 `connects_into` and `find_captures`, groups by `flood.fill_group_stamped`; Omega's end and score
@@ -81,7 +93,8 @@ P_DECISIVE = 14  # expansion keeps only a winning move, else the block of the op
 P_REWARD = 15  # games of 3–4 seats: REWARD_WIN, REWARD_RANK or REWARD_PARANOID (see `run`)
 P_CAPTURES = 16  # Onyx playouts answer a capture threat by taking the threatened square's corner
 P_LAST = 17  # the cell of the move that led to the root (−1: none, or not a cell): patterns read it
-NPARAMS = 18
+P_SHARED = 18  # stone games with a swap: statistics by colour from the pie point on (see "The pie" above)
+NPARAMS = 19
 
 # Rewards of a finished playout with three or four seats.
 REWARD_WIN = 0  # 1 to the winner, 0 to the others
@@ -101,9 +114,14 @@ PT_BRIDGE = 1  # makes a bridge with a stone of the mover's (both carriers empty
 PT_EDGE = 1  # makes a bridge to the edge (a template on the second row: two empty rim carriers)
 PT_TOUCH = 1  # touches the opponent's last stone
 
-# Tree columns.
-I_MOVE, I_PARENT, I_FIRST, I_NCHILD, I_SEAT, I_COLOUR, I_TERM, I_PROVEN = range(8)
-NI = 8
+# Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
+# colour node its colour; I_TERM and I_PROVEN name a winner the same way.
+I_MOVE, I_PARENT, I_FIRST, I_NCHILD, I_SEAT, I_COLOUR, I_TERM, I_PROVEN, I_FLAGS = range(9)
+NI = 9
+# I_FLAGS bits, set when a node's position is first reached (`_reach`).
+FL_COLOUR = 1  # a colour node: its statistics and proofs are by colour, not by seat
+FL_PIE = 2  # the swap is open here: the side to move may take either colour
+FL_KIDS_PIE = 4  # a seat node whose moves each open the swap (its children are colour nodes)
 F_N, F_RN, F_RW, F_W = 0, 1, 2, 3  # F_W + seat: reward sums
 M_COUNT = 0
 
@@ -572,6 +590,7 @@ def _new_node(ints, floats, node, move, parent, seats):
     ints[node, I_COLOUR] = -1
     ints[node, I_TERM] = -1
     ints[node, I_PROVEN] = -1
+    ints[node, I_FLAGS] = 0
     for k in range(floats.shape[1]):
         floats[node, k] = 0.0
 
@@ -581,13 +600,115 @@ def init_root(ints, floats, meta, root_var, root_owner, params):
     """Make the tree a single root for the position."""
     meta[M_COUNT] = 1
     _new_node(ints, floats, 0, -1, -1, params[P_SEATS])
-    ints[0, I_SEAT] = _mover(root_var, root_owner, params)
-    ints[0, I_COLOUR] = root_var[V_TURN]
+    _reach(ints, 0, root_var, root_owner, params)
+
+
+# ----- the pie shared by colour (see "The pie" above) --------------------------------------------
+
+
+@njit(cache=True)
+def _pie_passed(var, params):
+    """Whether a position is at or past the pie point: a colour node of the shared pie."""
+    return params[P_SHARED] != 0 and var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
+
+
+@njit(cache=True)
+def _kids_pie(var, params):
+    """Shared pie: whether every move from this (seat-node) position opens the swap: Black's stone
+    one placement before the pie point, or, in Omny's komi choice without pie, the komi itself."""
+    if params[P_SHARED] == 0 or var[V_SWAPPED] != 0 or _pie_passed(var, params):
+        return False
+    if var[V_KOMI] < 0:
+        return params[P_KOMI_PIE] == 0 and params[P_PIE_AT] == 0
+    return var[V_TURN] == 0 and var[V_PLACEMENTS] + 1 == params[P_PIE_AT]
+
+
+@njit(cache=True)
+def _reach(ints, node, var, owner, params):
+    """Fill in a node when its position is first reached: its flags, and either the winner of a
+    finished game (I_TERM, proven) or the deciding side and the colour to move."""
+    colour_node = _pie_passed(var, params)
+    flags = 0
+    if colour_node:
+        flags |= FL_COLOUR
+        if _pie_open(var, params):
+            flags |= FL_PIE
+    elif _kids_pie(var, params):
+        flags |= FL_KIDS_PIE
+    ints[node, I_FLAGS] = flags
+    if var[V_WINNER] >= 0:
+        winner = var[V_WINNER] if colour_node else owner[var[V_WINNER]]
+        ints[node, I_TERM] = winner
+        ints[node, I_PROVEN] = winner
+    else:
+        ints[node, I_SEAT] = var[V_TURN] if colour_node else _mover(var, owner, params)
+        ints[node, I_COLOUR] = var[V_TURN]
+
+
+@njit(cache=True)
+def _take_pie(ints, floats, node, var, owner):
+    """An iteration passing a position where the swap is open: the side to move takes the colour
+    its statistics favour (it swaps when the colour to move wins less than half), for the seat
+    rewards of the nodes above; the swap is then used up, so a playout does not draw it again."""
+    if ints[node, I_FLAGS] & FL_PIE and var[V_SWAPPED] == 0:
+        visits = floats[node, F_N]
+        if visits > 0.0 and floats[node, F_W + var[V_TURN]] < 0.5 * visits:
+            owner[0], owner[1] = owner[1], owner[0]
+        var[V_SWAPPED] = 1
+
+
+@njit(cache=True)
+def child_proof(ints, node, child):
+    """A child's proof in the node's terms: the winning seat (colour, in a colour node), −1 if
+    unproven. Across the pie point a proven child is lost for the node's side when the swap is
+    open there (its side to move takes the winning colour), else won iff its colour wins."""
+    proven = ints[child, I_PROVEN]
+    if proven < 0 or ints[node, I_FLAGS] & FL_KIDS_PIE == 0:
+        return proven
+    side = ints[node, I_SEAT]
+    if ints[child, I_FLAGS] & FL_PIE or proven != ints[node, I_COLOUR]:
+        return 1 - side
+    return side
+
+
+@njit(cache=True)
+def reward_column(ints, node):
+    """The reward column of a node's children (and their AMAF statistics) that holds the node's
+    side's results: its seat, or across the pie point its colour."""
+    if ints[node, I_FLAGS] & FL_KIDS_PIE:
+        return ints[node, I_COLOUR]
+    return ints[node, I_SEAT]
+
+
+@njit(cache=True)
+def side_value(ints, node, child, mean):
+    """A child's mean worth to the node's side (read from `reward_column`): across the pie point,
+    where the swap is open (or the child not reached yet), the side gets the colour the opponent
+    leaves it, min(mean, 1 − mean)."""
+    unreached = ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0
+    if ints[node, I_FLAGS] & FL_KIDS_PIE and (ints[child, I_FLAGS] & FL_PIE or unreached):
+        return min(mean, 1.0 - mean)
+    return mean
+
+
+@njit(cache=True)
+def outlooks(ints, floats, node, proofs, worths):
+    """For the driver: each child's proof (`child_proof`) and mean worth to the node's side
+    (`side_value`; NaN if unvisited) into `proofs` and `worths`, children in order."""
+    first = ints[node, I_FIRST]
+    column = F_W + reward_column(ints, node)
+    for i in range(ints[node, I_NCHILD]):
+        child = first + i
+        proofs[i] = child_proof(ints, node, child)
+        visits = floats[child, F_N]
+        worths[i] = side_value(ints, node, child, floats[child, column] / visits) if visits > 0.0 else np.nan
 
 
 @njit(cache=True)
 def _select(ints, floats, node, params, fparams):
     seat = ints[node, I_SEAT]
+    column = F_W + reward_column(ints, node)
+    across = ints[node, I_FLAGS] & FL_KIDS_PIE != 0  # the swap opens below: values by `side_value`
     first = ints[node, I_FIRST]
     count = ints[node, I_NCHILD]
     rave = params[P_RAVE] != 0
@@ -599,7 +720,7 @@ def _select(ints, floats, node, params, fparams):
     best_value = -1e300
     for child in range(first, first + count):
         if solver:
-            proven = ints[child, I_PROVEN]
+            proven = child_proof(ints, node, child)
             if proven >= 0:
                 if proven == seat:
                     return child  # a proven win for the player to move here
@@ -612,14 +733,17 @@ def _select(ints, floats, node, params, fparams):
         visits = floats[child, F_N]
         if visits == 0.0:
             if rave and floats[child, F_RN] > 0.0:
-                value = fparams[FP_FPU] + floats[child, F_RW] / floats[child, F_RN]
+                amaf = floats[child, F_RW] / floats[child, F_RN]
+                value = fparams[FP_FPU] + (side_value(ints, node, child, amaf) if across else amaf)
             else:
                 value = 1e9  # unvisited children first, in the (shuffled) order of expansion
         else:
-            mean = floats[child, F_W + seat] / visits
+            mean = floats[child, column] / visits
             if rave and floats[child, F_RN] > 0.0:
                 beta = np.sqrt(k / (3.0 * visits + k))
                 mean = (1.0 - beta) * mean + beta * floats[child, F_RW] / floats[child, F_RN]
+            if across:
+                mean = side_value(ints, node, child, mean)
             value = mean + c * np.sqrt(log_n / visits)
         if value > best_value:
             best, best_value = child, value
@@ -635,12 +759,12 @@ def _prove(ints, node, params):
         return
     last = first + ints[node, I_NCHILD]
     for child in range(first, last):
-        if ints[child, I_PROVEN] == seat:
+        if child_proof(ints, node, child) == seat:
             ints[node, I_PROVEN] = seat
             return
     common = -2
     for child in range(first, last):
-        proven = ints[child, I_PROVEN]
+        proven = child_proof(ints, node, child)
         if proven < 0:
             return
         if common == -2:
@@ -690,7 +814,9 @@ def run(
     amaf = np.zeros(n, dtype=np.int8)
     leaf_stones = np.empty(n, dtype=np.int8)
     playout_moves = np.empty(8 * n + 64, dtype=np.int32)
-    rewards = np.zeros(4)
+    rewards = np.zeros(4)  # by seat
+    colour_rewards = np.zeros(2)  # with the shared pie: by colour
+    shared = params[P_SHARED] != 0
     sums = np.zeros(4)
     reward_mode = params[P_REWARD] if seats > 2 else REWARD_WIN
     decisive = params[P_DECISIVE] != 0
@@ -711,6 +837,8 @@ def run(
         node = 0
         depth = 0
         path[0] = 0
+        if shared:
+            _take_pie(ints, floats, 0, var, owner)
         # Selection and expansion.
         while ints[node, I_TERM] < 0 and depth < path.shape[0] - 1:
             if ints[node, I_FIRST] < 0:
@@ -723,6 +851,8 @@ def run(
                     count, stamp = decisive_moves(
                         stones, var, owner, params, moves, count, scratch, arrays, logs, work, mark, stamp
                     )
+                if shared and ints[node, I_FLAGS] & FL_PIE and count > 0 and moves[count - 1] == n:
+                    count -= 1  # the swap is no child: the side to move takes either colour
                 if count == 0 or meta[M_COUNT] + count > capacity:
                     break
                 for i in range(count - 1, 0, -1):
@@ -742,16 +872,12 @@ def run(
             child = _select(ints, floats, node, params, fparams)
             stamp = play_move(stones, var, owner, params, ints[child, I_MOVE], arrays, logs, work, mark, stamp)
             if ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0:
-                if var[V_WINNER] >= 0:
-                    winner_seat = owner[var[V_WINNER]]
-                    ints[child, I_TERM] = winner_seat
-                    ints[child, I_PROVEN] = winner_seat
-                else:
-                    ints[child, I_SEAT] = _mover(var, owner, params)
-                    ints[child, I_COLOUR] = var[V_TURN]
+                _reach(ints, child, var, owner, params)
             node = child
             depth += 1
             path[depth] = node
+            if shared:
+                _take_pie(ints, floats, node, var, owner)
             if ints[node, I_FIRST] < 0 and floats[node, F_N] < params[P_EXPAND]:
                 break
         # Simulation.
@@ -759,7 +885,8 @@ def run(
             rewards[s] = 0.0
         recorded = -1
         if ints[node, I_TERM] >= 0:
-            rewards[ints[node, I_TERM]] = 1.0
+            winner = ints[node, I_TERM]
+            rewards[owner[winner] if ints[node, I_FLAGS] & FL_COLOUR else winner] = 1.0
         else:
             if rave:
                 for c in range(n):
@@ -779,6 +906,9 @@ def run(
             for s in range(seats):
                 if s != root_seat:
                     rewards[s] = 1.0 - rewards[root_seat]
+        if shared:
+            for colour in range(2):
+                colour_rewards[colour] = rewards[owner[colour]]
         # AMAF marks: which colour played each cell first after the leaf.
         if rave:
             if recorded < 0:
@@ -793,15 +923,17 @@ def run(
         # Backup, leaf to root.
         for d in range(depth, -1, -1):
             here = path[d]
+            by_colour = ints[here, I_FLAGS] & FL_COLOUR != 0
             floats[here, F_N] += 1.0
             for s in range(seats):
-                floats[here, F_W + s] += rewards[s]
+                floats[here, F_W + s] += colour_rewards[s] if by_colour else rewards[s]
             if d < depth and ints[here, I_SEAT] >= 0:
-                seat = ints[here, I_SEAT]
                 below = path[d + 1]
                 move = ints[below, I_MOVE]
                 colour = ints[here, I_COLOUR]
                 if rave:
+                    column = reward_column(ints, here)
+                    reward = colour_rewards[column] if by_colour or ints[here, I_FLAGS] & FL_KIDS_PIE else rewards[column]
                     if move < n:
                         amaf[move] = colour + 1
                     first = ints[here, I_FIRST]
@@ -809,7 +941,7 @@ def run(
                         cm = ints[child, I_MOVE]
                         if cm < n and amaf[cm] == colour + 1:
                             floats[child, F_RN] += 1.0
-                            floats[child, F_RW] += rewards[seat]
+                            floats[child, F_RW] += reward
                 if solver and ints[below, I_PROVEN] >= 0 and ints[here, I_PROVEN] < 0:
                     _prove(ints, here, params)
         done += 1
