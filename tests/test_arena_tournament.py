@@ -183,6 +183,59 @@ def test_bad_tournaments_are_refused_before_any_game(game, options, specs, messa
         plan(game, options, specs)
 
 
+def test_each_opening_is_played_in_every_seat_order(tmp_path):
+    """Openings of random moves: the two games of a pair in a cycle of rounds share one, with the
+    seats swapped; the next cycle has another; every record starts with its game's opening."""
+    t = plan("omny", Y4, SPECS, games_per_pair=4, seed=3, opening_plies=2)
+    openings = [t.task(p).opening for p in t.pairings]
+    assert [len(o) for o in openings] == [2, 2, 2, 2]
+    assert openings[0] == openings[1] and openings[2] == openings[3] and openings[0] != openings[2]
+    assert t.pairings[0].seating == t.pairings[1].seating[::-1]
+    assert t.manifest()["opening_plies"] == 2 and "opening_plies" not in plan("omny", Y4, SPECS).manifest()
+    summary = run(t, tmp_path / "openings", workers=1)
+    assert summary.complete
+    for pairing, record in zip(t.pairings, saved_records(tmp_path / "openings").values(), strict=True):
+        assert [m["move"] for m in record["moves"][:2]] == list(t.opening(pairing))
+    # A record that does not start with its opening is played again on resume.
+    path = tmp_path / "openings" / GAMES / t.pairings[0].file_name
+    other = next(p for p in ogames.load("omny", **Y4).new_state().legal_moves() if p != openings[0][0])
+    state = ogames.load("omny", **Y4).new_state(list(json.loads(path.read_text())["players"]))
+    state.play(other)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    path.write_text(json.dumps(state.record()))
+    again = run(t, tmp_path / "openings", workers=1, resume=True)
+    assert again.played == 1 and any("does not start with the scheduled opening" in n for n in again.notes)
+
+
+def test_omega_openings_may_end_inside_a_turn(tmp_path):
+    """Three players: one opening per cycle of six seat orders; an opening of one placement ends
+    inside White's turn, and its records still count as starting with it."""
+    specs = ["random", "random:seed=5", "mcts:iterations=20"]
+    t = plan("omega", {"players": 3, "size": 4}, specs, games_per_pair=6, opening_plies=1)
+    assert len({t.task(p).opening for p in t.pairings}) == 1
+    assert run(t, tmp_path / "omega", workers=1, samples=50).complete
+    assert run(t, tmp_path / "omega", workers=1, resume=True).played == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "plies", "games", "message"),
+    [
+        ("omny", Y4, -1, 2, "0 or more, not -1"),
+        ("omny", Y4, 1, 3, "a multiple of 2"),
+        ("omega", {"players": 3, "size": 4}, 1, 4, "a multiple of 6"),
+        ("omny", Y4, 40, 2, "no opening of 40 random moves"),
+        ("omiga", {"width": 5, "height": 5}, 1, 2, "real time"),
+    ],
+)
+def test_bad_openings_are_refused(game, options, plies, games, message):
+    specs = ["random", "random:seed=2", "random:seed=3"][: 3 if game == "omega" else 2]
+    if game == "omiga":
+        specs = ["racer", "greedy"]
+    with pytest.raises(BadOption, match=message):
+        plan(game, options, specs, games_per_pair=games, opening_plies=plies)
+
+
 def test_the_same_spec_twice_gets_two_names():
     t = plan("omny", Y4, ["random", "random", "mcts:iterations=5"], games_per_pair=2)
     assert t.names == ["random #1", "random #2", "mcts:iterations=5"]

@@ -71,6 +71,8 @@ def test_the_default_folder_is_named_by_the_settings(tmp_path, monkeypatch):
         (["omiga", "--players", "mcts", "racer"], "real-time Omiga bot is one of"),
         (["omega", "--players", "random", "mcts", "--players", "3"], "at least 3 players"),
         (["omny", "--players", "3", "--players", "random", "mcts"], "omny has no player count to set"),
+        ([*Y4, "--players", "random", "mcts", "--games-per-pair", "3", "--openings", "1"], "a multiple of 2"),
+        ([*Y4, "--players", "random", "mcts", "--openings", "-2"], "0 or more"),
     ],
 )
 def test_mistakes_get_one_clear_line(args, message, tmp_path):

@@ -2,12 +2,14 @@
 
 Everything a game needs travels in its task (plain values, so tasks go to worker processes), and
 every random choice in it comes from the task's seed: the same task gives the same game, except
-with players that think for a time rather than a number of iterations.
+with players that think for a time rather than a number of iterations. A task may carry an
+opening: moves made before the players take over (`random_opening`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 import signal
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +32,25 @@ class Task:
     names: tuple[str, ...]
     seed: int
     max_time: float = 900.0
+    opening: tuple[str, ...] = ()  # moves made before the players take over
+
+
+OPENING_TRIES = 100
+
+
+def random_opening(game: Game, plies: int, seed: int) -> tuple[str, ...]:
+    """`plies` moves drawn at random from the start that leave the game going (drawn again, from
+    the next seed, while they end it); BadOption if no such opening turns up."""
+    for attempt in range(OPENING_TRIES):
+        rng = random.Random(f"{seed}:{attempt}")
+        state = game.new_state()
+        moves: list[str] = []
+        while len(moves) < plies and not state.is_over:
+            moves.append(rng.choice(state.legal_moves()))
+            state.play(moves[-1], t=0.0)
+        if not state.is_over:
+            return tuple(moves)
+    raise BadOption(f"no opening of {plies} random moves leaves {game.title} going: ask for fewer")
 
 
 def game_seed(tournament_seed: int, number: int) -> int:
@@ -82,6 +103,8 @@ def play_task(task: Task) -> dict[str, Any]:
     seated = enumerate(zip(task.specs, task.names, strict=True))
     players = [seat_player(spec, name, task.seed + seat) for seat, (spec, name) in seated]
     state = game.new_state(list(task.names))
+    for move in task.opening:
+        state.play(move)
     for p in players:
         p.reset()
     while not state.is_over and state.ply < MAX_MOVES:

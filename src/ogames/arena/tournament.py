@@ -5,6 +5,10 @@
     summary = run(t, "out/y5", workers=2)
     summary.table.ranked()
 
+With `opening_plies` every game starts from random moves, and each opening is played once in every
+seat order of its pair (or group), so that a first-move advantage, or an opening that decides the
+game, counts the same for both players (the usual way engines are matched).
+
 The folder holds `tournament.json` (the manifest: game, options, entrants, games per pair, seed),
 one record per game in `games/` (named by `schedule.Pairing.file_name`), and after the run the
 Elo table (`report.py` writes `elo.json`, `elo.csv` and `elo.png`). Running again into the folder
@@ -15,7 +19,9 @@ tournament is refused.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -26,7 +32,7 @@ from typing import Any, Protocol
 
 from ogames.arena import schedule as sched
 from ogames.arena.elo import EloTable, elo_table, pairwise_results
-from ogames.arena.play import Task, game_seed, load_game, real_time_bot, run_task, seat_player, worker_start
+from ogames.arena.play import Task, game_seed, load_game, random_opening, real_time_bot, run_task, seat_player, worker_start
 from ogames.errors import BadOption, BadRecord, OgamesError, shown
 from ogames.records import dumps, load_file, replay
 from ogames.rules import REAL_TIME, State, load
@@ -59,6 +65,7 @@ class Tournament:
     # What the games are for: "tournament", or "selfplay" (`selfplay.py`), which its manifest names
     # so that neither command resumes the other's folder.
     purpose: str = "tournament"
+    opening_plies: int = 0  # random moves that start every game, each opening played in every seat order
 
     @property
     def names(self) -> list[str]:
@@ -83,7 +90,23 @@ class Tournament:
             "games": len(self.pairings),
             **({"max_time": self.max_time} if self.real_time else {}),
             **({"purpose": self.purpose} if self.purpose != "tournament" else {}),
+            **({"opening_plies": self.opening_plies} if self.opening_plies else {}),
         }
+
+    @property
+    def seat_orders(self) -> int:
+        """Rounds in which a pair (group) sits in every seat order once: 2, or sides! at bigger tables."""
+        return 2 if self.sides == 2 else math.factorial(self.sides)
+
+    def opening(self, pairing: sched.Pairing) -> tuple[str, ...]:
+        """The moves that start a game: none, or the opening its group plays in every seat order
+        of its cycle of rounds (drawn from the tournament seed, the group and the cycle)."""
+        if not self.opening_plies:
+            return ()
+        group = "-".join(map(str, sorted(pairing.seating)))
+        key = f"ogames-opening:{self.seed}:{group}:{pairing.round // self.seat_orders}"
+        seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:6], "big")
+        return random_opening(load(self.game, **self.options), self.opening_plies, seed)
 
     def task(self, pairing: sched.Pairing) -> Task:
         """The task that plays one scheduled game."""
@@ -96,6 +119,7 @@ class Tournament:
             tuple(names[e] for e in pairing.seating),
             game_seed(self.seed, pairing.number),
             self.max_time,
+            self.opening(pairing),
         )
 
 
@@ -106,8 +130,10 @@ def plan(
     games_per_pair: int | None = None,
     seed: int = 0,
     max_time: float = 900.0,
+    opening_plies: int = 0,
 ) -> Tournament:
-    """Check the game, options and players and schedule the games; BadOption naming what is wrong."""
+    """Check the game, options and players and schedule the games; BadOption naming what is wrong.
+    `opening_plies` > 0 starts every game from that many random moves (see the module's note)."""
     options = dict(options or {})
     loaded = load(game, **options)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -128,6 +154,18 @@ def plan(
         raise BadOption(f"the simulated time limit of a real-time game must be positive, not {max_time}")
     t = Tournament(loaded.name, options, specs, games_per_pair, seed, sides, real_time, settled, float(max_time))
     t.pairings = sched.schedule(len(specs), sides, games_per_pair)
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) or opening_plies < 0:
+        raise BadOption(f"openings are a whole number of moves, 0 or more, not {shown(opening_plies)}")
+    if opening_plies:
+        if real_time:
+            raise BadOption(f"{loaded.title} is played in real time: openings are for turn-based games")
+        if games_per_pair % t.seat_orders:
+            raise BadOption(
+                f"with openings the games per pair must be a multiple of {t.seat_orders} "
+                f"(each opening is played in every seat order), not {games_per_pair}"
+            )
+        t.opening_plies = opening_plies
+        t.opening(t.pairings[0])  # BadOption now if no opening of that length leaves the game going
     return t
 
 
@@ -182,7 +220,25 @@ def check_record(record: Any, t: Tournament, pairing: sched.Pairing) -> State:
         raise BadRecord(f"the record seats {', '.join(map(str, seated))}, not {', '.join(expected)}")
     if not state.is_over and not t.real_time:
         raise BadRecord(f"the game is unfinished after {state.ply} moves")
+    if not _starts_with(state, t.opening(pairing)):
+        raise BadRecord("the record does not start with the scheduled opening")
     return state
+
+
+def _starts_with(state: State, opening: Sequence[str]) -> bool:
+    """Whether a game began with the opening's moves. Compared entry by entry in the history,
+    where a turn of several placements (Omega) is one entry that the opening may end inside."""
+    if not opening:
+        return True
+    fresh = state.game.new_state()
+    for move in opening:
+        fresh.play(move, t=0.0)
+    begun, played = fresh.history, state.history
+    if len(played) < len(begun):
+        return False
+    whole = all(a["move"] == b["move"] for a, b in zip(begun[:-1], played, strict=False))
+    last = begun[-1]["move"].split()
+    return whole and played[len(begun) - 1]["move"].split()[: len(last)] == last
 
 
 def _sides_of(state: State) -> list[str]:

@@ -35,7 +35,9 @@ HELP = "\n\n".join(
         "order at tables of three or more).",
         "Records, tournament.json, elo.json, elo.csv and elo.png go to --out (default "
         "tournaments/GAME-<id of the settings>); --resume continues an interrupted tournament there. "
-        "--seed seeds every game (Omiga deals a new deck per game).",
+        "--seed seeds every game (Omiga deals a new deck per game). --openings N starts every game from N "
+        "random moves and plays each opening once in every seat order of its pair, so that neither a first-move "
+        "advantage nor an opening that decides the game favours a player.",
         "--ray auto plays the games as Ray tasks on the Ray cluster found (RAY_ADDRESS, else the latest `ray start` on "
         "this machine, else any Ray instance running here) or, if none, on a Ray instance started here; "
         "--ray local always starts one here; --ray HOST:PORT "
@@ -97,6 +99,7 @@ def default_folder(t: arena.Tournament, parent: str = "tournaments") -> Path:
 # (Round brackets: the help is rich markup, where [words] would be read as a style and vanish.)
 WORKERS_HELP = "games at once: worker processes (default: the cores); with --ray, Ray tasks under way (default: 2 × its CPUs)"
 RAY_HELP = "play the games as Ray tasks: auto (a running cluster, else a local instance), local, or HOST:PORT"
+OPENINGS_HELP = "start every game from N random moves, each opening played in every seat order of its pair (0: none)"
 
 
 def tournament_command(
@@ -111,6 +114,7 @@ def tournament_command(
     resume: Annotated[bool, typer.Option("--resume", help="continue the tournament saved in --out")] = False,
     ci: Annotated[str, typer.Option(help="confidence intervals: bootstrap (over games) or fisher")] = "bootstrap",
     ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP, metavar="auto|local|ADDRESS")] = None,
+    openings: Annotated[int, typer.Option("--openings", help=OPENINGS_HELP, metavar="N")] = 0,
 ) -> None:
     """Play a round robin between players and rate them (Elo with 95% intervals)."""
     console = Console(highlight=False)
@@ -120,7 +124,7 @@ def tournament_command(
             raise BadOption("name the players after --players, e.g. --players random mcts:iterations=200")
         if ci not in ("bootstrap", "fisher"):
             raise BadOption(f"--ci {shown(ci)}: use bootstrap or fisher")
-        t = arena.plan(game, options, specs, games_per_pair, seed)
+        t = arena.plan(game, options, specs, games_per_pair, seed, opening_plies=openings)
         folder = out if out is not None else default_folder(t)
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
@@ -195,10 +199,10 @@ def runner(workers: int | None, ray: str | None) -> Iterator[tuple[arena.Executo
 def _headline(console: Console, t: arena.Tournament, folder: Path, workers: str) -> None:
     shown_options = ", ".join(f"{k}={v}" for k, v in t.settled.items() if v is not None)
     console.print(f"[bold]{escape(t.game)}[/] {escape(shown_options)}")
-    console.print(
-        f"{len(t.entrants)} players, {len(t.pairings)} games ({t.games_per_pair} per {'pair' if t.sides == 2 else 'group'}), "
-        f"{workers}, seed {t.seed} → {escape(str(folder))}"
-    )
+    per = f"{t.games_per_pair} per {'pair' if t.sides == 2 else 'group'}"
+    if t.opening_plies:
+        per += f", openings of {t.opening_plies} random moves"
+    console.print(f"{len(t.entrants)} players, {len(t.pairings)} games ({per}), {workers}, seed {t.seed} → {escape(str(folder))}")
     if not balanced(t.games_per_pair, t.sides):
         cycle = 2 if t.sides == 2 else math.factorial(t.sides)
         console.print(f"[yellow]note:[/] seats are even only when games per pair is a multiple of {cycle}")
