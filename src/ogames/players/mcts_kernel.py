@@ -210,7 +210,7 @@ def gen_moves(stones, var, owner, params, midpoint_corners, out):
 
 
 @njit(cache=True)
-def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp):
+def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp, ends=True):
     p = params[P_COLOURS]
     if var[V_PIESEAT] >= 0:
         var[V_PLAYED] += played
@@ -221,7 +221,7 @@ def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp
         var[V_TURNCOL] = var[V_PLAYED] % p
     else:
         var[V_TURNCOL] = (var[V_TURNCOL] + 1) % p
-    if var[V_TURNCOL] == 0:
+    if var[V_TURNCOL] == 0 and ends:
         empty = 0
         for c in range(stones.shape[0]):
             if stones[c] == 0:
@@ -231,10 +231,11 @@ def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp
 
 
 @njit(cache=True)
-def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp):
+def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, ends=True):
     """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp.
     `arrays` is the board's tuple (table, stars, star_list, cell_sides, runs, square_table,
-    side_bits): `Adapter.rule_arrays()`."""
+    side_bits): `Adapter.rule_arrays()`. `ends` False: the caller knows that the move does not
+    end the game (a tree node reached before), so the tests for the end are skipped."""
     table, stars, star_list, cell_sides, runs, square_table, side_bits = arrays
     n = params[P_N]
     game = params[P_GAME]
@@ -249,13 +250,13 @@ def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp)
                     mine = colour
             target = move - n
             owner[mine], owner[target] = owner[target], owner[mine]
-            _omega_end_turn(stones, var, params, 0, table, logs, queue, mark, stamp)
+            _omega_end_turn(stones, var, params, 0, table, logs, queue, mark, stamp, ends)
             return stamp + 1
         stones[move] = var[V_TURN] + 1
         var[V_TURN] += 1
         if var[V_TURN] == params[P_COLOURS]:
             var[V_TURN] = 0
-            _omega_end_turn(stones, var, params, 1, table, logs, queue, mark, stamp)
+            _omega_end_turn(stones, var, params, 1, table, logs, queue, mark, stamp, ends)
         return stamp + 1
     if move > n:  # Omny komi choice
         var[V_KOMI] = move - n - 1
@@ -269,6 +270,13 @@ def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp)
     turn = var[V_TURN]
     stones[move] = turn + 1
     var[V_PLACEMENTS] += 1
+    if not ends:
+        if game == ONYX:  # captures change the position: they are made all the same
+            taken = find_captures(stones, square_table, move, work[2])
+            for k in range(taken):
+                stones[work[2][k]] = 0
+        var[V_TURN] = 1 - turn
+        return stamp
     if game == ODDY:
         if group_wins_odd_y(stones, table, cell_sides, runs, move, queue, mark, stamp):
             var[V_WINNER] = turn
@@ -870,8 +878,9 @@ def run(
                         last = -1
                     _bias_children(ints, floats, first, count, stones, var[V_TURN], last, bias, table, bridges, partners)
             child = _select(ints, floats, node, params, fparams)
-            stamp = play_move(stones, var, owner, params, ints[child, I_MOVE], arrays, logs, work, mark, stamp)
-            if ints[child, I_SEAT] < 0 and ints[child, I_TERM] < 0:
+            reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
+            stamp = play_move(stones, var, owner, params, ints[child, I_MOVE], arrays, logs, work, mark, stamp, not reached)
+            if not reached and ints[child, I_TERM] < 0:
                 _reach(ints, child, var, owner, params)
             node = child
             depth += 1
