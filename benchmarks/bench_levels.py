@@ -8,6 +8,10 @@ For every game of BOARDS and every pair (N, N + 1) the arena's tournament machin
 alternating (three-player Omega: level N + 1 against two copies of level N, every seat order in
 turn), saving records under `--out` so that an interrupted run resumes where it stopped. Levels
 are iteration budgets, so the results do not depend on the machine's load (only the time does).
+The stone games of the proof set (`omny`, `oddy`) are played without the pie rule from random
+one-stone openings, each opening once with each level first (`ogames tournament --openings`):
+with the pie rule the game between two searches of these sizes turns on the first stone and the
+swap, whatever the levels (docs/levels.md).
 
 Printed per pair: the higher level's points (two players: its wins; three players: its wins, an
 even share being 1/3), its score with a 95% Wilson interval, and whether the interval lies above
@@ -25,30 +29,31 @@ from typing import Any
 from ogames.arena.tournament import plan, run
 from ogames.players.levels import HIGHEST, LOWEST
 
-# Small boards, so that the ten levels fit in about 40 minutes of one core; the stone games with
-# the pie rule, since without it the first player wins every game between two good players there
-# (level 6 against 5 on Omny sunder 4 without pie: Black won 20 of 20), whatever their levels. key: (game, options,
-# title, highest level played on it).
-BOARDS: dict[str, tuple[str, dict[str, Any], str, int]] = {
-    "sunder": ("omny", {"variant": "sunder", "size": 4, "pie": True}, "Omny sunder 4 (pie on)", HIGHEST),
-    "gyre": ("omny", {"variant": "gyre", "size": 4, "pie": True}, "Omny gyre 4 (pie on)", HIGHEST),
-    "hexagon": (
+# key: (game, options, title, highest level played on it, plies of the random openings (0: none)).
+# The proof set (PROOF): the default board of Omny's default variant and of two-player Omega, an
+# Odd-Y board of 51 cells, three-player Omega and Onyx. Then the small boards of the first runs, with
+# the pie rule (docs/levels.md tells why the proof set has openings instead).
+PROOF = ["omny", "oddy", "omega2", "omega3", "onyx"]
+BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
+    "omny": ("omny", {"variant": "y", "size": 9}, "Omny y 9 (openings both ways)", HIGHEST, 1),
+    "oddy": ("oddy", {"sides": 5, "size": 5, "pie": False}, "Odd-Y 5 sides, n = 5 (openings both ways)", HIGHEST, 1),
+    "omega2": ("omega", {"players": 2, "size": 5}, "Omega 2 players, hexagon 5", HIGHEST, 0),
+    "omega3": ("omega", {"players": 3, "size": 4}, "Omega 3 players, hexagon 4", HIGHEST, 0),
+    "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", HIGHEST, 0),
+    "sunder4": ("omny", {"variant": "sunder", "size": 4, "pie": True}, "Omny sunder 4 (pie on)", HIGHEST, 0),
+    "gyre4": ("omny", {"variant": "gyre", "size": 4, "pie": True}, "Omny gyre 4 (pie on)", HIGHEST, 0),
+    "hexagon4": (
         "omny",
         {"variant": "custom", "shape": "hexagon", "size": 4, "stars": "all", "komi": 0.5, "pie": True},
         "Omny hexagon 4, all stars, komi 0.5 (pie on)",
         HIGHEST,
+        0,
     ),
-    "oddy": ("oddy", {"sides": 5, "size": 4}, "Odd-Y 5 sides, n = 4 (pie on)", HIGHEST),
-    "omega2": ("omega", {"players": 2, "size": 4}, "Omega 2 players, hexagon 4", HIGHEST),
-    "omega3": ("omega", {"players": 3, "size": 4}, "Omega 3 players, hexagon 4", HIGHEST),
-    "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", 8),  # long games: levels 9–10 cost too much here
-    # Larger boards (51–61 cells), where the top levels are not yet perfect players: for pairs that
-    # the small boards cannot separate (`--only sunder5 oddy5 omega5 --low 5`).
-    "sunder5": ("omny", {"variant": "sunder", "size": 5, "pie": True}, "Omny sunder 5 (pie on)", HIGHEST),
-    "oddy5": ("oddy", {"sides": 5, "size": 5}, "Odd-Y 5 sides, n = 5 (pie on)", HIGHEST),
-    "omega5": ("omega", {"players": 2, "size": 5}, "Omega 2 players, hexagon 5", HIGHEST),
+    "oddy4": ("oddy", {"sides": 5, "size": 4}, "Odd-Y 5 sides, n = 4 (pie on)", HIGHEST, 0),
+    "omega4": ("omega", {"players": 2, "size": 4}, "Omega 2 players, hexagon 4", HIGHEST, 0),
+    "sunder5": ("omny", {"variant": "sunder", "size": 5, "pie": True}, "Omny sunder 5 (pie on)", HIGHEST, 0),
+    "oddy5pie": ("oddy", {"sides": 5, "size": 5}, "Odd-Y 5 sides, n = 5 (pie on)", HIGHEST, 0),
 }
-SMALL = ["sunder", "gyre", "hexagon", "oddy", "omega2", "omega3", "onyx"]  # played when --only is not given
 Z = 1.959963984540054
 TOP_PAIRS = 9  # pairs whose higher level is at least this play --games-top games
 
@@ -65,11 +70,11 @@ def wilson(points: float, games: int) -> tuple[float, float]:
 
 def play_pair(key: str, low: int, games: int, out: Path, seed: int) -> dict[str, Any]:
     """Level low + 1 against level low on one board: its points, games, even share and seconds."""
-    name, options, _, _ = BOARDS[key]
+    name, options, _, _, plies = BOARDS[key]
     high_spec, low_spec = f"mcts:level={low + 1}", f"mcts:level={low}"
     seats = options.get("players", 2)
     entrants = [high_spec] + [low_spec] * (seats - 1)
-    t = plan(name, options, entrants, games_per_pair=games, seed=seed)
+    t = plan(name, options, entrants, games_per_pair=games, seed=seed, opening_plies=plies)
     start = time.perf_counter()
     summary = run(t, out / key / f"L{low + 1}-L{low}", workers=1, resume=True)
     if summary.failed:
@@ -117,7 +122,7 @@ GAME_HEADER = (
 
 def game_of(key: str) -> str:
     """The game a board belongs to, for the per-game table (Omega by its number of players)."""
-    name, options, _, _ = BOARDS[key]
+    name, options, *_ = BOARDS[key]
     titles = {"omny": "Omny", "oddy": "Odd-Y", "onyx": "Onyx"}
     return titles.get(name) or f"Omega, {options.get('players', 2)} players"
 
@@ -145,7 +150,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6)")
     parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
-    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the small ones)")
+    parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the proof set)")
     parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")
     parser.add_argument("--high", type=int, default=HIGHEST, help="highest level of the pairs")
     parser.add_argument("--out", type=Path, default=Path("tournaments/levels"), help="folder of the records (resumable)")
@@ -158,12 +163,12 @@ def main() -> None:
     print(HEADER, flush=True)
     # Cheap pairs on every board first, so that a short run still covers every game.
     for low in range(args.low, args.high):
-        for key in args.only or SMALL:
+        for key in args.only or PROOF:
             if low + 1 > BOARDS[key][3]:
                 continue
             seats = BOARDS[key][1].get("players", 2)
             games = args.games if low + 1 < TOP_PAIRS else args.games_top
-            games = games if seats == 2 else 6 * math.ceil(games / 6)
+            games = 2 * math.ceil(games / 2) if seats == 2 else 6 * math.ceil(games / 6)
             result = played[key, low] = play_pair(key, low, games, args.out, args.seed)
             line = row(key, low, result)
             rows.append((list(BOARDS).index(key), low, line))
