@@ -12,7 +12,7 @@ import pytest
 import ogames
 from ogames.arena.play import Task, game_seed, play_task
 from ogames.arena.report import write_reports
-from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, run
+from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, read_book, run
 from ogames.errors import BadOption
 
 Y4 = {"variant": "y", "size": 4}
@@ -216,6 +216,47 @@ def test_omega_openings_may_end_inside_a_turn(tmp_path):
     assert len({t.task(p).opening for p in t.pairings}) == 1
     assert run(t, tmp_path / "omega", workers=1, samples=50).complete
     assert run(t, tmp_path / "omega", workers=1, resume=True).played == 0
+
+
+def test_a_book_gives_its_openings_in_turn(tmp_path):
+    """A book's lines start the games, one line per cycle of seat orders, the same line for every
+    pair of the cycle, and the manifest keeps them."""
+    book = tmp_path / "book.txt"
+    book.write_text("# two openings\nb2   # the centre\n\na1,b1\n", encoding="utf-8")
+    lines = read_book(book)
+    assert lines == [["b2"], ["a1", "b1"]]
+    t = plan("omny", Y4, [*SPECS, "random:seed=9"], games_per_pair=4, book=lines)
+    by_round = {(p.round, p.seating): t.opening(p) for p in t.pairings}
+    assert {o for (r, _), o in by_round.items() if r < 2} == {("b2",)}
+    assert {o for (r, _), o in by_round.items() if r >= 2} == {("a1", "b1")}
+    assert t.manifest()["book"] == [["b2"], ["a1", "b1"]]
+    summary = run(t, tmp_path / "booked", workers=1)
+    assert summary.complete and all(r["moves"][0]["move"] in ("b2", "a1") for r in saved_records(tmp_path / "booked").values())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "holds no opening"),
+        ("# nothing\n\n", "holds no opening"),
+        ("z9\n", "opening 1 of the book (z9)"),
+        ("b2\nb2 b2\n", "opening 2 of the book (b2 b2)"),
+        ("FINISHED\n", "must leave the game going"),
+    ],
+)
+def test_bad_books_are_refused(tmp_path, text, message):
+    finished = ogames.load("omny", **Y4).new_state()
+    while not finished.is_over:
+        finished.play(finished.legal_moves()[0])
+    text = text.replace("FINISHED", " ".join(e["move"] for e in finished.history))
+    book = tmp_path / "book.txt"
+    book.write_text(text, encoding="utf-8")
+    with pytest.raises(BadOption, match=message.replace("(", r"\(").replace(")", r"\)")):
+        plan("omny", Y4, SPECS, games_per_pair=2, book=read_book(book))
+    with pytest.raises(BadOption, match="not both"):
+        plan("omny", Y4, SPECS, games_per_pair=2, book=[["b2"]], opening_plies=1)
+    with pytest.raises(BadOption, match="cannot read the book"):
+        read_book(tmp_path / "missing.txt")
 
 
 @pytest.mark.parametrize(

@@ -73,6 +73,7 @@ def test_the_default_folder_is_named_by_the_settings(tmp_path, monkeypatch):
         (["omny", "--players", "3", "--players", "random", "mcts"], "omny has no player count to set"),
         ([*Y4, "--players", "random", "mcts", "--games-per-pair", "3", "--openings", "1"], "a multiple of 2"),
         ([*Y4, "--players", "random", "mcts", "--openings", "-2"], "0 or more"),
+        ([*Y4, "--players", "random", "mcts", "--book", "no-such-book.txt"], "cannot read the book"),
     ],
 )
 def test_mistakes_get_one_clear_line(args, message, tmp_path):

@@ -7,7 +7,9 @@
 
 With `opening_plies` every game starts from random moves, and each opening is played once in every
 seat order of its pair (or group), so that a first-move advantage, or an opening that decides the
-game, counts the same for both players (the usual way engines are matched).
+game, counts the same for both players (the usual way engines are matched). With a `book` the
+openings are its lines in turn instead (the same line for every pair in a cycle of rounds), e.g. a
+book of openings that a deep search judges even (`benchmarks/balanced_book.py`).
 
 The folder holds `tournament.json` (the manifest: game, options, entrants, games per pair, seed),
 one record per game in `games/` (named by `schedule.Pairing.file_name`), and after the run the
@@ -35,7 +37,7 @@ from ogames.arena.elo import EloTable, elo_table, pairwise_results
 from ogames.arena.play import Task, game_seed, load_game, random_opening, real_time_bot, run_task, seat_player, worker_start
 from ogames.errors import BadOption, BadRecord, OgamesError, shown
 from ogames.records import dumps, load_file, replay
-from ogames.rules import REAL_TIME, State, load
+from ogames.rules import REAL_TIME, Game, State, load
 from ogames.rules.options import jsonable
 
 MANIFEST = "tournament.json"
@@ -66,6 +68,7 @@ class Tournament:
     # so that neither command resumes the other's folder.
     purpose: str = "tournament"
     opening_plies: int = 0  # random moves that start every game, each opening played in every seat order
+    book: tuple[tuple[str, ...], ...] = ()  # or the openings themselves, in turn
 
     @property
     def names(self) -> list[str]:
@@ -91,6 +94,7 @@ class Tournament:
             **({"max_time": self.max_time} if self.real_time else {}),
             **({"purpose": self.purpose} if self.purpose != "tournament" else {}),
             **({"opening_plies": self.opening_plies} if self.opening_plies else {}),
+            **({"book": [list(line) for line in self.book]} if self.book else {}),
         }
 
     @property
@@ -100,7 +104,10 @@ class Tournament:
 
     def opening(self, pairing: sched.Pairing) -> tuple[str, ...]:
         """The moves that start a game: none, or the opening its group plays in every seat order
-        of its cycle of rounds (drawn from the tournament seed, the group and the cycle)."""
+        of its cycle of rounds (the book's line for the cycle, or drawn from the tournament seed,
+        the group and the cycle)."""
+        if self.book:
+            return self.book[pairing.round // self.seat_orders % len(self.book)]
         if not self.opening_plies:
             return ()
         group = "-".join(map(str, sorted(pairing.seating)))
@@ -131,9 +138,11 @@ def plan(
     seed: int = 0,
     max_time: float = 900.0,
     opening_plies: int = 0,
+    book: Sequence[Sequence[str]] = (),
 ) -> Tournament:
     """Check the game, options and players and schedule the games; BadOption naming what is wrong.
-    `opening_plies` > 0 starts every game from that many random moves (see the module's note)."""
+    `opening_plies` > 0 starts every game from that many random moves, a `book` from its openings
+    in turn (see the module's note)."""
     options = dict(options or {})
     loaded = load(game, **options)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -156,7 +165,9 @@ def plan(
     t.pairings = sched.schedule(len(specs), sides, games_per_pair)
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) or opening_plies < 0:
         raise BadOption(f"openings are a whole number of moves, 0 or more, not {shown(opening_plies)}")
-    if opening_plies:
+    if opening_plies and book:
+        raise BadOption("give random openings or a book of openings, not both")
+    if opening_plies or book:
         if real_time:
             raise BadOption(f"{loaded.title} is played in real time: openings are for turn-based games")
         if games_per_pair % t.seat_orders:
@@ -165,8 +176,42 @@ def plan(
                 f"(each opening is played in every seat order), not {games_per_pair}"
             )
         t.opening_plies = opening_plies
+        t.book = tuple(_checked_line(loaded, line, k) for k, line in enumerate(book, 1))
         t.opening(t.pairings[0])  # BadOption now if no opening of that length leaves the game going
     return t
+
+
+def read_book(path: Path) -> list[list[str]]:
+    """A book file's openings: one a line, moves separated by spaces (or by commas where a move
+    has a space in it, like Omega's `swap white`); `#` starts a comment. BadOption if it cannot be
+    read or holds no opening."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise BadOption(f"cannot read the book {path}: {reason.lower()}") from None
+    lines = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            lines.append([m.strip() for m in line.split(",")] if "," in line else line.split())
+    if not lines:
+        raise BadOption(f"the book {path} holds no opening (one a line, moves separated by spaces)")
+    return lines
+
+
+def _checked_line(game: Game, line: Sequence[str], number: int) -> tuple[str, ...]:
+    """A book's opening as moves, checked to be legal and to leave the game going."""
+    moves = tuple(str(move) for move in line)
+    state = game.new_state()
+    for move in moves:
+        try:
+            state.play(move, t=0.0)
+        except OgamesError as exc:
+            raise BadOption(f"opening {number} of the book ({' '.join(moves)}): {exc}") from None
+    if not moves or state.is_over:
+        raise BadOption(f"opening {number} of the book ({' '.join(moves) or 'empty'}) must leave the game going")
+    return moves
 
 
 # ----- results of games ----------------------------------------------------------------------

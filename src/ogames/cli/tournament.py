@@ -37,7 +37,8 @@ HELP = "\n\n".join(
         "tournaments/GAME-<id of the settings>); --resume continues an interrupted tournament there. "
         "--seed seeds every game (Omiga deals a new deck per game). --openings N starts every game from N "
         "random moves and plays each opening once in every seat order of its pair, so that neither a first-move "
-        "advantage nor an opening that decides the game favours a player.",
+        "advantage nor an opening that decides the game favours a player; --book FILE takes the openings from a "
+        "file instead, one a line in turn (moves separated by spaces).",
         "--ray auto plays the games as Ray tasks on the Ray cluster found (RAY_ADDRESS, else the latest `ray start` on "
         "this machine, else any Ray instance running here) or, if none, on a Ray instance started here; "
         "--ray local always starts one here; --ray HOST:PORT "
@@ -100,6 +101,7 @@ def default_folder(t: arena.Tournament, parent: str = "tournaments") -> Path:
 WORKERS_HELP = "games at once: worker processes (default: the cores); with --ray, Ray tasks under way (default: 2 × its CPUs)"
 RAY_HELP = "play the games as Ray tasks: auto (a running cluster, else a local instance), local, or HOST:PORT"
 OPENINGS_HELP = "start every game from N random moves, each opening played in every seat order of its pair (0: none)"
+BOOK_HELP = "openings from a file, one a line (moves separated by spaces), each played in every seat order of its pair"
 
 
 def tournament_command(
@@ -115,6 +117,7 @@ def tournament_command(
     ci: Annotated[str, typer.Option(help="confidence intervals: bootstrap (over games) or fisher")] = "bootstrap",
     ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP, metavar="auto|local|ADDRESS")] = None,
     openings: Annotated[int, typer.Option("--openings", help=OPENINGS_HELP, metavar="N")] = 0,
+    book: Annotated[Path | None, typer.Option("--book", help=BOOK_HELP, metavar="FILE")] = None,
 ) -> None:
     """Play a round robin between players and rate them (Elo with 95% intervals)."""
     console = Console(highlight=False)
@@ -124,7 +127,8 @@ def tournament_command(
             raise BadOption("name the players after --players, e.g. --players random mcts:iterations=200")
         if ci not in ("bootstrap", "fisher"):
             raise BadOption(f"--ci {shown(ci)}: use bootstrap or fisher")
-        t = arena.plan(game, options, specs, games_per_pair, seed, opening_plies=openings)
+        lines = arena.read_book(book) if book is not None else ()
+        t = arena.plan(game, options, specs, games_per_pair, seed, opening_plies=openings, book=lines)
         folder = out if out is not None else default_folder(t)
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
@@ -202,6 +206,8 @@ def _headline(console: Console, t: arena.Tournament, folder: Path, workers: str)
     per = f"{t.games_per_pair} per {'pair' if t.sides == 2 else 'group'}"
     if t.opening_plies:
         per += f", openings of {t.opening_plies} random moves"
+    if t.book:
+        per += f", {len(t.book)} openings from the book"
     console.print(f"{len(t.entrants)} players, {len(t.pairings)} games ({per}), {workers}, seed {t.seed} → {escape(str(folder))}")
     if not balanced(t.games_per_pair, t.sides):
         cycle = 2 if t.sides == 2 else math.factorial(t.sides)
