@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ogames.arena.tournament import plan, run
+from ogames.arena.tournament import plan, read_book, run
 from ogames.players.levels import HIGHEST, LOWEST
 
 # key: (game, options, title, highest level played on it, plies of the random openings (0: none)).
@@ -68,15 +68,16 @@ def wilson(points: float, games: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_pair(key: str, low: int, games: int, out: Path, seed: int) -> dict[str, Any]:
+def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int = 1, book: Path | None = None) -> dict[str, Any]:
     """Level low + 1 against level low on one board: its points, games, even share and seconds."""
     name, options, _, _, plies = BOARDS[key]
     high_spec, low_spec = f"mcts:level={low + 1}", f"mcts:level={low}"
     seats = options.get("players", 2)
     entrants = [high_spec] + [low_spec] * (seats - 1)
-    t = plan(name, options, entrants, games_per_pair=games, seed=seed, opening_plies=plies)
+    lines = read_book(book) if book is not None else ()
+    t = plan(name, options, entrants, games_per_pair=games, seed=seed, opening_plies=0 if lines else plies, book=lines)
     start = time.perf_counter()
-    summary = run(t, out / key / f"L{low + 1}-L{low}", workers=1, resume=True)
+    summary = run(t, out / key / f"L{low + 1}-L{low}", workers=workers, resume=True)
     if summary.failed:
         raise SystemExit(f"{key} L{low + 1}-L{low}: games failed: {summary.failed}")
     if seats == 2:
@@ -156,6 +157,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("tournaments/levels"), help="folder of the records (resumable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="also write the table here")
+    parser.add_argument("--workers", type=int, default=1, help="games at once (processes)")
+    parser.add_argument("--book", type=Path, help="openings from this book instead of the board's own (one board)")
     args = parser.parse_args()
     rows: list[tuple[int, int, str]] = []
     pooled: dict[int, list[dict[str, Any]]] = {}
@@ -169,7 +172,7 @@ def main() -> None:
             seats = BOARDS[key][1].get("players", 2)
             games = args.games if low + 1 < TOP_PAIRS else args.games_top
             games = 2 * math.ceil(games / 2) if seats == 2 else 6 * math.ceil(games / 6)
-            result = played[key, low] = play_pair(key, low, games, args.out, args.seed)
+            result = played[key, low] = play_pair(key, low, games, args.out, args.seed, args.workers, args.book)
             line = row(key, low, result)
             rows.append((list(BOARDS).index(key), low, line))
             if seats == 2:

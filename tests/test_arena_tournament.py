@@ -120,6 +120,23 @@ def test_resume_plays_only_the_missing_games(played, tmp_path):
     assert again.played == 0 and again.complete
 
 
+def test_more_games_per_pair_go_on_from_the_saved_ones(tmp_path):
+    """Resumed with more games per pair, a tournament keeps its saved games (the first rounds of
+    the longer schedule, openings included) and plays only the new rounds; fewer is refused."""
+    small = plan("omny", Y4, ["random", "random:seed=4"], games_per_pair=2, seed=5, opening_plies=1)
+    run(small, tmp_path / "grow", workers=1)
+    before = saved_records(tmp_path / "grow")
+    bigger = plan("omny", Y4, ["random", "random:seed=4"], games_per_pair=4, seed=5, opening_plies=1)
+    summary = run(bigger, tmp_path / "grow", workers=1, resume=True)
+    assert summary.played == 2 and summary.complete
+    assert any("2 saved, 4 now" in note for note in summary.notes)
+    after = saved_records(tmp_path / "grow")
+    assert {name: after[name] for name in before} == before and len(after) == 4
+    assert json.loads((tmp_path / "grow" / MANIFEST).read_text())["games_per_pair"] == 4
+    with pytest.raises(TournamentError, match="games_per_pair"):
+        run(small, tmp_path / "grow", workers=1, resume=True)
+
+
 def test_a_folder_is_not_reused_by_mistake(played, tmp_path):
     t, folder, _, _ = played
     with pytest.raises(TournamentError, match="already holds a tournament: add --resume"):

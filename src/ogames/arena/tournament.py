@@ -9,14 +9,15 @@ With `opening_plies` every game starts from random moves, and each opening is pl
 seat order of its pair (or group), so that a first-move advantage, or an opening that decides the
 game, counts the same for both players (the usual way engines are matched). With a `book` the
 openings are its lines in turn instead (the same line for every pair in a cycle of rounds), e.g. a
-book of openings that a deep search judges even (`benchmarks/balanced_book.py`).
+book of openings after which self-play goes either way (`benchmarks/balanced_book.py`).
 
 The folder holds `tournament.json` (the manifest: game, options, entrants, games per pair, seed),
 one record per game in `games/` (named by `schedule.Pairing.file_name`), and after the run the
 Elo table (`report.py` writes `elo.json`, `elo.csv` and `elo.png`). Running again into the folder
 with `resume=True` reads the saved records back (`ogames.replay`), replaces any that are corrupt,
 partial or not the scheduled game, and plays only the missing ones; a folder made for a different
-tournament is refused.
+tournament is refused, except for one with fewer games per pair: its games are the first rounds of
+this one, which goes on with the rest.
 """
 
 from __future__ import annotations
@@ -316,9 +317,12 @@ def open_folder(t: Tournament, folder: Path, resume: bool) -> tuple[dict[int, Ou
             raise TournamentError(f"{manifest_path} cannot be read as a tournament manifest: {exc}") from None
         if not resume:
             raise TournamentError(f"{folder} already holds a tournament: add --resume to continue it, or choose another --out")
-        differences = _differences(stored, t.manifest())
-        if differences:
-            raise TournamentError(f"{folder} holds a different tournament ({differences}): choose another --out")
+        if _extended(stored, t.manifest()):
+            notes.append(f"more games per pair: {stored['games_per_pair']} saved, {t.games_per_pair} now")
+        else:
+            differences = _differences(stored, t.manifest())
+            if differences:
+                raise TournamentError(f"{folder} holds a different tournament ({differences}): choose another --out")
     elif folder.exists() and any(folder.iterdir()):
         raise TournamentError(f"{folder} is not empty and holds no {MANIFEST}: choose a new or empty folder for --out")
     elif resume:
@@ -326,6 +330,16 @@ def open_folder(t: Tournament, folder: Path, resume: bool) -> tuple[dict[int, Ou
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     write_atomic(manifest_path, json.dumps(t.manifest(), indent=2) + "\n")
     return _saved_outcomes(t, folder / GAMES, notes), notes
+
+
+def _extended(stored: Any, wanted: dict[str, Any]) -> bool:
+    """Whether the tournament is the stored one with more games per pair: its schedule, seeds and
+    openings begin with the stored ones (rounds are added at the end), so the saved games stay."""
+    if not isinstance(stored, dict) or not isinstance(stored.get("games_per_pair"), int):
+        return False
+    grown = {"games_per_pair", "games"}
+    same = {k: v for k, v in stored.items() if k not in grown} == {k: v for k, v in wanted.items() if k not in grown}
+    return same and stored["games_per_pair"] < wanted["games_per_pair"]
 
 
 def _differences(stored: Any, wanted: dict[str, Any]) -> str:
