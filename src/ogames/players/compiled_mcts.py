@@ -6,8 +6,9 @@ into move text, and keeps the tree between calls. The kernel runs iterations in 
 clock is read between them. Games the kernel does not know (Omiga's turn-based modes, an Omega
 tournament match, toy games in tests) are searched by the plain UCT this class extends.
 
-Special moves are tree moves like any other: the pie `swap`, Omny's `komi=K` and Omega's
-`swap <colour>` are children where the rules allow them, so the search decides them.
+Special moves are decided by the search: Omny's `komi=K` and Omega's `swap <colour>` are children
+where the rules allow them, and the stone games' pie `swap` is judged on the position's own
+subtree, by colour (`swap=shared`, see `mcts_kernel`'s "The pie"; `swap=move`: a child too).
 """
 
 from __future__ import annotations
