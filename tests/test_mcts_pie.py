@@ -99,6 +99,8 @@ def test_the_swap_is_judged_on_the_position() -> None:
     first, count = ints[0, K.I_FIRST], ints[0, K.I_NCHILD]
     n = len(centre.game.board)
     assert n not in ints[first : first + count, K.I_MOVE]
+    two = CompiledMcts(iterations=20_000, seed=1, workers=2)  # the workers' merged root decides alike
+    assert two.choose(centre) == "swap" and two.info()["pv"][0] == "swap"
     corner = play_all(ogames.load("oddy", sides=3, size=5).new_state(), "a1")
     bot = CompiledMcts(iterations=20_000, seed=1)
     assert bot.choose(corner) != "swap"
