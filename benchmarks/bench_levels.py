@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ogames.arena.tournament import Outcome, check_record, outcome, plan, read_book, run
-from ogames.players.levels import HIGHEST, LOWEST
+from ogames.players.levels import HIGHEST, LOWEST, omiga_spec
 from ogames.records import load_file
 
 # key: (game, options, title, highest level played on it, plies of the random openings (0: none)).
@@ -37,13 +37,15 @@ from ogames.records import load_file
 # show skill: level 6 won 34 of 102 tables with two level 5s, the even third), an Odd-Y board of 51
 # cells, and Onyx. Then the small boards of the first runs, with
 # the pie rule (docs/levels.md tells why the proof set has openings instead).
-PROOF = ["omny", "oddy", "omega2", "omega3", "onyx"]
+PROOF = ["omny", "oddy", "omega2", "omega3", "onyx", "omiga"]
 BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
     "omny": ("omny", {"variant": "y", "size": 9}, "Omny y 9 (openings both ways)", HIGHEST, 1),
     "oddy": ("oddy", {"sides": 5, "size": 5, "pie": False}, "Odd-Y 5 sides, n = 5 (openings both ways)", HIGHEST, 1),
     "omega2": ("omega", {"players": 2, "size": 5}, "Omega 2 players, hexagon 5", HIGHEST, 0),
     "omega3": ("omega", {"players": 3, "size": 5}, "Omega 3 players, hexagon 5", HIGHEST, 0),
     "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", HIGHEST, 0),
+    # Real-time Omiga: a level is a bot spec (strategy and reaction time, `levels.omiga_spec`).
+    "omiga": ("omiga", {}, "Omiga (base, 15 × 10 cards, real time)", HIGHEST, 0),
     "sunder4": ("omny", {"variant": "sunder", "size": 4, "pie": True}, "Omny sunder 4 (pie on)", HIGHEST, 0),
     "gyre4": ("omny", {"variant": "gyre", "size": 4, "pie": True}, "Omny gyre 4 (pie on)", HIGHEST, 0),
     "hexagon4": (
@@ -75,7 +77,8 @@ def wilson(points: float, games: int) -> tuple[float, float]:
 def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int = 1, book: Path | None = None) -> dict[str, Any]:
     """Level low + 1 against level low on one board: its points, games, even share and seconds."""
     name, options, _, _, plies = BOARDS[key]
-    high_spec, low_spec = f"mcts:level={low + 1}", f"mcts:level={low}"
+    spec = omiga_spec if name == "omiga" else "mcts:level={}".format
+    high_spec, low_spec = spec(low + 1), spec(low)
     seats = options.get("players", 2)
     entrants = [high_spec] + [low_spec] * (seats - 1)
     lines = read_book(book) if book is not None else ()
@@ -160,7 +163,7 @@ GAME_HEADER = (
 def game_of(key: str) -> str:
     """The game a board belongs to, for the per-game table (Omega by its number of players)."""
     name, options, *_ = BOARDS[key]
-    titles = {"omny": "Omny", "oddy": "Odd-Y", "onyx": "Onyx"}
+    titles = {"omny": "Omny", "oddy": "Odd-Y", "onyx": "Onyx", "omiga": "Omiga"}
     return titles.get(name) or f"Omega, {options.get('players', 2)} players"
 
 

@@ -162,7 +162,7 @@ def test_omiga_levels_are_bot_specs_growing_in_speed() -> None:
 
     bots = [player(omiga_spec(level)) for level in range(1, 11)]
     reactions = [bot.reaction for bot in bots]
-    assert reactions == sorted(reactions, reverse=True)
+    assert all(slower > faster for slower, faster in zip(reactions, reactions[1:], strict=False))  # each level faster
     order = ["random", "greedy", "racer", "rollout"]
     strategies = [order.index(bot.strategy) for bot in bots]
     assert strategies == sorted(strategies) and set(order) <= set(STRATEGIES)

@@ -58,15 +58,17 @@ LEVELS: dict[int, Level] = {
 
 # Omiga's real-time bots by level: strength there is the strategy (random < greedy < racer <
 # rollout, see `omiga/bots.py`) and the reaction time on the simulated clock (REACTION: toddler
-# 5 s … machine 0.05 s per decision), so a level is a pair of them, both growing.
+# 5 s … machine 0.05 s per decision), so a level is a pair of them, both growing, and every level
+# is faster than the one below: at one slow speed a better strategy alone did not show (greedy
+# against random at 5 s won 57 of 100, racer against greedy at 3 s 53 of 100; docs/levels.md).
 OMIGA_LEVELS: dict[int, str] = {
     1: "random:reaction=toddler",
-    2: "greedy:reaction=toddler",
+    2: "greedy:reaction=4",
     3: "greedy:reaction=child",
-    4: "racer:reaction=child",
+    4: "racer:reaction=2.5",
     5: "racer:reaction=casual",
     6: "racer:reaction=club",
-    7: "rollout:reaction=club",
+    7: "rollout:reaction=1",
     8: "rollout:reaction=expert",
     9: "rollout:reaction=champion",
     10: "rollout:reaction=machine",
