@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ogames.arena.tournament import Outcome, check_record, outcome, plan, read_book, run
+from ogames.arena.tournament import Outcome, TournamentError, check_record, outcome, plan, read_book, run
 from ogames.players.levels import HIGHEST, LOWEST, omiga_spec
 from ogames.records import load_file
 
@@ -82,13 +82,29 @@ def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int
     seats = options.get("players", 2)
     entrants = [high_spec] + [low_spec] * (seats - 1)
     lines = read_book(book) if book is not None else ()
+    folder = out / key / f"L{low + 1}-L{low}"
+    # A pair saved with more games than asked now (the upper pairs, extended) is resumed at its
+    # own count, so the commands of docs/levels.md may be run again in any order.
+    games = max(games, stored_games_per_pair(folder))
     t = plan(name, options, entrants, games_per_pair=games, seed=seed, opening_plies=0 if lines else plies, book=lines)
     start = time.perf_counter()
-    summary = run(t, out / key / f"L{low + 1}-L{low}", workers=workers, resume=True)
+    try:
+        summary = run(t, folder, workers=workers, resume=True)
+    except TournamentError as error:  # a folder of another run: said, not a traceback
+        raise SystemExit(f"bench_levels: {error}") from None
     if summary.failed:
         raise SystemExit(f"{key} L{low + 1}-L{low}: games failed: {summary.failed}")
     points = points_of_higher(list(summary.outcomes.values()), seats)
     return {"points": points, "games": len(summary.outcomes), "even": 1 / seats, "seconds": time.perf_counter() - start}
+
+
+def stored_games_per_pair(folder: Path) -> int:
+    """The games per pair of the tournament saved in `folder` (0 if none)."""
+    try:
+        stored = json.loads((folder / "tournament.json").read_text(encoding="utf-8")).get("games_per_pair")
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return stored if isinstance(stored, int) else 0
 
 
 def points_of_higher(outcomes: list[Outcome], seats: int) -> float:
