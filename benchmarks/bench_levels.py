@@ -21,15 +21,14 @@ the even share ("yes"), or not ("not separated").
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import time
 from pathlib import Path
 from typing import Any
 
-from ogames.arena.tournament import Outcome, TournamentError, check_record, outcome, plan, read_book, run
+from ogames.arena.tournament import Outcome, plan, read_book, read_manifest, read_saved, run
+from ogames.errors import OgamesError
 from ogames.players.levels import HIGHEST, LOWEST, omiga_spec
-from ogames.records import load_file
 
 # key: (game, options, title, highest level played on it, plies of the random openings (0: none)).
 # The proof set (PROOF): the default board of Omny's default variant and of Omega (two and three
@@ -88,10 +87,7 @@ def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int
     games = max(games, stored_games_per_pair(folder))
     t = plan(name, options, entrants, games_per_pair=games, seed=seed, opening_plies=0 if lines else plies, book=lines)
     start = time.perf_counter()
-    try:
-        summary = run(t, folder, workers=workers, resume=True)
-    except TournamentError as error:  # a folder of another run: said, not a traceback
-        raise SystemExit(f"bench_levels: {error}") from None
+    summary = run(t, folder, workers=workers, resume=True)
     if summary.failed:
         raise SystemExit(f"{key} L{low + 1}-L{low}: games failed: {summary.failed}")
     points = points_of_higher(list(summary.outcomes.values()), seats)
@@ -100,11 +96,9 @@ def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int
 
 def stored_games_per_pair(folder: Path) -> int:
     """The games per pair of the tournament saved in `folder` (0 if none)."""
-    try:
-        stored = json.loads((folder / "tournament.json").read_text(encoding="utf-8")).get("games_per_pair")
-    except (OSError, ValueError, AttributeError):
-        return 0
-    return stored if isinstance(stored, int) else 0
+    stored = read_manifest(folder)
+    count = stored.get("games_per_pair") if isinstance(stored, dict) else None
+    return count if isinstance(count, int) else 0
 
 
 def points_of_higher(outcomes: list[Outcome], seats: int) -> float:
@@ -117,29 +111,12 @@ def points_of_higher(outcomes: list[Outcome], seats: int) -> float:
 def read_pair(folder: Path) -> dict[str, Any] | None:
     """A pair's result from the records saved in its folder (None if there is none), read only:
     nothing is played or written (a run may be adding games to it)."""
-    manifest_path = folder / "tournament.json"
-    if not manifest_path.exists():
+    saved = read_saved(folder)
+    if saved is None or not saved[1]:
         return None
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    entrants = manifest["entrants"]
-    t = plan(
-        manifest["game"],
-        manifest["options"],
-        entrants,
-        games_per_pair=manifest["games_per_pair"],
-        seed=manifest["seed"],
-        opening_plies=manifest.get("opening_plies", 0),
-        book=manifest.get("book", ()),
-    )
-    outcomes = []
-    for pairing in t.pairings:
-        path = folder / "games" / pairing.file_name
-        if path.exists():
-            outcomes.append(outcome(check_record(load_file(path), t, pairing), pairing, t.names))
-    if not outcomes:
-        return None
-    points = points_of_higher(outcomes, len(entrants))
-    return {"points": points, "games": len(outcomes), "even": 1 / len(entrants), "seconds": 0.0}
+    t, outcomes = saved
+    seats = len(t.entrants)
+    return {"points": points_of_higher(list(outcomes.values()), seats), "games": len(outcomes), "even": 1 / seats, "seconds": 0.0}
 
 
 def row(key: str, low: int, result: dict[str, Any]) -> str:
@@ -253,4 +230,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OgamesError as error:  # a folder of another run, an unreadable manifest: said, not a traceback
+        raise SystemExit(f"bench_levels: {error}") from None

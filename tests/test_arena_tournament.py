@@ -12,7 +12,7 @@ import pytest
 import ogames
 from ogames.arena.play import Task, game_seed, play_task
 from ogames.arena.report import write_reports
-from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, read_book, run
+from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, from_manifest, plan, read_book, read_saved, run
 from ogames.errors import BadOption
 
 Y4 = {"variant": "y", "size": 4}
@@ -135,6 +135,35 @@ def test_more_games_per_pair_go_on_from_the_saved_ones(tmp_path):
     assert json.loads((tmp_path / "grow" / MANIFEST).read_text())["games_per_pair"] == 4
     with pytest.raises(TournamentError, match="games_per_pair"):
         run(small, tmp_path / "grow", workers=1, resume=True)
+
+
+def test_a_saved_tournament_is_read_back_without_changing_its_folder(played, tmp_path):
+    """`read_saved` plans the tournament again from its manifest and reads the games saved so
+    far; a record that does not check and a cut-short write are left out and left in place."""
+    t, source, summary, _ = played
+    assert from_manifest(t.manifest()).manifest() == t.manifest()
+    folder = tmp_path / "copy"
+    (folder / GAMES).mkdir(parents=True)
+    (folder / MANIFEST).write_text((source / MANIFEST).read_text())
+    records = saved_records(source)
+    names = sorted(records)
+    for name in names[:4]:
+        (folder / GAMES / name).write_text(json.dumps(records[name]))
+    (folder / GAMES / names[3]).write_text(json.dumps(dict(records[names[3]], players=["bob", "ann"])))
+    (folder / GAMES / f".{names[4]}.tmp").write_text("{")
+    before = sorted((p.name, p.read_text()) for p in (folder / GAMES).iterdir())
+
+    read_t, outcomes = read_saved(folder)
+    assert read_t.manifest() == t.manifest()
+    assert outcomes == {n: summary.outcomes[n] for n in range(3)}
+    assert sorted((p.name, p.read_text()) for p in (folder / GAMES).iterdir()) == before
+    assert read_saved(tmp_path / "nothing here") is None
+    (folder / MANIFEST).write_text("{not json")
+    with pytest.raises(TournamentError, match="cannot be read"):
+        read_saved(folder)
+    (folder / MANIFEST).write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(TournamentError, match="not an ogames tournament"):
+        read_saved(folder)
 
 
 def test_a_folder_is_not_reused_by_mistake(played, tmp_path):

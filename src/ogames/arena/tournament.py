@@ -310,11 +310,8 @@ def open_folder(t: Tournament, folder: Path, resume: bool) -> tuple[dict[int, Ou
     replaced or ignored. TournamentError if the folder holds something else."""
     manifest_path = folder / MANIFEST
     notes: list[str] = []
-    if manifest_path.exists():
-        try:
-            stored = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise TournamentError(f"{manifest_path} cannot be read as a tournament manifest: {exc}") from None
+    stored = read_manifest(folder)
+    if stored is not None:
         if not resume:
             raise TournamentError(f"{folder} already holds a tournament: add --resume to continue it, or choose another --out")
         if _extended(stored, t.manifest()):
@@ -330,6 +327,52 @@ def open_folder(t: Tournament, folder: Path, resume: bool) -> tuple[dict[int, Ou
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     write_atomic(manifest_path, json.dumps(t.manifest(), indent=2) + "\n")
     return _saved_outcomes(t, folder / GAMES, notes), notes
+
+
+def read_manifest(folder: Path) -> Any:
+    """The manifest saved in `folder` as stored (None if there is none); TournamentError if it
+    cannot be read."""
+    manifest_path = folder / MANIFEST
+    if not manifest_path.exists():
+        return None
+    try:
+        return json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TournamentError(f"{manifest_path} cannot be read as a tournament manifest: {exc}") from None
+
+
+def from_manifest(manifest: Any) -> Tournament:
+    """The tournament a manifest (`Tournament.manifest()`) describes, planned again from it, so
+    that its schedule, seeds and openings are those of the games saved under it."""
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise TournamentError("not an ogames tournament's manifest")
+    try:
+        t = plan(
+            manifest["game"],
+            manifest["options"],
+            manifest["entrants"],
+            games_per_pair=manifest["games_per_pair"],
+            seed=manifest["seed"],
+            max_time=manifest.get("max_time", 900.0),
+            opening_plies=manifest.get("opening_plies", 0),
+            book=manifest.get("book", ()),
+        )
+    except (KeyError, TypeError) as exc:
+        raise TournamentError(f"the tournament manifest lacks or garbles {exc}") from None
+    t.purpose = manifest.get("purpose", "tournament")
+    return t
+
+
+def read_saved(folder: Path) -> tuple[Tournament, dict[int, Outcome]] | None:
+    """The tournament saved in `folder` and the outcomes of its games saved so far, read only:
+    nothing is written, replaced or removed, so it may read a folder a run is adding games to (a
+    record that does not check is left out). None if the folder holds no tournament."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return None
+    t = from_manifest(manifest)
+    games = folder / GAMES
+    return t, _saved_outcomes(t, games, [], tidy=False) if games.is_dir() else {}
 
 
 def _extended(stored: Any, wanted: dict[str, Any]) -> bool:
@@ -354,12 +397,14 @@ def _brief(value: Any) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-def _saved_outcomes(t: Tournament, games: Path, notes: list[str]) -> dict[int, Outcome]:
+def _saved_outcomes(t: Tournament, games: Path, notes: list[str], tidy: bool = True) -> dict[int, Outcome]:
+    """The outcomes of the records in `games`; with `tidy`, records that do not check (and writes
+    an interruption cut short) are removed, to be played again."""
     expected = {p.file_name: p for p in t.pairings}
     found: dict[int, Outcome] = {}
     for path in sorted(games.iterdir()):
         if path.name.startswith("."):
-            if path.name.endswith(".tmp"):
+            if tidy and path.name.endswith(".tmp"):
                 path.unlink()  # a write that an interruption cut short
             continue
         pairing = expected.get(path.name)
@@ -369,9 +414,10 @@ def _saved_outcomes(t: Tournament, games: Path, notes: list[str]) -> dict[int, O
         try:
             state = check_record(load_file(path), t, pairing)
         except BadRecord as exc:
-            why = str(exc).replace(str(path), "").lstrip(": ")
-            notes.append(f"replacing {path.name}: {why}")
-            path.unlink()
+            if tidy:
+                why = str(exc).replace(str(path), "").lstrip(": ")
+                notes.append(f"replacing {path.name}: {why}")
+                path.unlink()
             continue
         found[pairing.number] = outcome(state, pairing, t.names)
     return found
