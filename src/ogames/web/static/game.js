@@ -49,7 +49,7 @@
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") { view = message; showMessage(null); render(); }
+      if (message.type === "state") { view = message; showMessage(null); renderSoon(); }
       else if (message.type === "error") { showMessage(message.message); }
     });
     socket.addEventListener("close", function () {
@@ -103,6 +103,15 @@
     span.setAttribute("aria-hidden", "true");
     if (window.OgamesBoard) window.OgamesBoard.picture(span, colour);  // the colour's stone shape
     return span;
+  }
+
+  // States can arrive faster than a page draws them (a burst of moves through the API, a fast
+  // computer game): draw once a frame, the newest state only, so the page never falls behind.
+  let renderQueued = false;
+  function renderSoon() {
+    if (renderQueued) return;
+    renderQueued = true;
+    requestAnimationFrame(function () { renderQueued = false; render(); });
   }
 
   function render() {
