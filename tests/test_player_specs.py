@@ -22,6 +22,17 @@ def test_specs_name_every_kind_with_typed_settings():
     assert player("mcts:iterations=10", iterations=20).iterations == 20  # keywords win over the spec
 
 
+def test_the_library_names_players_at_its_top_level_as_the_design_promises():
+    state = ogames.load("omny", variant="y", size=4).new_state()
+    computer = ogames.player("mcts", iterations=50, seed=1)
+    assert isinstance(computer, MctsPlayer) and "player" in ogames.__all__
+    move = computer.choose(state)
+    assert move in state.legal_moves() and computer.info()["iterations"] == 50
+    assert ogames.player("mcts:level=3").level == 3
+    with pytest.raises(BadOption, match="unknown player kind 'alphazero'"):
+        ogames.player("alphazero")
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

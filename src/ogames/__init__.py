@@ -25,6 +25,15 @@ def games() -> list[dict[str, Any]]:
     return [_game_class(name).describe() for name in _available()]
 
 
+def player(kind: str, **options: Any) -> Any:
+    """A player by name or spec, with `choose(state)`, `reset()` and `info()`:
+    `ogames.player("mcts", think=1.0)`, `ogames.player("mcts:level=7")` (see `ogames.players`).
+    The players' compiled kernels load on the first call, so `import ogames` stays light."""
+    from ogames.players import player as make
+
+    return make(kind, **options)
+
+
 __all__ = [
     "BadOption",
     "BadRecord",
@@ -36,5 +45,6 @@ __all__ = [
     "UnknownLabel",
     "games",
     "load",
+    "player",
     "replay",
 ]
