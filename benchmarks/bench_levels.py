@@ -90,8 +90,7 @@ def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int
     summary = run(t, folder, workers=workers, resume=True)
     if summary.failed:
         raise SystemExit(f"{key} L{low + 1}-L{low}: games failed: {summary.failed}")
-    points = points_of_higher(list(summary.outcomes.values()), seats)
-    return {"points": points, "games": len(summary.outcomes), "even": 1 / seats, "seconds": time.perf_counter() - start}
+    return {**pair_result(list(summary.outcomes.values()), seats), "seconds": time.perf_counter() - start}
 
 
 def stored_games_per_pair(folder: Path) -> int:
@@ -108,6 +107,27 @@ def points_of_higher(outcomes: list[Outcome], seats: int) -> float:
     return sum(o.standing[0][0] == 1.0 for o in outcomes)
 
 
+def pairwise_of_higher(outcomes: list[Outcome]) -> float:
+    """How often the higher level (entrant 0) finished above each other player at its table, ties
+    half, averaged over the games (0.5 is even at any number of seats; with two it is the score)."""
+    total = 0.0
+    for o in outcomes:
+        mine = [points if i == 0 else 1.0 - points for i, j, points in o.pairwise if 0 in (i, j)]
+        total += sum(mine) / len(mine)
+    return total / len(outcomes)
+
+
+def pair_result(outcomes: list[Outcome], seats: int) -> dict[str, Any]:
+    """A pair's points of the higher level, games, even share and pairwise score."""
+    return {
+        "points": points_of_higher(outcomes, seats),
+        "games": len(outcomes),
+        "even": 1 / seats,
+        "pairwise": pairwise_of_higher(outcomes),
+        "seconds": 0.0,
+    }
+
+
 def read_pair(folder: Path) -> dict[str, Any] | None:
     """A pair's result from the records saved in its folder (None if there is none), read only:
     nothing is played or written (a run may be adding games to it)."""
@@ -115,8 +135,7 @@ def read_pair(folder: Path) -> dict[str, Any] | None:
     if saved is None or not saved[1]:
         return None
     t, outcomes = saved
-    seats = len(t.entrants)
-    return {"points": points_of_higher(list(outcomes.values()), seats), "games": len(outcomes), "even": 1 / seats, "seconds": 0.0}
+    return pair_result(list(outcomes.values()), len(t.entrants))
 
 
 def row(key: str, low: int, result: dict[str, Any]) -> str:
@@ -126,10 +145,16 @@ def row(key: str, low: int, result: dict[str, Any]) -> str:
     verdict = "yes" if lo > result["even"] else "not separated"
     points = f"{result['points']:g}/{result['games']}"
     interval = f"{lo:.0%} – {hi:.0%}"
-    return f"| {BOARDS[key][2]} | {low + 1} vs {low} | {points} | {share:.0%} | {interval} | {result['even']:.0%} | {verdict} |"
+    return (
+        f"| {BOARDS[key][2]} | {low + 1} vs {low} | {points} | {share:.0%} | {interval} | {result['even']:.0%} | {verdict} "
+        f"| {result['pairwise']:.3f} |"
+    )
 
 
-HEADER = "| game | levels | points of the higher | score | 95% interval | even | above even? |\n|---|---|---:|---:|---|---:|---|"
+HEADER = (
+    "| game | levels | points of the higher | score | 95% interval | even | above even? | pairwise (even 0.5) |\n"
+    "|---|---|---:|---:|---|---:|---|---:|"
+)
 
 
 POOLED_HEADER = (

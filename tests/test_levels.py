@@ -170,3 +170,33 @@ def test_omiga_levels_are_bot_specs_growing_in_speed() -> None:
     assert sorted(OMIGA_LEVELS) == list(range(1, 11))
     with pytest.raises(ValueError, match="level must be"):
         omiga_spec(0)
+
+
+def _bench_levels() -> object:
+    """benchmarks/bench_levels.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_levels.py"
+    spec = importlib.util.spec_from_file_location("bench_levels", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_level_proof_counts_tables_won_and_the_pairwise_score_of_the_higher_level() -> None:
+    from ogames.arena.schedule import Pairing
+    from ogames.arena.tournament import Outcome
+
+    bench = _bench_levels()
+    # Level N + 1 (entrant 0) against two of level N: it wins one table, is second at one (above
+    # one of them), last at one, and at the fourth loses with the same score as one of them.
+    standings = [{0: (1.0, 9), 1: (0.0, 5), 2: (0.0, 3)}, {0: (0.0, 6), 1: (1.0, 9), 2: (0.0, 2)},
+                 {0: (0.0, 1), 1: (0.0, 4), 2: (1.0, 7)}, {0: (0.0, 4), 1: (0.0, 4), 2: (1.0, 8)}]
+    outcomes = [Outcome(Pairing(k, 0, (0, 1, 2)), standing, "black", 30) for k, standing in enumerate(standings)]
+    result = bench.pair_result(outcomes, 3)  # type: ignore[attr-defined]
+    assert (result["points"], result["games"], result["even"]) == (1, 4, 1 / 3)
+    assert result["pairwise"] == pytest.approx((1.0 + 0.5 + 0.0 + 0.25) / 4)
+    two = [Outcome(Pairing(k, 0, (0, 1)), {0: (r, 0), 1: (1 - r, 0)}, "black", 9) for k, r in enumerate([1.0, 1.0, 0.0])]
+    assert bench.pair_result(two, 2)["pairwise"] == pytest.approx(2 / 3)  # type: ignore[attr-defined]
