@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,16 +16,52 @@ from ogames.errors import BadOption
 from ogames.players import mcts_kernel as K
 from ogames.players import player
 from ogames.players.compiled_mcts import CompiledMcts
-from ogames.players.levels import HIGHEST, LEVELS, LOWEST, level_settings
+from ogames.players.levels import HIGHEST, LEVELS, LOWEST, OMEGA_MULTI_LEVELS, ladder, level_settings
 
 
-def test_every_level_exists_and_budgets_grow() -> None:
-    assert sorted(LEVELS) == list(range(LOWEST, HIGHEST + 1)) == list(range(1, 11))
-    budgets = [LEVELS[n].iterations for n in sorted(LEVELS)]
+@pytest.mark.parametrize("levels", [LEVELS, OMEGA_MULTI_LEVELS], ids=["common", "omega-multi"])
+def test_every_level_exists_and_budgets_grow(levels: dict[int, Any]) -> None:
+    assert sorted(levels) == list(range(LOWEST, HIGHEST + 1)) == list(range(1, 11))
+    budgets = [levels[n].iterations for n in sorted(levels)]
     assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
-    temperatures = [LEVELS[n].temperature for n in sorted(LEVELS)]
+    temperatures = [levels[n].temperature for n in sorted(levels)]
     assert temperatures == sorted(temperatures, reverse=True) and temperatures[-1] == 0
-    assert LEVELS[HIGHEST].prove > 0 and not any(LEVELS[n].prove for n in range(LOWEST, HIGHEST))
+    assert not any(levels[n].prove for n in range(LOWEST, HIGHEST))
+    # A player fits its level to the game's ladder when it sees the game; the exploration constant
+    # that follows from `rave` is set before then, so every ladder keeps each level's `rave`.
+    assert all(levels[n].rave == LEVELS[n].rave for n in levels)
+    assert LEVELS[HIGHEST].prove > 0
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "levels"),
+    [
+        ("omega", {"players": 3}, OMEGA_MULTI_LEVELS),
+        ("omega", {"players": 4}, OMEGA_MULTI_LEVELS),
+        ("omega", {"players": 2}, LEVELS),
+        ("omny", {}, LEVELS),
+    ],
+)
+def test_each_game_has_its_ladder(game: str, options: dict[str, Any], levels: dict[int, Any]) -> None:
+    assert ladder(game, ogames.load(game, **options).options) is levels
+
+
+def test_a_level_plays_at_the_budget_of_its_games_ladder() -> None:
+    omega3 = ogames.load("omega", players=3, size=4).new_state()
+    omega2 = ogames.load("omega", players=2, size=4).new_state()
+    bot = player("mcts:level=3", seed=1)
+    assert (bot.iterations, bot.temperature) == (LEVELS[3].iterations, LEVELS[3].temperature)  # before it sees a game
+    bot.choose(omega3)
+    assert bot.last["iterations"] == OMEGA_MULTI_LEVELS[3].iterations != LEVELS[3].iterations
+    assert (bot.iterations, bot.temperature) == (OMEGA_MULTI_LEVELS[3].iterations, OMEGA_MULTI_LEVELS[3].temperature)
+    bot.choose(omega2)  # the same player on another game takes that game's ladder again
+    assert bot.last["iterations"] == LEVELS[3].iterations
+    written = player("mcts:level=3,iterations=77,temperature=0", seed=1)
+    written.choose(omega3)  # settings written beside the level still win
+    assert (written.last["iterations"], written.temperature) == (77, 0.0)
+    timed = player("mcts:level=10,think=0.05", seed=1)
+    timed.choose(omega3)  # level 10 with a time has no iteration cap on any ladder
+    assert timed.iterations is None
 
 
 @pytest.mark.parametrize("level", range(1, 11))

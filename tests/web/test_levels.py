@@ -47,16 +47,20 @@ def test_the_default_level_is_5() -> None:
 
 
 def test_a_level_becomes_its_budget_under_the_time_cap() -> None:
-    request = NewGame.model_validate({"game": "omny", "seats": ["here", "computer:10", "computer:hard"]})
-    mode, kinds, names = seating(request, 3, 7.5)
+    seats = ["here", "computer:10", "computer:hard"]
+    request = NewGame.model_validate({"game": "omega", "options": {"players": 3}, "seats": seats})
+    omega3 = ogames.load("omega", players=3)
+    mode, kinds, names = seating(request, omega3, 7.5)
     assert mode == "ai" and names == ["player 1", "computer (level 10)", "computer (level 9)"]
-    assert kinds[1:] == ["mcts:level=10,iterations=60000,think=7.5", "mcts:level=9,iterations=25000,think=7.5"]
+    # three-player Omega's own ladder (levels.ladder), not the common one
+    assert kinds[1:] == ["mcts:level=10,iterations=25000,think=7.5", "mcts:level=9,iterations=8000,think=7.5"]
+    omny = ogames.load("omny")
     for level in (1, 9, 10):
-        searcher = player(board_spec(level, 7.5))
+        searcher = player(board_spec(level, 7.5, omny))
         # Every level keeps its iteration budget under the cap: level 10 too (given `think` alone, a
         # level-10 search would take the whole time as its budget).
         assert (searcher.iterations, searcher.think, searcher.level) == (LEVELS[level].iterations, 7.5, level)
-        assert level_shown(board_spec(level, 7.5)) == level
+        assert level_shown(board_spec(level, 7.5, omny)) == level
     assert level_shown("mcts:think=1") is None and level_shown("human") is None and level_shown("mcts:level=99") is None
     assert level_shown("rollout:reaction=champion") == 9 and level_shown("racer:reaction=0.3") is None
 

@@ -143,8 +143,10 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
     if settings.get("level") is not None:
         from ogames.players.levels import level_settings
 
-        # The level's settings are defaults: those written beside it win.
-        settings = {**level_settings(settings["level"], think="think" in settings), **settings}
+        # The level's settings are defaults: those written beside it win. The defaults are those of
+        # the common ladder until the player sees its game (`CompiledMcts.fit_level`).
+        defaults = level_settings(settings["level"], think="think" in settings)
+        settings = {**defaults, **settings, "level_defaults": frozenset(defaults) - frozenset(settings)}
     return CompiledMcts(**settings)
 
 

@@ -17,12 +17,14 @@ import math
 import random
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from ogames.players import mcts_kernel as K
+from ogames.players.levels import ladder, level_settings
 from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
 from ogames.rules.protocol import State
 
@@ -295,7 +297,8 @@ class CompiledMcts(MctsPlayer):
     stone intruded into, 1 each for touching the last stone, making a bridge with an own stone and
     making a bridge to the edge — so it is tried sooner and its prior fades as real AMAF results
     come in; 0 off, the default: tournaments showed no gain, see README), `level` (1–10, see
-    `levels.py`; for `info()`), `workers` (root parallelism: that
+    `levels.py`; for `info()`, and the level's settings in `level_defaults`, those not written
+    beside it, are fitted to the game's ladder in `fit_level`), `workers` (root parallelism: that
     many independent trees searched at once in threads, see `_parallel_search`; 1).
 
     With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
@@ -332,6 +335,7 @@ class CompiledMcts(MctsPlayer):
         level: int | None = None,
         workers: int = 1,
         swap: str = "shared",
+        level_defaults: frozenset[str] = frozenset(),
     ):
         if exploration is None:
             exploration = 0.25 if rave else math.sqrt(2)
@@ -364,6 +368,8 @@ class CompiledMcts(MctsPlayer):
             raise ValueError(f"bias must be 0 (off) or more, not {bias}")
         self.bias = float(bias)
         self.level = level
+        self._level_defaults = level_defaults  # the settings the level gave (none written beside it)
+        self._ladder: Mapping[int, Any] | None = None  # the ladder those settings were fitted to
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
         self.workers = workers
@@ -376,6 +382,20 @@ class CompiledMcts(MctsPlayer):
         self._solver: Any = None
         self._prove_rate = PROVE_START_RATE
 
+    def fit_level(self, game: str, options: Mapping[str, Any]) -> None:
+        """Take the settings of this player's level on the game's own ladder (`levels.ladder`;
+        three-player Omega has smaller budgets), keeping those written beside the level. The tree
+        is dropped if a setting changes."""
+        levels = ladder(game, options)
+        if levels is self._ladder or self.level is None:
+            return
+        self._ladder = levels
+        settings = level_settings(self.level, think=self.think is not None, levels=levels)
+        for key in self._level_defaults:
+            if getattr(self, key) != settings[key]:
+                setattr(self, key, settings[key])
+                self._tree, self._trees, self._root = None, [None] * self.workers, None
+
     def reset(self) -> None:
         """Forget the tree and start the random sequence again from the seed."""
         super().reset()
@@ -386,6 +406,8 @@ class CompiledMcts(MctsPlayer):
 
     def choose(self, state: State) -> str:
         """The best move after searching from the state (which is not changed)."""
+        if self.level is not None:
+            self.fit_level(state.game.name, state.game.options)
         if state.is_over or not Adapter.supports(state):
             return super().choose(state)
         moves = state.legal_moves()

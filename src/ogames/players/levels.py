@@ -12,6 +12,10 @@ and a few knobs:
 - `prove`: at level 10 the connection solver (DFPN) is asked first in Omny and Odd-Y, so a proven
   win is played and a move proven to lose is avoided (see `compiled_mcts.CompiledMcts`).
 
+A level means the same strength step on every game, not the same budget: three- and four-player
+Omega have their own ladder (`OMEGA_MULTI_LEVELS`, smaller budgets), which the player takes when
+it first sees the game (`ladder`).
+
 Settings written beside the level win over it (`mcts:level=3,iterations=500`). A `think` time
 given with a level caps its time; level 10 given a `think` time has no iteration cap: it uses all
 the time given. `docs/levels.md` has the tournament showing each level beats the one below.
@@ -24,6 +28,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -54,6 +59,36 @@ LEVELS: dict[int, Level] = {
     9: Level(25_000),
     10: Level(60_000, prove=20_000),
 }
+
+# Omega with three or more players has its own ladder: there the search stops gaining at about
+# 10,000 iterations (a table of three is decided by the seat and by what the other two do as much
+# as by search), so that above level 6 of LEVELS no level beat the one below. Its ten levels are
+# spread below that instead, each about 2–3 times the one below, the knobs as in LEVELS; every pair
+# was separated in a tournament of 102 tables (docs/levels.md). Measured with three players; four
+# take it too.
+OMEGA_MULTI_LEVELS: dict[int, Level] = {
+    1: Level(10, temperature=1.0, rave=False, bridges=False),
+    2: Level(20, temperature=0.5, fpu=0.0),
+    3: Level(40, temperature=0.35, fpu=0.0),
+    4: Level(80, temperature=0.2, fpu=0.0),
+    5: Level(160, temperature=0.1),
+    6: Level(350),
+    7: Level(800),
+    8: Level(2_500),
+    9: Level(8_000),
+    10: Level(25_000),
+}
+
+
+def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
+    """The levels of a game with its options: three- and four-player Omega's own, else LEVELS.
+
+    >>> ladder("omega", {"players": 3})[9].iterations, ladder("omega", {"players": 2})[9].iterations
+    (8000, 25000)
+    """
+    if game == "omega" and int(options.get("players", 2)) > 2:
+        return OMEGA_MULTI_LEVELS
+    return LEVELS
 
 
 # Omiga's real-time bots by level: strength there is the strategy (random < greedy < racer <
@@ -86,12 +121,12 @@ def omiga_spec(level: int) -> str:
     return OMIGA_LEVELS[level]
 
 
-def level_settings(level: int, think: bool = False) -> dict[str, Any]:
-    """The `mcts` settings of a level (ValueError outside 1–10); with a `think` time, level 10
-    drops its iteration cap."""
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+def level_settings(level: int, think: bool = False, levels: Mapping[int, Level] = LEVELS) -> dict[str, Any]:
+    """The `mcts` settings of a level of a ladder (ValueError outside 1–10); with a `think` time,
+    level 10 drops its iteration cap."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in levels:
         raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, not {level!r}")
-    settings: dict[str, Any] = asdict(LEVELS[level])
+    settings: dict[str, Any] = asdict(levels[level])
     if think and level == HIGHEST:
         settings["iterations"] = None
     return settings

@@ -2,7 +2,7 @@
 stored with the game, and a stored spec tells the level shown beside the seat.
 
 A board game's computer at level N is `mcts:level=N,iterations=I,think=CAP`: the level's knobs
-and its iteration budget I, with the server's time cap (`Settings.ai_time_cap`) beside them. The
+and its iteration budget I on the game's ladder, with the server's time cap (`Settings.ai_time_cap`) beside them. The
 search stops at whichever comes first, so on small boards every level plays at its budget (its
 measured strength) and on big ones a strong level never holds the worker longer than the cap.
 The budget is written out because a level given a `think` time alone takes it as its budget at
@@ -17,18 +17,24 @@ as they always did, shown without a level.
 from __future__ import annotations
 
 from ogames.players import parse_spec
-from ogames.players.levels import LEVELS, OMIGA_LEVELS
+from ogames.players.levels import LEVELS, OMIGA_LEVELS, ladder
+from ogames.rules.protocol import Game
 
 __all__ = ["board_spec", "level_shown"]
 
 
-def board_spec(level: int, cap: float) -> str:
-    """The spec of a board game's computer at a level, searching at most `cap` seconds a move.
+def board_spec(level: int, cap: float, game: Game) -> str:
+    """The spec of a board game's computer at a level of the game's ladder (three-player Omega has
+    its own, `levels.ladder`), searching at most `cap` seconds a move.
 
-    >>> board_spec(7, 10)
+    >>> import ogames
+    >>> board_spec(7, 10, ogames.load("omny"))
     'mcts:level=7,iterations=4000,think=10'
+    >>> board_spec(7, 10, ogames.load("omega", players=3))
+    'mcts:level=7,iterations=800,think=10'
     """
-    iterations = LEVELS[level].iterations  # KeyError is impossible: the protocol checked the level
+    # KeyError is impossible: the protocol checked the level.
+    iterations = ladder(game.name, game.options)[level].iterations
     return f"mcts:level={level},iterations={iterations},think={cap:g}"
 
 

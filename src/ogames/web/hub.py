@@ -27,7 +27,7 @@ from typing import Any
 import ogames
 from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
-from ogames.rules.protocol import TURN_BASED, State
+from ogames.rules.protocol import TURN_BASED, Game, State
 from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
@@ -179,7 +179,7 @@ class Hub(Announcer[LiveGame]):
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
             raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
-        mode, kinds, names = seating(request, game.seat_count, self.settings.ai_time_cap)
+        mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
         state = game.new_state(names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
@@ -654,10 +654,11 @@ class Hub(Announcer[LiveGame]):
         return view(live)
 
 
-def seating(request: NewGame, seats: int, time_cap: float) -> tuple[str, list[str], list[str]]:
+def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:
     """(mode, seat kinds, player names) of a new game: from `request.seats` (one choice per seat),
     else from its mode; a computer's kind is its level's spec searching at most `time_cap` seconds
     a move (web/computer.py). Refusal if the choices do not fit the game."""
+    seats = game.seat_count
     if request.seats is None:
         if request.mode == "ai":
             if request.seat >= seats:
@@ -676,7 +677,7 @@ def seating(request: NewGame, seats: int, time_cap: float) -> tuple[str, list[st
     for seat, choice in enumerate(choices):
         if choice.startswith("computer:"):
             level = int(choice.split(":", 1)[1])  # the protocol spelled it computer:N, N in 1–10
-            kinds.append(board_spec(level, time_cap))
+            kinds.append(board_spec(level, time_cap, game))
             names.append(f"computer (level {level})")
         else:
             kinds.append({"here": HUMAN, "invite": INVITED, "open": OPEN}[choice])
