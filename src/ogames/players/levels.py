@@ -67,8 +67,8 @@ LEVELS: dict[int, Level] = {
 # was separated in a tournament of 102 tables (docs/levels.md). Measured with three players; four
 # take it too.
 OMEGA_MULTI_LEVELS: dict[int, Level] = {
-    1: Level(10, temperature=1.0, rave=False, bridges=False),
-    2: Level(20, temperature=0.5, fpu=0.0),
+    1: LEVELS[1],
+    2: LEVELS[2],
     3: Level(40, temperature=0.35, fpu=0.0),
     4: Level(80, temperature=0.2, fpu=0.0),
     5: Level(160, temperature=0.1),
