@@ -42,6 +42,8 @@ BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
     "oddy": ("oddy", {"sides": 5, "size": 5, "pie": False}, "Odd-Y 5 sides, n = 5 (openings both ways)", HIGHEST, 1),
     "omega2": ("omega", {"players": 2, "size": 5}, "Omega 2 players, hexagon 5", HIGHEST, 0),
     "omega3": ("omega", {"players": 3, "size": 5}, "Omega 3 players, hexagon 5", HIGHEST, 0),
+    # Four players take three-player Omega's ladder; measured beside the proof set, not in it.
+    "omega4p": ("omega", {"players": 4, "size": 5}, "Omega 4 players, hexagon 5", HIGHEST, 0),
     "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", HIGHEST, 0),
     # Real-time Omiga: a level is a bot spec (strategy and reaction time, `levels.omiga_spec`).
     "omiga": ("omiga", {}, "Omiga (base, 15 × 10 cards, real time)", HIGHEST, 0),
@@ -206,7 +208,7 @@ def game_rows(results: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
 def main() -> None:
     """Play every pair and print (and optionally write) the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6)")
+    parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6; four: of 24)")
     parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
     parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the proof set)")
     parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")

@@ -62,10 +62,11 @@ LEVELS: dict[int, Level] = {
 
 # Omega with three or more players has its own ladder: there the search stops gaining at about
 # 10,000 iterations (a table of three is decided by the seat and by what the other two do as much
-# as by search), so that above level 6 of LEVELS no level beat the one below. Its ten levels are
-# spread below that instead, each about 2–3 times the one below, the knobs as in LEVELS; every pair
-# was separated in a tournament of 102 tables (docs/levels.md). Measured with three players; four
-# take it too.
+# as by search), so that from level 6 of LEVELS up no level beat the one below. Its ten levels are
+# spread below that instead, each 2–3 times the one below, the knobs as in LEVELS. With three
+# players every level beat the one below (102 tables a pair up to 5–4, 612 from 6–5 up, where a
+# step wins only 40–43% of the tables against a third even; docs/levels.md). Four players take it
+# too.
 OMEGA_MULTI_LEVELS: dict[int, Level] = {
     1: LEVELS[1],
     2: LEVELS[2],
