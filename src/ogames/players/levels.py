@@ -66,7 +66,8 @@ LEVELS: dict[int, Level] = {
 # spread below that instead, each 2–3 times the one below, the knobs as in LEVELS. With three
 # players every level beat the one below (102 tables a pair up to 5–4, 612 from 6–5 up, where a
 # step wins only 40–43% of the tables against a third even; docs/levels.md). Four players take it
-# too.
+# too: on hexagon 6 every level beat the one below (384 tables a pair); on hexagon 5 their game is
+# too short for the upper levels to show.
 OMEGA_MULTI_LEVELS: dict[int, Level] = {
     1: LEVELS[1],
     2: LEVELS[2],
