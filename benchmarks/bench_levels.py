@@ -210,7 +210,9 @@ def game_rows(results: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
 def main() -> None:
     """Play every pair and print (and optionally write) the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6; four: of 24)")
+    parser.add_argument(
+        "--games", type=int, default=20, help="games per pair (three players: rounded up to a multiple of 6; four: of 24)"
+    )
     parser.add_argument("--games-top", type=int, default=10, help="games per pair of the costly pairs 8–9 and 9–10")
     parser.add_argument("--only", nargs="*", choices=list(BOARDS), help="boards (default: the proof set)")
     parser.add_argument("--low", type=int, default=LOWEST, help="lowest level of the pairs")
