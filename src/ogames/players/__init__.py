@@ -69,6 +69,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "level": int,
         "workers": int,
         "swap": str,
+        "replies": _flag,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},

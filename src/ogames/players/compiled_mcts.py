@@ -299,7 +299,10 @@ class CompiledMcts(MctsPlayer):
     come in; 0 off, the default: tournaments showed no gain, see README), `level` (1–10, see
     `levels.py`; for `info()`, and the level's settings in `level_defaults`, those not written
     beside it, are fitted to the game's ladder in `fit_level`), `workers` (root parallelism: that
-    many independent trees searched at once in threads, see `_parallel_search`; 1).
+    many independent trees searched at once in threads, see `_parallel_search`; 1), `replies`
+    (the fill playouts of Odd-Y and Omny play each colour's last good reply to the stone before,
+    learnt from the playouts won and forgotten when it loses, `mcts_kernel._learn_replies`; off:
+    see README for what it was worth).
 
     With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
     share), so that a level, which is an iteration budget, keeps its meaning; a `think` time is
@@ -335,6 +338,7 @@ class CompiledMcts(MctsPlayer):
         level: int | None = None,
         workers: int = 1,
         swap: str = "shared",
+        replies: bool = False,
         level_defaults: frozenset[str] = frozenset(),
     ):
         if exploration is None:
@@ -376,6 +380,7 @@ class CompiledMcts(MctsPlayer):
         if swap not in SWAPS:
             raise ValueError(f"swap must be one of {', '.join(SWAPS)}, not {swap!r}")
         self.swap = swap
+        self.replies = bool(replies)
         self._tree: dict[str, Any] | None = None
         self._trees: list[dict[str, Any] | None] = [None] * workers  # with workers > 1
         self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root the last move came from
@@ -559,6 +564,8 @@ class CompiledMcts(MctsPlayer):
             "floats": floats,
             "meta": meta,
             "reused": 0,
+            # Each colour's last good reply to each cell, learnt by the playouts (`replies`).
+            "replies": np.full((2, len(adapter.board)), -1, dtype=np.int32),
         }
         return tree
 
@@ -587,6 +594,7 @@ class CompiledMcts(MctsPlayer):
         params[K.P_FILL] = 0
         params[K.P_EXPAND] = self.expand
         params[K.P_BRIDGE] = int(self.bridges)
+        params[K.P_REPLIES] = int(self.replies)
         params[K.P_DECISIVE] = int(self.decisive)
         params[K.P_REWARD] = REWARDS[self.reward]
         params[K.P_CAPTURES] = int(self.captures)
@@ -642,6 +650,7 @@ class CompiledMcts(MctsPlayer):
                 adapter.midpoint_corners,
                 adapter.bridges,
                 adapter.partners,
+                tree["replies"],
                 batch,
             )
             done += ran
