@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels import leaf
 
-@njit(cache=True)
+
+@leaf
 def fill_group_sides(
     stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray, bits, goal: int
 ) -> int:
@@ -52,14 +54,14 @@ def fill_group_sides(
     return touched
 
 
-@njit(cache=True)
+@leaf
 def fill_group_stamped(stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray) -> int:
     """`fill_group_sides` without bits: mark start's group with `stamp` in `mark`, write it into
     `queue` and return its size."""
     return fill_group_sides(stones, table, start, mark, stamp, queue, None, 0)
 
 
-@njit(cache=True)
+@leaf
 def fill_group(stones: np.ndarray, table: np.ndarray, start: int, seen: np.ndarray, queue: np.ndarray) -> int:
     """Mark start's group (same value, connected) in `seen` and write it into `queue`; return its
     size. Callers that sweep every group pass the same `seen` each time, so no cell is filled twice."""

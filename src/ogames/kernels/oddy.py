@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels import reference
+from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_sides, group_of
 
 
@@ -54,7 +54,7 @@ def cell_side_masks(side_sets: Sequence[frozenset[int] | set[int]], cells: int) 
 # ----- the win test --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def wins(touched: np.int64, runs: np.ndarray) -> bool:
     """Whether a set of touched sides is contained in no run of (m+1)/2 consecutive sides."""
     for j in range(runs.shape[0]):
@@ -97,7 +97,7 @@ def group_sides_reference(
 # ----- whether a group wins ------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def group_wins_into(
     stones: np.ndarray,
     table: np.ndarray,
@@ -159,7 +159,7 @@ def winning_group_counts_reference(
 # ----- whole random games --------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
     """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG); return
     how many there are. The compiled MCTS's fills (`players/mcts_kernel.py`) use it too."""
@@ -192,7 +192,7 @@ def playout_fill(
     return 1 if counts[1] > 0 else 2
 
 
-@njit(cache=True)
+@leaf
 def _find(parent: np.ndarray, cell: int) -> int:
     root = cell
     while parent[root] != root:
@@ -204,7 +204,7 @@ def _find(parent: np.ndarray, cell: int) -> int:
     return root
 
 
-@njit(cache=True)
+@leaf
 def _place(
     stones: np.ndarray, table: np.ndarray, parent: np.ndarray, mask: np.ndarray, cell: int, value: int, cell_sides: np.ndarray
 ) -> np.int64:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels import reference
+from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group
 
 
@@ -40,7 +40,7 @@ def size_histogram(stones: np.ndarray, table: np.ndarray, colours: int, hist: np
         hist[value - 1, fill_group(stones, table, seed, seen, queue)] += 1
 
 
-@njit(cache=True)
+@leaf
 def histogram_winner(hist: np.ndarray, colours: int) -> int:
     """The winning colour by the histogram (highest product, later colour on a tie), or −1 when the
     two best products are too close for float logarithms to order them (the caller then decides

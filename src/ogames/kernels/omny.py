@@ -18,13 +18,13 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels import reference
+from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_stamped
 
 NO_WINNER = -1
 
 
-@njit(cache=True)
+@leaf
 def group_wins_into(
     stones: np.ndarray,
     table: np.ndarray,
@@ -126,7 +126,7 @@ def fill_winner(
     return NO_WINNER
 
 
-@njit(cache=True)
+@leaf
 def full_board_winner(board, table, stars, star_list, total, black_bound, white_bound, group, queue, mark, stamp, sizes, reps):
     """A full board with S + 2k odd: the colour index with a group meeting the win condition
     (exactly one has one; −1 would break the rules), and the next free `stamp`. Groups are tried

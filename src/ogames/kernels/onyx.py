@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels import reference
+from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_sides
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
@@ -22,7 +22,7 @@ GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
 
 
 # ----- connection: does the group of the stone just placed touch both of its colour's sides? ----
-@njit(cache=True)
+@leaf
 def connects_into(
     stones: np.ndarray,
     table: np.ndarray,
@@ -56,7 +56,7 @@ def connects_reference(
 
 
 # ----- captures ------------------------------------------------------------------------------
-@njit(cache=True)
+@leaf
 def find_captures(stones: np.ndarray, square_table: np.ndarray, cell: int, out: np.ndarray) -> int:
     """Write the enemy stones a stone on `cell` captures into `out` (room for 4); return how many.
 
@@ -91,7 +91,7 @@ def find_captures_reference(stones: Sequence[int], corner_of: Sequence[Sequence]
 
 
 # ----- whole random games --------------------------------------------------------------------
-@njit(cache=True, inline="always")  # in every playout step: no call
+@leaf  # in every playout step
 def midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -> bool:
     """Whether a stone may go on an empty cell: lattice points always, midpoints only with four empty corners."""
     if midpoint_corners[cell, 0] < 0:
@@ -107,7 +107,7 @@ def midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -
 # (here and in the compiled MCTS's playouts, `players/mcts_kernel.py`).
 
 
-@njit(cache=True, inline="always")
+@leaf
 def empty_bag(stones: np.ndarray, empties: np.ndarray, where: np.ndarray) -> int:
     """Fill the bag with the empty cells of `stones`; return how many."""
     count = 0
@@ -120,7 +120,7 @@ def empty_bag(stones: np.ndarray, empties: np.ndarray, where: np.ndarray) -> int
     return count
 
 
-@njit(cache=True, inline="always")  # in every playout step: no call
+@leaf  # in every playout step
 def bag_remove(empties: np.ndarray, where: np.ndarray, count: int, cell: int) -> int:
     """Take `cell` out of the bag (the last entry fills its place); return the new count."""
     last = empties[count - 1]
@@ -130,7 +130,7 @@ def bag_remove(empties: np.ndarray, where: np.ndarray, count: int, cell: int) ->
     return count - 1
 
 
-@njit(cache=True, inline="always")
+@leaf
 def bag_add(empties: np.ndarray, where: np.ndarray, count: int, cell: int) -> int:
     """Put `cell` (emptied by a capture) back into the bag; return the new count."""
     empties[count] = cell
@@ -138,7 +138,7 @@ def bag_add(empties: np.ndarray, where: np.ndarray, count: int, cell: int) -> in
     return count + 1
 
 
-@njit(cache=True, inline="always")  # in every playout step: no call
+@leaf  # in every playout step
 def random_open_cell(stones: np.ndarray, midpoint_corners: np.ndarray, empties: np.ndarray, count: int, tries: int) -> int:
     """A uniformly random legal cell of the bag: uniform over the empty cells, rejecting closed
     midpoints (so uniform over the legal moves); −1 after `tries` rejections. An empty lattice

@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ogames.kernels import leaf
 from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.oddy import shuffled_empties
@@ -138,7 +139,7 @@ def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
     return _omega_scores(stones, table, colours, logs, queue, mark, stamp, np.zeros(4))
 
 
-@njit(cache=True)
+@leaf
 def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
     """`_omega_winner`, the sums of log group sizes per colour left in `sums`."""
     for k in range(4):
@@ -159,7 +160,7 @@ def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
 # ----- positions: moves, mover, playing a move ---------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _mover(var, owner, params):
     if params[P_GAME] == OMEGA:
         if var[V_PIESEAT] >= 0:
@@ -168,7 +169,7 @@ def _mover(var, owner, params):
     return owner[var[V_TURN]]
 
 
-@njit(cache=True)
+@leaf
 def _pie_open(var, params):
     return (
         params[P_PIE] != 0
@@ -180,7 +181,7 @@ def _pie_open(var, params):
     )
 
 
-@njit(cache=True)
+@leaf
 def gen_moves(stones, var, owner, params, midpoint_corners, out):
     """Write the legal move codes into `out`; return how many."""
     n = params[P_N]
@@ -356,7 +357,7 @@ def decisive_moves(stones, var, owner, params, moves, count, scratch, arrays, lo
 # ----- patterns (progressive bias) ---------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def pattern_points(stones, table, bridges, partners, cell, last, value):
     """Pattern points of a stone of `value` on the empty `cell` (the PT_* weights summed), after
     the opponent's stone on `last` (−1: none). `partners[cell]` rows are [b, c, d]: `cell` and b
@@ -386,7 +387,7 @@ def pattern_points(stones, table, bridges, partners, cell, last, value):
     return points + bridge + edge
 
 
-@njit(cache=True)
+@leaf
 def _bias_children(ints, floats, first, count, stones, colour, last, bias, table, bridges, partners):
     """Progressive bias: each new child that is a cell gets `bias` virtual AMAF wins per pattern
     point, so that RAVE tries it sooner and its prior fades as real AMAF results come in."""
@@ -404,7 +405,7 @@ def _bias_children(ints, floats, first, count, stones, colour, last, bias, table
 # ----- playouts ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _bridge_answer(stones, bridges, last, value):
     """The cell that saves a bridge of colour `value` that a stone on `last` just intruded into
     (two `value` stones sharing exactly two empty neighbours, `last` one of them), or −1."""
@@ -417,7 +418,7 @@ def _bridge_answer(stones, bridges, last, value):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def capture_answer(stones, square_table, last, value):
     """Onyx: the point that stops a capture the stone on `last` threatens against stones of
     `value` (a square with `last` a corner, two `value` stones on the corners beside it, the
@@ -437,32 +438,19 @@ def capture_answer(stones, square_table, last, value):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def _fill(stones, order, where, start, stop, last, turn, bridges, use_bridges, replies, use_replies):
     """Place the stones of positions `start` to `stop` − 1 of the fill `order` (the empty cells,
     shuffled), colours alternating from colour `turn`, after a stone on `last` (−1: none). Each
     stone goes on the next cell of the order unless it answers the stone before: the bridge it
     saves (`bridges`), else its colour's last good reply to that stone if the cell is empty
     (`replies`), which is then moved up to its turn. `order` is left in play order; `where` holds
-    each cell's position in it (filled by the caller when answers are on). Returns the last cell.
-
-    The answers are written out here rather than in helpers, and a fill is one call rather than
-    a call per stone: each call of a compiled function that takes arrays costs reference
-    counting, which made the playout of Y 9 1.7 times slower with bridges and 2.7 times without."""
+    each cell's position in it (filled by the caller when answers are on). Returns the last cell."""
     answers = use_bridges or use_replies
     for k in range(start, stop):
         cell = order[k]
         if answers and last >= 0:
-            d = -1
-            if use_bridges:
-                value = turn + 1
-                for j in range(bridges.shape[1]):
-                    e = bridges[last, j, 0]
-                    if e < 0:
-                        break
-                    if stones[e] == 0 and stones[bridges[last, j, 1]] == value and stones[bridges[last, j, 2]] == value:
-                        d = e
-                        break
+            d = _bridge_answer(stones, bridges, last, turn + 1) if use_bridges else -1
             if d < 0 and use_replies:
                 e = replies[turn, last]
                 if e >= 0 and stones[e] == 0:
@@ -480,7 +468,7 @@ def _fill(stones, order, where, start, stop, last, turn, bridges, use_bridges, r
     return last
 
 
-@njit(cache=True)
+@leaf
 def _learn_replies(stones, order, count, replies, winner_colour):
     """Last good reply with forgetting (Baier & Drake): after a fill, each move of the winning
     colour is remembered as that colour's reply to the move before it, and a loser's remembered
@@ -609,7 +597,7 @@ def playout(stones, var, owner, params, arrays, midpoint_corners, logs, work, ma
 # ----- the search --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _rank_rewards(sums, var, owner, params, winner, rewards):
     """Omega: each seat's reward by the rank of its colour's score, from 1 (the winner, as the
     rules' tie-break chose it) down to 0 for the lowest score."""
@@ -626,7 +614,7 @@ def _rank_rewards(sums, var, owner, params, winner, rewards):
         rewards[seat] = below / (seats - 1.0)
 
 
-@njit(cache=True)
+@leaf
 def _new_node(ints, floats, node, move, parent, seats):
     ints[node, I_MOVE] = move
     ints[node, I_PARENT] = parent
@@ -641,7 +629,7 @@ def _new_node(ints, floats, node, move, parent, seats):
         floats[node, k] = 0.0
 
 
-@njit(cache=True)
+@leaf
 def init_root(ints, floats, meta, root_var, root_owner, params):
     """Make the tree a single root for the position."""
     meta[M_COUNT] = 1
@@ -652,13 +640,13 @@ def init_root(ints, floats, meta, root_var, root_owner, params):
 # ----- the pie shared by colour (see "The pie" above) --------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _pie_passed(var, params):
     """Whether a position is at or past the pie point: a colour node of the shared pie."""
     return params[P_SHARED] != 0 and var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
 
 
-@njit(cache=True)
+@leaf
 def _kids_pie(var, params):
     """Shared pie: whether every move from this (seat-node) position opens the swap: Black's stone
     one placement before the pie point, or, in Omny's komi choice without pie, the komi itself."""
@@ -669,7 +657,7 @@ def _kids_pie(var, params):
     return var[V_TURN] == 0 and var[V_PLACEMENTS] + 1 == params[P_PIE_AT]
 
 
-@njit(cache=True)
+@leaf
 def _reach(ints, node, var, owner, params):
     """Fill in a node when its position is first reached: its flags, and either the winner of a
     finished game (I_TERM, proven) or the deciding side and the colour to move."""
@@ -691,7 +679,7 @@ def _reach(ints, node, var, owner, params):
         ints[node, I_COLOUR] = var[V_TURN]
 
 
-@njit(cache=True)
+@leaf
 def _take_pie(ints, floats, node, var, owner):
     """An iteration passing a position where the swap is open: the side to move takes the colour
     its statistics favour (it swaps when the colour to move wins less than half), for the seat
@@ -703,7 +691,7 @@ def _take_pie(ints, floats, node, var, owner):
         var[V_SWAPPED] = 1
 
 
-@njit(cache=True)
+@leaf
 def child_proof(ints, node, child):
     """A child's proof in the node's terms: the winning seat (colour, in a colour node), −1 if
     unproven. Across the pie point a proven child is lost for the node's side when the swap is
@@ -717,7 +705,7 @@ def child_proof(ints, node, child):
     return side
 
 
-@njit(cache=True)
+@leaf
 def reward_column(ints, node):
     """The reward column of a node's children (and their AMAF statistics) that holds the node's
     side's results: its seat, or across the pie point its colour."""
@@ -726,7 +714,7 @@ def reward_column(ints, node):
     return ints[node, I_SEAT]
 
 
-@njit(cache=True)
+@leaf
 def side_value(ints, node, child, mean):
     """A child's mean worth to the node's side (read from `reward_column`): across the pie point,
     where the swap is open (or the child not reached yet), the side gets the colour the opponent
@@ -737,7 +725,7 @@ def side_value(ints, node, child, mean):
     return mean
 
 
-@njit(cache=True)
+@leaf
 def outlooks(ints, floats, node, proofs, worths):
     """For the driver: each child's proof (`child_proof`) and mean worth to the node's side
     (`side_value`; NaN if unvisited) into `proofs` and `worths`, children in order."""
@@ -750,7 +738,7 @@ def outlooks(ints, floats, node, proofs, worths):
         worths[i] = side_value(ints, node, child, floats[child, column] / visits) if visits > 0.0 else np.nan
 
 
-@njit(cache=True)
+@leaf
 def _select(ints, floats, node, params, fparams):
     seat = ints[node, I_SEAT]
     column = F_W + reward_column(ints, node)
@@ -796,7 +784,7 @@ def _select(ints, floats, node, params, fparams):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _prove(ints, node, params):
     """MCTS-solver: mark `node` proven for a seat when its children decide it."""
     seat = ints[node, I_SEAT]
@@ -921,8 +909,8 @@ def run(
             reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
             move = ints[child, I_MOVE]
             if reached and move < n and (game == ODDY or game == OMNY):
-                # `play_move` of a stone that does not end the game, written out: a call taking the
-                # board's arrays costs more than the move itself (see `_fill`).
+                # `play_move` of a stone that does not end the game, written out: play_move is no
+                # `leaf` (Omega's end allocates), and its reference counting costs more than the move.
                 stones[move] = var[V_TURN] + 1
                 var[V_PLACEMENTS] += 1
                 var[V_TURN] = 1 - var[V_TURN]
