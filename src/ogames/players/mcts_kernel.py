@@ -36,7 +36,12 @@ is odd (no race), fill the board once and find the one colour with a winning gro
 `kernels/oddy.py` for why that is the winner of the game played move by move; for Omny the same
 holds: the condition is monotone and only one colour can hold it on a full board). Omny with S + 2k
 even tests after every stone; Onyx plays move by move with captures; Omega fills to its end and
-compares sums of log group sizes (exact ties go to the later colour, as the rules say).
+compares sums of log group sizes (exact ties go to the later colour, as the rules say). The fills
+of Odd-Y and Omny may answer the stone before (`_fill`): the bridge it intruded into is saved
+(P_BRIDGE), else the colour plays its last good reply (P_REPLIES, `_learn_replies`).
+
+**Speed**: the small kernels are `ogames.kernels.leaf`, compiled without reference counting, so
+that calling them from the loops costs nearly nothing (docs/architecture.md).
 """
 
 from __future__ import annotations
