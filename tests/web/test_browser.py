@@ -165,6 +165,14 @@ def test_komi_choice_offers_its_values_in_one_menu(browser: Any, server: str) ->
     options = page.locator("#komi-choice option")
     assert options.count() > 4 and options.first.get_attribute("value") == "komi=0"
     page.select_option("#komi-choice", "komi=1.5")
+    # Views keep arriving while the menu is open (here: a second page on the game, which every
+    # page is told of); each redraws the specials, and the komi picked must stay picked.
+    watcher = new_page(browser)
+    watcher.goto(page.url)
+    expect(watcher.locator("#link-state")).to_have_text("live")
+    page.wait_for_timeout(500)
+    expect(page.locator("#komi-choice")).to_have_value("komi=1.5")
+    watcher.context.close()
     page.click("#specials button")
     expect(page.locator("#moves li")).to_have_count(1)
     expect(page.locator("#moves li").first).to_contain_text("komi=1.5")

@@ -177,6 +177,10 @@
     });
 
     const specials = document.getElementById("specials");
+    // Every view redraws the specials (a clock tick or someone's page opening sends one): keep the
+    // komi the person has picked in the menu but not yet played.
+    const picked = document.getElementById("komi-choice");
+    const pickedKomi = picked ? picked.value : null;
     specials.replaceChildren();
     const choices = view.specials.filter(function (move) { return move.startsWith("komi="); });
     if (mine && choices.length > 4) {
@@ -190,6 +194,7 @@
         option.textContent = move;
         select.append(option);
       });
+      if (pickedKomi && choices.indexOf(pickedKomi) >= 0) select.value = pickedKomi;
       const button = document.createElement("button");
       button.type = "button";
       button.className = "button";
