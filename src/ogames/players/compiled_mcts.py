@@ -244,7 +244,7 @@ class Adapter:
         logs = np.log(np.maximum(np.arange(n + 2), 1))
         work = np.empty((6, n + int(self.params[K.P_TOTAL]) + 8), dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
-        K.play_move(stones, var, owner, self.params, code, self.rule_arrays(), logs, work, mark, 1)
+        K.play_move(stones, var, owner, self.params, code, self.rule_arrays(), logs, work, mark, 1, np.zeros(4))
 
     def legal_codes(self, stones: np.ndarray, var: np.ndarray, owner: np.ndarray) -> list[int]:
         """The kernel's legal move codes for arrays from `encode`."""

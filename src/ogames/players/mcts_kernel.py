@@ -137,16 +137,10 @@ M_COUNT = 0
 # ----- rules pieces ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _omega_winner(stones, table, colours, logs, queue, mark, stamp):
-    """Omega: the colour with the highest product of group sizes (sums of logs; a tie within
-    1e-9 goes to the later colour, the rules' tie-break)."""
-    return _omega_scores(stones, table, colours, logs, queue, mark, stamp, np.zeros(4))
-
-
 @leaf
 def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
-    """`_omega_winner`, the sums of log group sizes per colour left in `sums`."""
+    """Omega: the colour with the highest product of group sizes (sums of logs; a tie within
+    1e-9 goes to the later colour, the rules' tie-break); the sums per colour are left in `sums`."""
     for k in range(4):
         sums[k] = 0.0
     n = stones.shape[0]
@@ -216,8 +210,8 @@ def gen_moves(stones, var, owner, params, midpoint_corners, out):
     return count
 
 
-@njit(cache=True)
-def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp, ends=True):
+@leaf
+def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp, sums, ends=True):
     p = params[P_COLOURS]
     if var[V_PIESEAT] >= 0:
         var[V_PLAYED] += played
@@ -234,12 +228,13 @@ def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp
             if stones[c] == 0:
                 empty += 1
         if empty < p * p:
-            var[V_WINNER] = _omega_winner(stones, table, p, logs, queue, mark, stamp)
+            var[V_WINNER] = _omega_scores(stones, table, p, logs, queue, mark, stamp, sums)
 
 
-@njit(cache=True)
-def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, ends=True):
+@leaf
+def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, sums, ends=True):
     """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp.
+    `sums` is scratch for Omega's scores (4 floats).
     `arrays` is the board's tuple (table, stars, star_list, cell_sides, runs, square_table,
     side_bits): `Adapter.rule_arrays()`. `ends` False: the caller knows that the move does not
     end the game (a tree node reached before), so the tests for the end are skipped."""
@@ -257,13 +252,13 @@ def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp,
                     mine = colour
             target = move - n
             owner[mine], owner[target] = owner[target], owner[mine]
-            _omega_end_turn(stones, var, params, 0, table, logs, queue, mark, stamp, ends)
+            _omega_end_turn(stones, var, params, 0, table, logs, queue, mark, stamp, sums, ends)
             return stamp + 1
         stones[move] = var[V_TURN] + 1
         var[V_TURN] += 1
         if var[V_TURN] == params[P_COLOURS]:
             var[V_TURN] = 0
-            _omega_end_turn(stones, var, params, 1, table, logs, queue, mark, stamp, ends)
+            _omega_end_turn(stones, var, params, 1, table, logs, queue, mark, stamp, sums, ends)
         return stamp + 1
     if move > n:  # Omny komi choice
         var[V_KOMI] = move - n - 1
@@ -324,7 +319,7 @@ def _wins_with(stones, var, owner, params, cell, colour, scratch, arrays, logs, 
     owner_copy = np.empty(4, dtype=np.int64)
     for k in range(4):
         owner_copy[k] = owner[k]
-    stamp = play_move(stones_copy, var_copy, owner_copy, params, cell, arrays, logs, work, mark, stamp)
+    stamp = play_move(stones_copy, var_copy, owner_copy, params, cell, arrays, logs, work, mark, stamp, np.zeros(4))
     return var_copy[V_WINNER] == colour, stamp
 
 
@@ -512,7 +507,7 @@ def playout(stones, var, owner, params, arrays, midpoint_corners, logs, work, ma
         return owner[winner], stamp + 1, -1
     if game == OMNY and var[V_KOMI] < 0:
         komi = n + 1 + np.random.randint(0, params[P_TOTAL] + 1)
-        stamp = play_move(stones, var, owner, params, komi, arrays, logs, work, mark, stamp)
+        stamp = play_move(stones, var, owner, params, komi, arrays, logs, work, mark, stamp, sums)
     if _pie_open(var, params):
         legal = 0
         for c in range(n):
@@ -835,7 +830,6 @@ def run(
     `arrays` is the board's tuple that `play_move` takes; `partners` is the bridge-partner table
     of `pattern_points` (read only with a bias, FP_BIAS > 0, in Odd-Y and Omny with RAVE)."""
     n = params[P_N]
-    game = params[P_GAME]
     seats = params[P_SEATS]
     capacity = ints.shape[0]
     rave = params[P_RAVE] != 0
@@ -913,14 +907,7 @@ def run(
             child = _select(ints, floats, node, params, fparams)
             reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
             move = ints[child, I_MOVE]
-            if reached and move < n and (game == ODDY or game == OMNY):
-                # `play_move` of a stone that does not end the game, written out: play_move is no
-                # `leaf` (Omega's end allocates), and its reference counting costs more than the move.
-                stones[move] = var[V_TURN] + 1
-                var[V_PLACEMENTS] += 1
-                var[V_TURN] = 1 - var[V_TURN]
-            else:
-                stamp = play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, not reached)
+            stamp = play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, sums, not reached)
             if not reached and ints[child, I_TERM] < 0:
                 _reach(ints, child, var, owner, params)
             node = child
