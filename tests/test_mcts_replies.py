@@ -69,30 +69,35 @@ def test_a_fill_answers_the_bridge_first_then_the_reply_then_the_order() -> None
     replies = np.full((2, n), -1, dtype=np.int32)
     replies[0, at("b1")] = at("d1")
 
-    def first_stone(reply_on: bool, bridge_on: bool) -> int:
-        """Black's stone after White's b1: the first of the fill."""
+    def first_stone(reply_on: bool, bridge_bits: int) -> int:
+        """Black's stone after White's b1: the first of the fill (`bridge_bits`: the colours that
+        save their bridges, bit 0 Black)."""
         order = np.array([c for c in empty if stones[c] == 0], dtype=np.int32)
         where = positions(order, n)
         after = stones.copy()
-        cell = K._fill(after, order, where, 0, 1, at("b1"), 0, bridges, bridge_on, replies, reply_on)
+        cell = K._fill(after, order, where, 0, 1, at("b1"), 0, bridges, bridge_bits, replies, reply_on)
         assert sorted(order.tolist()) == sorted(c for c in empty if stones[c] == 0)
         assert all(where[c] == k for k, c in enumerate(order)) and order[0] == cell
         assert after[cell] == 1 and int(np.count_nonzero(after != stones)) == 1
         return int(cell)
 
-    assert first_stone(True, True) == at("a2")  # the bridge is saved before any reply
-    assert first_stone(True, False) == at("d1")  # else Black's remembered reply to b1
-    assert first_stone(False, False) == empty[0]  # else the shuffled order
+    assert first_stone(True, 3) == at("a2")  # the bridge is saved before any reply
+    assert first_stone(True, 1) == at("a2")  # Black's bit is what counts for Black's stone
+    assert first_stone(True, 2) == at("d1")  # only White saves bridges: Black's remembered reply
+    assert first_stone(True, 0) == at("d1")  # else Black's remembered reply to b1
+    assert first_stone(False, 0) == empty[0]  # else the shuffled order
+    assert first_stone(False, 2) == empty[0]
     stones[at("d1")] = 2  # a reply on a taken cell is passed over
-    assert first_stone(True, False) == next(c for c in empty if c != at("d1"))
+    assert first_stone(True, 0) == next(c for c in empty if c != at("d1"))
 
 
 @settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), size=st.integers(3, 7), density=st.floats(0.0, 0.8))
-def test_a_fill_saves_bridges_as_the_reference_answer_does(seed: int, size: int, density: float) -> None:
-    """A whole fill with bridges on, stone by stone against `_bridge_answer` (the readable answer
-    `pattern_points` uses): each stone is the bridge answer to the one before when there is one,
-    else the next cell of the shuffled order as it stood."""
+@given(seed=st.integers(0, 2**31 - 1), size=st.integers(3, 7), density=st.floats(0.0, 0.8), bits=st.integers(1, 3))
+def test_a_fill_saves_bridges_as_the_reference_answer_does(seed: int, size: int, density: float, bits: int) -> None:
+    """A whole fill with bridges on for the colours in `bits` (both, or one: `opponent=weak`),
+    stone by stone against `_bridge_answer` (the readable answer `pattern_points` uses): a stone
+    of such a colour is the bridge answer to the one before when there is one, else (and every
+    stone of the other colour) the next cell of the shuffled order as it stood."""
     board = ogames.load("oddy", sides=3, size=size).board
     n = len(board)
     rng = np.random.default_rng(seed)
@@ -103,7 +108,7 @@ def test_a_fill_saves_bridges_as_the_reference_answer_does(seed: int, size: int,
     replies = np.full((2, n), -1, dtype=np.int32)
     order = empty.copy()
     filled = stones.copy()
-    last = K._fill(filled, order, positions(order, n), 0, len(order), -1, 0, bridges, True, replies, False)
+    last = K._fill(filled, order, positions(order, n), 0, len(order), -1, 0, bridges, bits, replies, False)
     assert (filled != 0).all() and (last == order[-1] if len(order) else last == -1)
     # Replay: the reference answer decides each stone, else the earliest cell not yet played in
     # the original order with the answered cells moved up.
@@ -112,7 +117,8 @@ def test_a_fill_saves_bridges_as_the_reference_answer_does(seed: int, size: int,
     previous = -1
     for k, cell in enumerate(order):
         turn = k % 2
-        expected = K._bridge_answer(board_now, bridges, previous, turn + 1) if previous >= 0 else -1
+        answers = previous >= 0 and (bits >> turn) & 1
+        expected = K._bridge_answer(board_now, bridges, previous, turn + 1) if answers else -1
         if expected < 0:
             expected = pending[0]
         assert cell == expected

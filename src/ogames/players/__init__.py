@@ -70,6 +70,7 @@ _SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "workers": int,
         "swap": str,
         "replies": _flag,
+        "opponent": str,
     },
     "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
     "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},

@@ -34,6 +34,9 @@ SLICE = 0.02  # with a time budget, a call lasts about this share of the budget 
 DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
 PV_LENGTH = 8
 REWARDS = {"win": K.REWARD_WIN, "rank": K.REWARD_RANK, "paranoid": K.REWARD_PARANOID}  # 3–4 seats
+OPPONENTS = ("strong", "weak", "auto")  # how the playouts model the opponent (`opponent`)
+BEHIND = 0.45  # `opponent=auto`: a searched worth below this (opponent strong) turns the model weak
+PROBE = 0.25  # `opponent=auto`: the share of a search's budget that tells whether it is behind
 SWAPS = ("shared", "move")  # the pie in the tree: shared by colour (mcts_kernel, "The pie"), or a move of its own
 PROVED_GAMES = ("omny", "oddy")  # games the connection solver proves
 PROVE_SHARE = 0.125  # with a time budget: the solver's share before the search, and again after it
@@ -184,6 +187,7 @@ class Adapter:
             )
         else:
             raise ValueError(f"the compiled search does not play {game.title}")
+        params[K.P_BRIDGE_SEAT] = -1
         self.params = params
         self.edge_bridges = False
         self.bridges = np.full((1, 1, 3), -1, dtype=np.int32)
@@ -302,7 +306,10 @@ class CompiledMcts(MctsPlayer):
     many independent trees searched at once in threads, see `_parallel_search`; 1), `replies`
     (the fill playouts of Odd-Y and Omny play each colour's last good reply to the stone before,
     learnt from the playouts won and forgotten when it loses, `mcts_kernel._learn_replies`; off:
-    see README for what it was worth).
+    see README for what it was worth), `opponent` (how the playouts of Odd-Y and Omny model the
+    opponent: `strong`, its stones save their bridges as this player's do; `weak`, they fill at
+    random; `auto`, strong until a search finds this player behind, then weak for the rest of the
+    game, see `_note_standing`).
 
     With `workers` > 1 an `iterations` budget is the total over the workers (each searches its
     share), so that a level, which is an iteration budget, keeps its meaning; a `think` time is
@@ -339,6 +346,7 @@ class CompiledMcts(MctsPlayer):
         workers: int = 1,
         swap: str = "shared",
         replies: bool = False,
+        opponent: str = "auto",
         level_defaults: frozenset[str] = frozenset(),
     ):
         if exploration is None:
@@ -381,6 +389,10 @@ class CompiledMcts(MctsPlayer):
             raise ValueError(f"swap must be one of {', '.join(SWAPS)}, not {swap!r}")
         self.swap = swap
         self.replies = bool(replies)
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
+        self.opponent = opponent
+        self._behind: tuple[Any, list[str]] | None = None  # (game, moves) where `auto` found itself behind
         self._tree: dict[str, Any] | None = None
         self._trees: list[dict[str, Any] | None] = [None] * workers  # with workers > 1
         self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root the last move came from
@@ -408,6 +420,7 @@ class CompiledMcts(MctsPlayer):
         self._trees = [None] * self.workers
         self._root = None
         self._solver = None
+        self._behind = None
 
     def choose(self, state: State) -> str:
         """The best move after searching from the state (which is not changed)."""
@@ -571,20 +584,113 @@ class CompiledMcts(MctsPlayer):
 
     def compiled_search(self, state: State, think: float | None = None) -> str:
         """Search with the compiled kernel within the budget (`think` seconds if given, else the
-        player's own); return the chosen move."""
+        player's own); return the chosen move. With `opponent=auto`, while the opponent is still
+        modelled strong, the first PROBE share of the budget tells whether this player is behind
+        (`_note_standing`): if it is, the rest of the budget searches a new tree with the opponent
+        weak, else the same search goes on (with one tree, exactly as if it had not stopped)."""
         think = self.think if think is None else think
-        start = time.perf_counter()
         adapter = Adapter(state)
+        probes = self._probes(state, adapter)
+        start = time.perf_counter()
         if self.workers > 1:
-            return self._parallel_search(state, adapter, think, start)
+            if probes:
+                return self._probed_parallel_search(state, adapter, think, start)
+            return self._parallel_search(state, adapter, think, start, self.iterations)
         self._seed()
         params, fparams = self._search_params(state, adapter)
         self._tree = tree = self._reused_or_new(state, adapter, self._tree, params)
         stones, var, owner = adapter.encode(state)
+        limit = self.iterations
+        done = 0
+        probe = None
+        if probes:
+            probe_limit, probe_deadline = self._probe_budget(think, start)
+            done = self._search_loop(tree, adapter, stones, var, owner, params, fparams, probe_limit, probe_deadline, think)
+            probe = {"iterations": done, "value": self._reliable_worth(tree["ints"], tree["floats"])}
+            if self._note_standing(state, adapter, probe["value"]):
+                params, fparams = self._search_params(state, adapter)
+                self._tree = tree = self._reused_or_new(state, adapter, None, params)
+            limit = None if limit is None else limit - done
         deadline = None if think is None else start + think
-        done = self._search_loop(tree, adapter, stones, var, owner, params, fparams, self.iterations, deadline, think)
+        done += self._search_loop(tree, adapter, stones, var, owner, params, fparams, limit, deadline, think)
         self._root = (tree["ints"], tree["floats"])
-        return self._report(state, adapter, [tree], done, time.perf_counter() - start)
+        move = self._report(state, adapter, [tree], done, time.perf_counter() - start)
+        if probe is not None:
+            self.last["probe"] = probe
+        return move
+
+    def _reliable_worth(self, ints: np.ndarray, floats: np.ndarray) -> float | None:
+        """The worth to the side to move of the root's best move (1 or 0 if proven), None when the
+        root has no children yet or the move fewer than MIN_PLAYOUTS_FOR_VALUE visits."""
+        if ints[0, K.I_FIRST] < 0:
+            return None
+        best = self._best_child(ints, floats, 0)
+        proven, worth = _outlook(ints, floats, best)
+        if proven >= 0:
+            return 1.0 if proven == ints[0, K.I_SEAT] else 0.0
+        return None if worth is None or floats[best, K.F_N] < MIN_PLAYOUTS_FOR_VALUE else worth
+
+    def _probe_budget(self, think: float | None, start: float) -> tuple[int | None, float | None]:
+        """The probe's share of the budget: (iterations, deadline), None where there is no limit."""
+        limit = None if self.iterations is None else max(1, int(self.iterations * PROBE))
+        return limit, None if think is None else start + think * PROBE
+
+    def _probed_parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float) -> str:
+        """`compiled_search`'s probe with root-parallel workers: a parallel search of the probe's
+        share, then one of the rest (on the same trees, or new ones with the opponent weak)."""
+        limit, deadline = self._probe_budget(think, start)
+        self._parallel_search(state, adapter, None if deadline is None else deadline - start, start, limit)
+        value = self.last["value"] if self.last["reliable"] else None
+        probe = {"iterations": self.last["iterations"], "value": value}
+        probed, reused = self.last["worker_iterations"], self.last["reused"]
+        if self._note_standing(state, adapter, value):
+            reused = 0  # the rest searches new trees
+        rest = None if self.iterations is None else max(self.iterations - probe["iterations"], 0)
+        left = None if think is None else max(think - (time.perf_counter() - start), 0.0)
+        move = self._parallel_search(state, adapter, left, time.perf_counter(), rest)
+        self.last["iterations"] += probe["iterations"]  # the work done, the probe's included
+        self.last["worker_iterations"] = [a + b for a, b in zip(probed, self.last["worker_iterations"], strict=True)]
+        self.last["reused"] = reused  # what the trees held before this move
+        self.last["seconds"] = time.perf_counter() - start
+        self.last["probe"] = probe
+        return move
+
+    # ----- the opponent the playouts model -------------------------------------------------------
+    def _models_differ(self, state: State, adapter: Adapter) -> bool:
+        """Whether the opponent's model changes the playouts: Odd-Y and Omny with two seats and
+        bridge answers."""
+        return self.bridges and adapter.name in ("oddy", "omny") and len(state.players) == 2
+
+    def _probes(self, state: State, adapter: Adapter) -> bool:
+        """Whether this search starts with a probe: `opponent=auto`, the opponent not yet weak."""
+        return self.opponent == "auto" and self._models_differ(state, adapter) and not self._weak_opponent(state, adapter)
+
+    def _weak_opponent(self, state: State, adapter: Adapter) -> bool:
+        """Whether the playouts' opponent stones fill at random, their bridges left unsaved while
+        this player's are saved: with `opponent=weak`, or with `auto` once a search of this game
+        found this player behind (`_note_standing`). Only Odd-Y and Omny with two seats and bridge
+        answers have the difference."""
+        if not self._models_differ(state, adapter):
+            return False
+        if self.opponent != "auto":
+            return self.opponent == "weak"
+        if self._behind is None:
+            return False
+        game, moves = self._behind
+        return game is state.game and adapter.path_moves(state)[: len(moves)] == moves
+
+    def _note_standing(self, state: State, adapter: Adapter, value: float | None) -> bool:
+        """With `opponent=auto`: when the probe, searched with the opponent strong, values its
+        best move below BEHIND (`value`: None when too few visits tell), the rest of this game
+        models the opponent as weak and the trees, grown under the other model, are dropped;
+        returns whether it switched. Against perfect play such a position is lost or nearly; the
+        weak model looks for the moves that keep winning chances against an opponent who does not
+        defend every bridge, where the strong one sees every move as about equally lost."""
+        if not self._probes(state, adapter) or value is None or value >= BEHIND:
+            return False
+        self._behind = (state.game, adapter.path_moves(state))
+        self._tree, self._trees = None, [None] * self.workers
+        return True
 
     def _search_params(self, state: State, adapter: Adapter) -> tuple[np.ndarray, np.ndarray]:
         """The kernel's int and float parameters for this player's settings on this position."""
@@ -594,6 +700,8 @@ class CompiledMcts(MctsPlayer):
         params[K.P_FILL] = 0
         params[K.P_EXPAND] = self.expand
         params[K.P_BRIDGE] = int(self.bridges)
+        mover = state.mover
+        params[K.P_BRIDGE_SEAT] = mover if mover is not None and self._weak_opponent(state, adapter) else -1
         params[K.P_REPLIES] = int(self.replies)
         params[K.P_DECISIVE] = int(self.decisive)
         params[K.P_REWARD] = REWARDS[self.reward]
@@ -676,7 +784,7 @@ class CompiledMcts(MctsPlayer):
         return done
 
     # ----- root parallelism ----------------------------------------------------------------------
-    def _parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float) -> str:
+    def _parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float, limit: int | None) -> str:
         """Root parallelism: `workers` independent trees, each searched in its own thread (the
         kernel runs without the GIL) from its own seed, with its own tree arrays, parameters and
         scratch buffers (the kernel allocates those per call; numba's random generator is per
@@ -689,7 +797,6 @@ class CompiledMcts(MctsPlayer):
         trees = [self._reused_or_new(state, adapter, kept, params) for kept in self._trees]
         self._trees = list(trees)
         stones, var, owner = adapter.encode(state)
-        limit = self.iterations
         shares = [None if limit is None else limit // count + (w < limit % count) for w in range(count)]
         deadline = None if think is None else start + think
         stop = threading.Event()

@@ -21,7 +21,7 @@ given with a level caps its time; level 10 given a `think` time has no iteration
 the time given. `docs/levels.md` has the tournament showing each level beats the one below.
 
 >>> level_settings(1)
-{'iterations': 10, 'temperature': 1.0, 'rave': False, 'bridges': False, 'prove': 0, 'fpu': 1000000.0}
+{'iterations': 10, 'temperature': 1.0, 'rave': False, 'bridges': False, 'prove': 0, 'fpu': 1000000.0, 'opponent': 'strong'}
 >>> level_settings(10, think=True)["iterations"] is None
 True
 """
@@ -45,6 +45,9 @@ class Level:
     bridges: bool = True
     prove: int = 0  # DFPN positions the solver may expand before the search (0: no solver)
     fpu: float = 1e6  # with RAVE, an unvisited move's value over its AMAF mean (1e6: try every move first)
+    # How the playouts model the opponent: the levels were proven (docs/levels.md) with it strong,
+    # which also plays better against a strong opponent at these budgets (README, "The opponent").
+    opponent: str = "strong"
 
 
 LEVELS: dict[int, Level] = {

@@ -38,7 +38,9 @@ holds: the condition is monotone and only one colour can hold it on a full board
 even tests after every stone; Onyx plays move by move with captures; Omega fills to its end and
 compares sums of log group sizes (exact ties go to the later colour, as the rules say). The fills
 of Odd-Y and Omny may answer the stone before (`_fill`): the bridge it intruded into is saved
-(P_BRIDGE), else the colour plays its last good reply (P_REPLIES, `_learn_replies`).
+(P_BRIDGE; by every seat's stones, or with P_BRIDGE_SEAT by the searching seat's only: the
+opponent modelled weak, `_answering_colours`), else the colour plays its last good reply
+(P_REPLIES, `_learn_replies`).
 
 **Speed**: the small kernels are `ogames.kernels.leaf`, compiled without reference counting, so
 that calling them from the loops costs nearly nothing (docs/architecture.md).
@@ -101,7 +103,8 @@ P_CAPTURES = 16  # Onyx playouts answer a capture threat by taking the threatene
 P_LAST = 17  # the cell of the move that led to the root (−1: none, or not a cell): patterns read it
 P_SHARED = 18  # stone games with a swap: statistics by colour from the pie point on (see "The pie" above)
 P_REPLIES = 19  # Odd-Y and Omny fill playouts: last good reply with forgetting (see `_learn_replies`)
-NPARAMS = 20
+P_BRIDGE_SEAT = 20  # with P_BRIDGE: only this seat's stones answer (the opponent's fill at random); −1 every seat's
+NPARAMS = 21
 
 # Rewards of a finished playout with three or four seats.
 REWARD_WIN = 0  # 1 to the winner, 0 to the others
@@ -439,18 +442,34 @@ def capture_answer(stones, square_table, last, value):
 
 
 @leaf
+def _answering_colours(owner, params):
+    """The colours whose playout stones save their bridges, as bits (colour c: bit c): none
+    without P_BRIDGE, both, or only the colour of P_BRIDGE_SEAT (read after the playout's pie, so
+    a swap moves the answers with the seat)."""
+    if params[P_BRIDGE] == 0:
+        return 0
+    seat = params[P_BRIDGE_SEAT]
+    bits = 0
+    for colour in range(2):
+        if seat < 0 or owner[colour] == seat:
+            bits |= 1 << colour
+    return bits
+
+
+@leaf
 def _fill(stones, order, where, start, stop, last, turn, bridges, use_bridges, replies, use_replies):
     """Place the stones of positions `start` to `stop` − 1 of the fill `order` (the empty cells,
     shuffled), colours alternating from colour `turn`, after a stone on `last` (−1: none). Each
     stone goes on the next cell of the order unless it answers the stone before: the bridge it
-    saves (`bridges`), else its colour's last good reply to that stone if the cell is empty
-    (`replies`), which is then moved up to its turn. `order` is left in play order; `where` holds
-    each cell's position in it (filled by the caller when answers are on). Returns the last cell."""
-    answers = use_bridges or use_replies
+    saves (`bridges`, if its colour's bit is set in `use_bridges`), else its colour's last good
+    reply to that stone if the cell is empty (`replies`), which is then moved up to its turn.
+    `order` is left in play order; `where` holds each cell's position in it (filled by the caller
+    when answers are on). Returns the last cell."""
+    answers = use_bridges != 0 or use_replies
     for k in range(start, stop):
         cell = order[k]
         if answers and last >= 0:
-            d = _bridge_answer(stones, bridges, last, turn + 1) if use_bridges else -1
+            d = _bridge_answer(stones, bridges, last, turn + 1) if (use_bridges >> turn) & 1 else -1
             if d < 0 and use_replies:
                 e = replies[turn, last]
                 if e >= 0 and stones[e] == 0:
@@ -517,12 +536,12 @@ def playout(stones, var, owner, params, arrays, midpoint_corners, logs, work, ma
             owner[0], owner[1] = owner[1], owner[0]
             var[V_SWAPPED] = 1
     turn = var[V_TURN]
-    use_bridges = params[P_BRIDGE] != 0
+    use_bridges = _answering_colours(owner, params)
     use_replies = params[P_REPLIES] != 0
     where = work[4]
     if game == ODDY or game == OMNY:
         count = shuffled_empties(stones, order)
-        if use_bridges or use_replies:
+        if use_bridges != 0 or use_replies:
             for k in range(count):
                 where[order[k]] = k
     if game == ODDY:
