@@ -159,3 +159,24 @@ def test_analyses_are_bounded_per_client_and_in_all() -> None:
     assert (same.value.status, other.value.status) == (429, 503)
     analyses.end("ann")
     analyses.start("bob")
+
+
+def test_an_analysis_models_the_opponent_strong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worth shown is the position's own: the default search turns to a weak model of the
+    opponent when it is behind, which an analysis must not (it would flatter the losing side)."""
+    from ogames.web import ai
+
+    made: list[dict[str, Any]] = []
+    real = ai.player
+
+    def spy(kind: str, **options: Any) -> Any:
+        made.append(options)
+        return real(kind, **options)
+
+    monkeypatch.setattr(ai, "player", spy)
+    state = ogames.load("oddy", sides=3, size=5, pie=False).new_state()
+    for move in ("b2", "a1", "b3", "e1", "c2"):
+        state.play(move, t=0.0)
+    found = ai.analyse(state.record(), 5, 0.2)
+    assert made and all(options.get("opponent") == "strong" for options in made)
+    assert found["value"] is not None and found["value"] < 0.45  # White's lost position, not flattered

@@ -39,7 +39,9 @@ def analyse(record: dict[str, Any], ply: int, seconds: float) -> dict[str, Any]:
     if key not in _warm:
         warm_up(state)
         _warm.add(key)
-    searcher = player("mcts", think=seconds)
+    # An analysis is the position's own worth: the opponent modelled strong (the default `auto`
+    # turns to a weak model when behind, which plays for a fallible opponent's mistakes).
+    searcher = player("mcts", think=seconds, opponent="strong")
     move = searcher.choose(state)
     info = searcher.info()
     value = info.get("value")
