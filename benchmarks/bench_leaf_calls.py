@@ -18,16 +18,10 @@ from rich.console import Console
 from rich.table import Table
 
 from ogames.kernels import leaf
+from ogames.players.mcts_kernel import _bridge_answer
 
-
-def bridge_answer(stones: np.ndarray, bridges: np.ndarray, last: int, value: int) -> int:
-    for j in range(bridges.shape[1]):
-        d = bridges[last, j, 0]
-        if d < 0:
-            break
-        if stones[d] == 0 and stones[bridges[last, j, 1]] == value and stones[bridges[last, j, 2]] == value:
-            return d
-    return -1
+# The playouts' own kernel, as plain Python, compiled below in each of the three ways.
+bridge_answer = _bridge_answer.py_func
 
 
 def calling(kernel):  # type: ignore[no-untyped-def]
