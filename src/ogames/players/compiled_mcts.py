@@ -640,7 +640,8 @@ class CompiledMcts(MctsPlayer):
         share, then one of the rest (on the same trees, or new ones with the opponent weak)."""
         limit, deadline = self._probe_budget(think, start)
         self._parallel_search(state, adapter, None if deadline is None else deadline - start, start, limit)
-        value = self.last["value"] if self.last["reliable"] else None
+        assert self._root is not None  # the merged root the probe chose from
+        value = self._reliable_worth(*self._root)
         probe = {"iterations": self.last["iterations"], "value": value}
         probed, reused = self.last["worker_iterations"], self.last["reused"]
         if self._note_standing(state, adapter, value):
@@ -680,13 +681,13 @@ class CompiledMcts(MctsPlayer):
         return game is state.game and adapter.path_moves(state)[: len(moves)] == moves
 
     def _note_standing(self, state: State, adapter: Adapter, value: float | None) -> bool:
-        """With `opponent=auto`: when the probe, searched with the opponent strong, values its
+        """After a probe (`opponent=auto`, the opponent still strong): when it values its
         best move below BEHIND (`value`: None when too few visits tell), the rest of this game
         models the opponent as weak and the trees, grown under the other model, are dropped;
         returns whether it switched. Against perfect play such a position is lost or nearly; the
         weak model looks for the moves that keep winning chances against an opponent who does not
         defend every bridge, where the strong one sees every move as about equally lost."""
-        if not self._probes(state, adapter) or value is None or value >= BEHIND:
+        if value is None or value >= BEHIND:
             return False
         self._behind = (state.game, adapter.path_moves(state))
         self._tree, self._trees = None, [None] * self.workers
