@@ -113,6 +113,14 @@ class LiveGame:
 
 
 
+def other_kind(game_id: str, name: str) -> Refusal:
+    """The answer of a hub asked for a game of the other kind (a card table on a board game's route,
+    or a board game on a card table's): there is no such game here, and where it is."""
+    if name == "omiga":
+        return Refusal(f"there is no such board game: this is an Omiga card table, at /o/{game_id}", "not-found", 404)
+    return Refusal(f"there is no such card table: this is a board game, at /g/{game_id}", "not-found", 404)
+
+
 def undo_request(live: LiveGame) -> dict[str, Any]:
     """A game's pending take-back as the bus carries it: the asking seat (None: no request) and
     the seats that have agreed."""
@@ -206,7 +214,9 @@ class Hub(Announcer[LiveGame]):
         return live, tokens
 
     async def get(self, game_id: str) -> LiveGame:
-        """A live game by id, rebuilt from the database if it is not in memory; Refusal if unknown."""
+        """A live game by id, rebuilt from the database if it is not in memory; Refusal if unknown
+        or not a board game (every route of a board game finds its game here, so none of them acts
+        on an Omiga table: those are OmigaHub's)."""
         live = self.live.get(game_id)
         if live is not None:
             self.live.move_to_end(game_id)
@@ -220,6 +230,8 @@ class Hub(Announcer[LiveGame]):
             row = await asyncio.to_thread(self.store.load_game, game_id)
             if row is None:
                 raise Refusal("there is no such game", "not-found", 404)
+            if row.game not in BROWSER_GAMES:
+                raise other_kind(row.id, row.game)  # a card table: never played, shown or analysed here
             digests = await asyncio.to_thread(self.store.token_digests, game_id)
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
             live.clock = Clock.from_stored(row.clock)

@@ -42,7 +42,7 @@ from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
 from ogames.web.common import Announcer, broadcast
-from ogames.web.hub import Refusal, first_change
+from ogames.web.hub import Refusal, first_change, other_kind
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_table import HUMAN, LiveTable
@@ -141,7 +141,9 @@ class OmigaHub(Announcer[LiveTable]):
         return row is not None and row.game == "omiga"
 
     async def get(self, table_id: str) -> LiveTable:
-        """A live table by id, rebuilt from the database if it is not in memory; Refusal if unknown."""
+        """A live table by id, rebuilt from the database if it is not in memory; Refusal if unknown
+        or not an Omiga game (every route and socket of a table finds it here, so none of them acts
+        on a board game)."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
@@ -152,8 +154,10 @@ class OmigaHub(Announcer[LiveTable]):
             if live is not None:
                 return live
             row = await asyncio.to_thread(self.store.load_game, table_id)
-            if row is None or row.game != "omiga":
+            if row is None:
                 raise Refusal("there is no such game", "not-found", 404)
+            if row.game != "omiga":
+                raise other_kind(row.id, row.game)  # a board game: the board games' Hub plays it
             try:
                 state = await asyncio.to_thread(ogames.replay, row.record())
             except BadRecord as exc:
