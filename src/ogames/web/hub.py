@@ -34,6 +34,7 @@ from ogames.web.bus import Bus
 from ogames.web.clock import Clock
 from ogames.web.common import Announcer, Refusal
 from ogames.web.computer import board_spec, level_shown
+from ogames.web.hints import Watched
 from ogames.web.presence import Presence
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
@@ -243,6 +244,11 @@ class Hub(Announcer[LiveGame]):
         self._start_computer(live)
         return live
 
+    def games_against_someone(self) -> list[Watched]:
+        """The live games held here that are played against someone (not analysable yet), for the
+        analysis gate: no analysis may show a position one of them has been through (web/hints.py)."""
+        return [Watched(live, live.state) for live in self.live.values() if not may_analyse(live)]
+
     def _remember(self, live: LiveGame) -> None:
         self.live[live.id] = live
         self.live.move_to_end(live.id)
@@ -301,13 +307,18 @@ class Hub(Announcer[LiveGame]):
         like a move. With invited people it takes everyone's agreement: the first undo asks, each
         other person's undo agrees (`decline` refuses), and the asker's last move and every move
         since are taken back once all have agreed. Refusal (nothing changed) after a loss on time,
-        or when there is nothing of the seat's (or of a person's) to take back."""
+        once a game against someone is over (only a game played on one screen is taken back after
+        its end: `may_take_back`), or when there is nothing of the seat's (or of a person's) to take
+        back."""
         live = await self.get(game_id)
         await self._fall_if_due(live)
         async with live.lock:
             seat = self._check_seat(live, token, version)
             if live.clock is not None and live.clock.flagged is not None:
                 raise Refusal("the game was lost on time, which cannot be taken back", "no-undo", 409)
+            if not may_take_back(live):
+                raise Refusal(f"the game is over ({describe_result(live)}): a finished game is not taken back",
+                              "no-undo", 409)
             if decline:
                 self._decline_undo(live, seat)
                 trial = None
@@ -785,10 +796,18 @@ def rebuild(row: GameRow) -> State:
         raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
 
 
+def may_take_back(live: LiveGame) -> bool:
+    """Whether a game's moves may still be taken back: while it goes on, and at any time when both
+    sides play on one screen. A game against someone else (a person or the computer) is final once
+    over, as its analysis is then allowed: reopened, the analysis would be a hint to one side."""
+    return not live.state.is_over or live.mode == "hotseat"
+
+
 def may_analyse(live: LiveGame) -> bool:
     """Whether the computer may analyse a game's positions: once the game is over, or at any time
     when both sides play on one screen. Never while a game against someone else (a person or the
-    computer) goes on: its best move would be a hint to one side."""
+    computer) goes on: its best move would be a hint to one side (and such a game, once over, is
+    never taken back: `may_take_back`)."""
     return live.state.is_over or live.mode == "hotseat"
 
 
@@ -822,7 +841,7 @@ def view(live: LiveGame) -> dict[str, Any]:
     result = state.result
     late = flagged_colours(live)
     flagged = live.clock is not None and live.clock.flagged is not None
-    can_undo = not flagged and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
+    can_undo = not flagged and may_take_back(live) and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
     asker = live.pending_undo()
     return {
         "type": "state",
@@ -875,4 +894,5 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "may_analyse", "rebuild", "seating", "view"]
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "may_analyse", "may_take_back",
+           "other_kind", "rebuild", "seating", "view"]

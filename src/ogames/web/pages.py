@@ -28,7 +28,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
-from ogames.web import ai, replaying, rulebook
+from ogames.web import ai, hints, replaying, rulebook
 from ogames.web.common import options_text, request_language, script_json
 from ogames.web.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
 from ogames.web.pictures import sample_svg
@@ -213,6 +213,11 @@ def register(app: FastAPI, page: Page) -> None:
             raise Refusal(f"an analysis may search at most {limit:g} seconds, not {seconds:g}", "too-long", 422)
         state = await asyncio.to_thread(replaying.state_at, record, ply)
         replaying.analysable(state)
+        # Whatever the route (a finished game, one on one screen, an upload), never a position a
+        # live game against someone has been through: its best move would be a hint to one side.
+        if await asyncio.to_thread(hints.is_hint, state, hub_of(request).games_against_someone()):
+            raise Refusal("this position is on the board of a game being played against someone on this server: "
+                          "the computer analyses it once that game is over", "not-allowed", 403)
         client = request.client.host if request.client else "?"
         analyses.start(client)
         try:
