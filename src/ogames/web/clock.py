@@ -8,13 +8,42 @@ A seat's clock starts after its first turn (that turn is not timed, so a game wa
 invited friend, or for someone to take an open seat, costs nobody time); from then on the seat to
 move is charged the time since the previous action, and gains the increment when its turn passes
 on. A seat whose time runs out loses on time (`flag`).
+
+**Take-backs give nobody time.** The clock keeps a mark for every position of the game (each seat's
+time, the increments it has earned so far, whose clocks run), so that an undo can put the clocks
+where the rules want them (`taken_back`): a person keeps every second it has used, the time it
+thought about moves now taken back included, and loses the increments those moves earned (so undo
+and play again never earns an increment twice); a computer's clock goes back to what it was at
+the position taken back to (it cannot refuse a take-back, so it must not lose time to one).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+
+class NoTakeBack(Exception):
+    """The clocks cannot be put back to a position (the message says why, for people)."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The clocks as a position of the game found them."""
+
+    remaining: tuple[float, ...]  # each seat's time left when the position arose
+    earned: tuple[float, ...]  # the increments each seat had earned by then
+    started: frozenset[int]  # the seats whose clocks ran by then
+
+    def stored(self) -> list[Any]:
+        return [list(self.remaining), list(self.earned), sorted(self.started)]
+
+    @classmethod
+    def from_stored(cls, data: Any) -> Mark:
+        remaining, earned, started = data
+        return cls(tuple(float(v) for v in remaining), tuple(float(v) for v in earned), frozenset(int(s) for s in started))
 
 
 @dataclass(frozen=True)
@@ -27,12 +56,17 @@ class Clock:
     since: float | None = None  # when the seat to move started thinking (epoch seconds); None: stopped
     flagged: int | None = None  # the seat that lost on time, once one has
     started: frozenset[int] = frozenset()  # the seats whose first turn is over: their clocks run
+    earned: tuple[float, ...] = ()  # increments each seat has earned (and kept: take-backs remove them)
+    # The clocks at each position of the game, by its count of history entries (a game stored by a
+    # server before take-backs kept them has none for its earlier positions).
+    marks: dict[int, Mark] = field(default_factory=dict)
 
     @classmethod
     def start(cls, minutes: float, increment: float, seats: int) -> Clock:
         """A stopped clock giving every seat `minutes` (it starts with the first move)."""
         base = round(minutes * 60, 3)
-        return cls(base, float(increment), tuple([base] * seats))
+        remaining, earned = tuple([base] * seats), tuple([0.0] * seats)
+        return cls(base, float(increment), remaining, earned=earned, marks={0: Mark(remaining, earned, frozenset())})
 
     @classmethod
     def from_stored(cls, data: dict[str, Any] | None) -> Clock | None:
@@ -41,13 +75,16 @@ class Clock:
             return None
         since = data.get("since")
         flagged = data.get("flagged")
+        remaining = tuple(float(value) for value in data["remaining"])
         return cls(
             float(data["base"]),
             float(data["increment"]),
-            tuple(float(value) for value in data["remaining"]),
+            remaining,
             None if since is None else float(since),
             None if flagged is None else int(flagged),
             frozenset(int(seat) for seat in data.get("started", [])),
+            tuple(float(value) for value in data.get("earned") or [0.0] * len(remaining)),
+            {int(ply): Mark.from_stored(mark) for ply, mark in (data.get("marks") or {}).items()},
         )
 
     def stored(self) -> dict[str, Any]:
@@ -59,7 +96,13 @@ class Clock:
             "since": self.since,
             "flagged": self.flagged,
             "started": sorted(self.started),
+            "earned": list(self._earned),
+            "marks": {str(ply): mark.stored() for ply, mark in sorted(self.marks.items())},
         }
+
+    @property
+    def _earned(self) -> tuple[float, ...]:
+        return self.earned or tuple([0.0] * len(self.remaining))
 
     def runs(self, mover: int | None) -> bool:
         """Whether the seat to move's clock is running (the game is on and its first turn is over)."""
@@ -76,23 +119,54 @@ class Clock:
         """Whether the seat to move has used up its time."""
         return mover is not None and self.runs(mover) and self.left(mover, mover, now) <= 0
 
-    def after_action(self, mover: int | None, next_mover: int | None, *, over: bool, undo: bool = False, now: float) -> Clock:
-        """The clock after an action by `mover` (a move, a resignation, an undo) that leaves
-        `next_mover` to move: the mover is charged its thinking time and gains the increment if its
-        turn passed (not for an undo) — from its second turn on —, and the next seat's clock starts
-        (none if the game is over)."""
+    def after_action(self, mover: int | None, next_mover: int | None, *, over: bool, now: float, ply: int) -> Clock:
+        """The clock after an action by `mover` (a move, a resignation) that leaves `next_mover` to
+        move at a position of `ply` history entries: the mover is charged its thinking time and
+        gains the increment if its turn passed — from its second turn on —, and the next seat's
+        clock starts (none if the game is over)."""
         remaining = list(self.remaining)
+        earned = list(self._earned)
         started = self.started
-        turn_passed = mover is not None and next_mover != mover and not undo
+        turn_passed = mover is not None and next_mover != mover
         if mover is not None and self.runs(mover) and self.since is not None:
             remaining[mover] = max(0.0, remaining[mover] - (now - self.since))
             if turn_passed:
                 remaining[mover] += self.increment
+                earned[mover] += self.increment
         elif turn_passed and mover is not None:
             started = started | {mover}  # its first turn is over: its clock runs from its next turn
         running = not over and next_mover is not None
         rounded = tuple(round(value, 3) for value in remaining)
-        return replace(self, remaining=rounded, since=now if running else None, started=started)
+        return self._at(ply, rounded, tuple(round(value, 3) for value in earned), started, now if running else None)
+
+    def taken_back(self, ply: int, mover: int | None, next_mover: int | None, computers: Collection[int], *, now: float) -> Clock:
+        """The clock once the game is taken back to its position of `ply` history entries, where
+        `next_mover` is to move (`mover` was to move before): each person's seat keeps the time it
+        has used (its thinking now charged) less the increments it earned since that position; each
+        computer's seat has the time it had there. NoTakeBack if that position's mark is not kept
+        or a person would be left with no time."""
+        mark = self.marks.get(ply)
+        if mark is None:
+            raise NoTakeBack("the clocks of that position were not kept (the game was stored by an older server)")
+        earned_now = self._earned
+        remaining, started = list(mark.remaining), set(mark.started)
+        for seat in range(len(remaining)):
+            if seat in computers:
+                continue
+            remaining[seat] = self.left(seat, mover, now) - (earned_now[seat] - mark.earned[seat])
+            if remaining[seat] <= 0:
+                raise NoTakeBack(f"seat {seat + 1} would have no time left: the moves taken back earned the time it has")
+            if seat in self.started:
+                started.add(seat)  # a person's clock, once running, never stops for a take-back
+        rounded = tuple(round(value, 3) for value in remaining)
+        return self._at(ply, rounded, mark.earned, frozenset(started), now if next_mover is not None else None)
+
+    def _at(self, ply: int, remaining: tuple[float, ...], earned: tuple[float, ...], started: frozenset[int],
+            since: float | None) -> Clock:
+        """This clock with new times at the position of `ply` entries (its mark made, later ones dropped)."""
+        marks = {key: mark for key, mark in self.marks.items() if key < ply}
+        marks[ply] = Mark(remaining, earned, started)
+        return replace(self, remaining=remaining, earned=earned, started=started, since=since, marks=marks)
 
     def flag(self, seat: int) -> Clock:
         """The clock once a seat has lost on time: stopped, that seat at zero."""

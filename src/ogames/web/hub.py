@@ -31,7 +31,7 @@ from ogames.rules.protocol import TURN_BASED, Game, State
 from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
-from ogames.web.clock import Clock
+from ogames.web.clock import Clock, NoTakeBack
 from ogames.web.common import Announcer, Refusal
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.hints import Watched
@@ -306,10 +306,10 @@ class Hub(Announcer[LiveGame]):
         reply since (against the computer: the turn comes back to a person); one new version, stored
         like a move. With invited people it takes everyone's agreement: the first undo asks, each
         other person's undo agrees (`decline` refuses), and the asker's last move and every move
-        since are taken back once all have agreed. Refusal (nothing changed) after a loss on time,
-        once a game against someone is over (only a game played on one screen is taken back after
-        its end: `may_take_back`), or when there is nothing of the seat's (or of a person's) to take
-        back."""
+        since are taken back once all have agreed. The clocks are put back as `Clock.taken_back`
+        says. Refusal (nothing changed) after a loss on time, once a game against someone is over
+        (only a game played on one screen is taken back after its end: `may_take_back`), or when
+        there is nothing of the seat's (or of a person's) to take back."""
         live = await self.get(game_id)
         await self._fall_if_due(live)
         async with live.lock:
@@ -319,6 +319,7 @@ class Hub(Announcer[LiveGame]):
             if not may_take_back(live):
                 raise Refusal(f"the game is over ({describe_result(live)}): a finished game is not taken back",
                               "no-undo", 409)
+            asked, agreed = live.undo_asked, set(live.undo_agreed)
             if decline:
                 self._decline_undo(live, seat)
                 trial = None
@@ -333,7 +334,11 @@ class Hub(Announcer[LiveGame]):
                 if trial.history == live.state.history or live.is_computer(trial.mover):
                     raise Refusal("there is no move of a person's to take back", "no-undo", 409)
             if trial is not None:
-                await self._commit(live, trial, undo=True)
+                try:
+                    await self._commit(live, trial, undo=True)
+                except Refusal:
+                    live.undo_asked, live.undo_agreed = asked, agreed  # the agreement just given did not count
+                    raise
                 live.undo_asked = None
                 live.thinking = False  # a computer thinking now has its move dropped (the version changed)
             else:  # a request asked, agreed to or declined: the other processes' pages show it too
@@ -436,11 +441,18 @@ class Hub(Announcer[LiveGame]):
         entry = after[-1] if after else {}
         clock = live.clock
         if clock is not None:
+            next_mover = None if trial.is_over else trial.mover
             if flagged is not None:
                 clock = clock.flag(flagged)
+            elif undo:
+                computers = {seat for seat in range(len(live.seat_kinds)) if live.is_computer(seat)}
+                try:
+                    clock = clock.taken_back(len(trial.history), live.state.mover, next_mover, computers, now=time.time())
+                except NoTakeBack as exc:
+                    raise Refusal(f"this cannot be taken back: {exc}", "no-undo", 409) from None
             else:
-                next_mover = None if trial.is_over else trial.mover
-                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, undo=undo, now=time.time())
+                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, now=time.time(),
+                                           ply=len(trial.history))
         stored_clock = None if clock is None else clock.stored()
         try:
             await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first, stored_clock)
