@@ -194,3 +194,11 @@ def test_each_route_still_serves_its_own_kind(server: Server, tables: dict, boar
     assert server.page(f"/g/{game_id}/replay")[0] == 200 and server.call(f"/api/games/{game_id}/position/1")[0] == 200
     with server.socket(f"/ws/o/{table_id}") as ws:
         assert json.loads(ws.recv(timeout=30))["type"] == "state"
+
+
+def test_the_home_page_links_each_game_to_its_own_routes(server: Server, tables: dict, boards: dict) -> None:
+    status, text, _ = server.page("/")
+    table_id, _ = tables["finished"]
+    game_id, _ = boards["finished"]
+    assert status == 200 and f'href="/o/{table_id}"' in text and f"/g/{table_id}" not in text
+    assert f'href="/g/{game_id}/replay"' in text

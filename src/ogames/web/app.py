@@ -16,6 +16,9 @@ every move. Routes:
     POST /api/games/{id}/undo   take back {token, version};  POST /api/games/{id}/join {seat} → a new token
     GET  /api/open-games        the listed games with a seat to take
 
+These routes serve the board games only: each finds its game through `Hub.get`, which answers an
+Omiga table's id with 404, saying where the table is (only the page /g/{id} sends a person on to it).
+
 A new game's tokens reach the creating browser in the fragment of the link it is sent to
 (`/g/{id}#seats=0.TOKEN,1.TOKEN`), which browsers never send to a server, so no token is in any
 request line or log; the page keeps them in the browser's storage and sends the mover's token

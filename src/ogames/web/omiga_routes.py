@@ -8,6 +8,9 @@
     GET  /api/omiga/{id}          the view
     POST /api/omiga/{id}/act      `{action, token, seq}` → the verdict;  POST /api/omiga/{id}/resign `{token, seq}`
 
+These routes serve Omiga tables only: each finds its table through `OmigaHub.get`, which answers a
+board game's id with 404, saying where the game is.
+
 Tokens reach the creating browser in the link's fragment (`/o/ID#seats=0.TOKEN&invite=1.TOKEN`):
 its own seats, and the invitation links it shows to pass on (each opens the table holding one seat).
 """
