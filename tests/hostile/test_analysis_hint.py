@@ -2,9 +2,10 @@
 computer or a person is never taken back (resign, analyse, undo the resignation gave the best move
 of a live game), and no route analyses a position that a live game against someone has been
 through: not the game's own analysis, not a forged upload of its record with a resignation added
-(moves in another order too), not a copy played on one screen. The game page's position route and
-the replay page show nothing more than the game page. Every refusal leaves the stored game as it
-was. The server runs as a process, driven over HTTP and WebSockets."""
+(moves in another order too), not a copy played on one screen (on a custom board made like it
+too). The game page's position route and the replay page show nothing more than the game page.
+Every refusal leaves the stored game as it was. The server runs as a process, driven over HTTP
+and WebSockets."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from typing import Any
 
 import pytest
 from hostile_web import Server, new_game, play, receive, running, settled, with_resignation
+
+import ogames
 
 SECONDS = 0.2  # a short search: these tests are about who may ask, not what it finds
 
@@ -100,6 +103,11 @@ def test_no_route_analyses_a_position_of_a_live_game_against_someone(server: Ser
         play(server, copied["id"], copied["tokens"]["0" if entry["by"] == "black" else "1"], entry["move"])
     for ply in range(5):
         assert_hint_refused(analyse(server, f"/api/games/{copied['id']}/analysis", ply))
+    cells = " ".join(ogames.load("omny", variant="y", size=5).board.labels)  # … or on a custom board made like it
+    custom = new_game(server, options={"variant": "custom", "cells": cells})
+    for entry in record["moves"]:
+        play(server, custom["id"], custom["tokens"]["0" if entry["by"] == "black" else "1"], entry["move"])
+    assert_hint_refused(analyse(server, f"/api/games/{custom['id']}/analysis", 4))
     # What the replay page and the position route show of the live game: no analysis, no more than the game page.
     status, text, _ = server.page(f"/g/{game_id}/replay")
     assert status == 200 and 'data-analysis="off"' in text

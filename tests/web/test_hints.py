@@ -1,6 +1,7 @@
 """The analysis gate's positions (web/hints.py): a game's positions are every one it has been
 through, worked out move by move as from scratch; a position is the same whatever order its
-stones were laid in, and not the same once a stone differs."""
+stones were laid in and on a custom board made like the game's, and not the same once a stone
+differs."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_positions_worked_out_move_by_move_are_those_from_scratch(game: tuple, s
     assert {position_key(state) for state in states} <= known[1]
 
 
-def test_the_same_stones_in_another_order_are_the_same_position_and_one_stone_more_is_not() -> None:
+def test_the_same_stones_in_another_order_or_on_a_copied_board_are_the_same_position_and_one_stone_more_is_not() -> None:
     game = ogames.load("omny", variant="y", size=5)
     one, other = game.new_state(), game.new_state()
     for move in ("c3", "a1", "b2", "e1"):
@@ -64,3 +65,7 @@ def test_the_same_stones_in_another_order_are_the_same_position_and_one_stone_mo
     later.play("d1")
     assert not is_hint(later, [live])
     assert not is_hint(other, [Watched(Live(), ogames.load("omny", variant="y", size=6).new_state())])
+    copied = ogames.load("omny", variant="custom", cells=" ".join(game.board.labels)).new_state()  # the same board
+    for move in ("b2", "e1", "c3", "a1"):
+        copied.play(move)
+    assert is_hint(copied, [live])

@@ -8,8 +8,9 @@ game downloaded, a resignation added, and uploaded; or its moves copied into a g
 screen, which may be analysed at any time. So every analysis is also refused when the position it
 asks about is one that a live game against someone on this server has been through — every one of
 its positions, not only the last: the line the computer gives from an earlier position leads
-through the present one. Positions are compared by what is on the board (stones, the colour to
-move and who owns each colour), so a copy reached by another order of moves is caught too.
+through the present one. Positions are compared by what is on the board (its cells, the stones,
+the colour to move and who owns each colour), so a copy reached by another order of moves, or on a
+custom board made like the game's, is caught too.
 
 This guards the games this server process holds in memory (the games being played: web/hub.py
 keeps the recently used ones); a position that differs by a stone is a different position.
@@ -17,7 +18,6 @@ keeps the recently used ones); a position that differs by a stone is a different
 
 from __future__ import annotations
 
-import json
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -38,14 +38,14 @@ class Watched:
 
 
 def position_key(state: State) -> Key:
-    """What makes a board position the same as another: the game and its options, the colour to
-    move, who owns each colour (a swap changes it) and the stones on the board."""
-    game = state.game
+    """What makes a board position the same as another: the game, the board's cells (not the
+    options that made them: a custom board may copy another), the colour to move, who owns each
+    colour (a swap changes it) and the stones on the board."""
     board = getattr(state, "board", None)
     labels = board.labels if board is not None else ()
     stones = tuple((label, colour) for label in labels if (colour := state.stone_at(label)) is not None)
-    options = json.dumps(game.jsonable_options(), sort_keys=True, default=str)
-    return (game.name, options, None if state.is_over else state.to_move, tuple(sorted(state.owner.items())), stones)
+    cells = hash(frozenset(labels))  # equal boards hash alike; a rare clash only refuses an analysis
+    return (state.game.name, cells, None if state.is_over else state.to_move, tuple(sorted(state.owner.items())), stones)
 
 
 def positions_of(state: State, known: tuple[State, frozenset[Key]] | None = None) -> frozenset[Key]:
@@ -81,9 +81,8 @@ def _positions(watched: Watched) -> frozenset[Key]:
 def is_hint(state: State, live_games: Iterable[Watched]) -> bool:
     """Whether analysing this position could help one side of a live game against someone: it is
     a position one of them has been through. Blocking (it may replay whole games): run it in a thread."""
-    name, options = state.game.name, state.game.jsonable_options()
-    candidates = [watched for watched in live_games
-                  if watched.state.game.name == name and watched.state.game.jsonable_options() == options]
+    name = state.game.name
+    candidates = [watched for watched in live_games if watched.state.game.name == name]
     if not candidates:
         return False
     key = position_key(state)
