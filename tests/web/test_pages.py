@@ -116,6 +116,42 @@ def test_the_form_leaves_out_options_of_other_variants_and_empty_ones(client: Te
     assert options["variant"] == "zen" and options["form"] == "fly" and "width" not in options
 
 
+@pytest.mark.parametrize(
+    ("variant", "given", "kept"),
+    [
+        ("y", {"size": "4", "sides": "5,6", "shape": "rhombus", "cells": "a1 b1", "stars": "all"}, {"size": 4}),
+        ("free-y", {"size": "4", "sides": "3,4", "shape": "rhombus", "stars": "all"}, {"sides": [3, 4]}),
+        ("sunder", {"size": "3", "sides": "5,6", "cells": "a1 b1"}, {"size": 3}),
+        ("custom", {"shape": "rhombus", "size": "3", "stars": "corners"}, {"shape": "rhombus", "size": 3, "stars": "corners"}),
+    ],
+)
+def test_a_form_without_its_script_sends_every_field_and_only_the_variants_count(
+    client: TestClient, variant: str, given: dict[str, str], kept: dict[str, object]
+) -> None:
+    """A browser without the form's script sends the fields of every variant: those of other
+    variants are ignored instead of refused."""
+    form = {"opt_variant": variant, **{f"opt_{name}": value for name, value in given.items()}, "mode": "hotseat"}
+    response = client.post("/new/omny", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    game_id = response.headers["location"].split("#")[0].rsplit("/", 1)[1]
+    options = client.get(f"/api/games/{game_id}").json()["options"]
+    assert options["variant"] == variant
+    assert {name: options[name] for name in kept} == kept
+    for name in set(given) - set(kept):
+        assert options.get(name) is None, name  # not of this variant (or not with this shape)
+
+
+def test_omiga_players_count_only_for_toddler_in_the_form(client: TestClient) -> None:
+    base = client.post("/new/omiga", data={"opt_variant": "base", "opt_players": "4", "seat0_kind": "here", "seat1_kind": "bot"},
+                       follow_redirects=False)
+    assert base.status_code == 303, base.text  # base has two players: the toddler field is ignored, not refused
+    table_id = base.headers["location"].split("#")[0].rsplit("/", 1)[1]
+    assert client.get(f"/api/omiga/{table_id}").json()["options"]["players"] == 2
+    page = fields_of(client.get("/new/omiga").text)
+    assert "opt_players" in page.controls
+    assert 'data-option="players" data-applies-to="toddler"' in client.get("/new/omiga").text
+
+
 def test_a_bad_option_shows_the_form_again_with_the_reason(client: TestClient) -> None:
     response = client.post("/new/oddy", data={"opt_sides": "4", "opt_size": "5", "mode": "ai", "seat": "2", "level": "8"})
     assert response.status_code == 400

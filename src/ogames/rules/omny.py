@@ -72,14 +72,16 @@ OPTIONS = OptionSet(
             f"side length, 2 to {MAX_SIZE} (default 5 for sunder, gyre, custom hexagon and rhombus; 7 for y and custom triangle)",
             minimum=2,
             maximum=MAX_SIZE,
+            applies_to=("sunder", "y", "gyre", "custom"),
         ),
         Option(
             "sides",
             "ints",
             None,
             f"a,b: side lengths of the irregular hexagon, each 2 to {MAX_SIZE} (free-y, custom irregular; default 5,6)",
+            applies_to=("free-y", "custom"),
         ),
-        Option("shape", "choice", None, "custom board shape (default hexagon)", choices=SHAPES),
+        Option("shape", "choice", None, "custom board shape (default hexagon)", choices=SHAPES, applies_to=("custom",)),
         Option(
             "cells",
             "labels",
@@ -87,6 +89,7 @@ OPTIONS = OptionSet(
             f"custom board: an explicit list of cell labels instead of a shape (2 to {MAX_CELLS} connected cells)",
             max_length=_MAX_CELLS_TEXT,
             max_items=MAX_CELLS,
+            applies_to=("custom",),
         ),
         StarsOption(
             "stars",
@@ -95,6 +98,7 @@ OPTIONS = OptionSet(
             "custom star cells: all, perimeter, corners, centre, a +-joined combination, or labels",
             max_length=_MAX_CELLS_TEXT,
             max_items=MAX_CELLS,
+            applies_to=("custom",),
         ),
         Option("komi", "half", 0, "komi k: a whole number or plus 0.5, 0 ≤ k ≤ S/2", minimum=0),
         Option("pie", "bool", False, "pie rule: White may swap seats on White's first turn"),

@@ -51,6 +51,7 @@ from ogames.web.common import (
     error_response,
     find_game,
     form_fields,
+    form_options,
     open_live,
     options_text,
     read_message,
@@ -391,16 +392,7 @@ def _seat_count(name: str) -> int:
 def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
     """The NewGame a submitted form asks for: options left empty (or not for the chosen variant)
     keep their defaults; ValidationError or ValueError if the form is malformed."""
-    options: dict[str, Any] = {}
-    described = {option["name"]: option for option in game["options"]}
-    variant = form.get("opt_variant") or (described.get("variant") or {}).get("default")
-    for name, option in described.items():
-        if option.get("applies_to") and variant not in option["applies_to"]:
-            continue
-        value = form.get(f"opt_{name}", "").strip()
-        if value == "":
-            continue
-        options[name] = value
+    options: dict[str, Any] = dict(form_options(game, form))
     mode = form.get("mode", "hotseat")
     seat = form.get("seat", "1")
     if not seat.isdigit() or len(seat) > 2:

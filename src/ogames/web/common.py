@@ -289,8 +289,14 @@ def options_text(options: dict[str, Any]) -> str:
     return " · ".join(shown)
 
 
+# Options a form shows for some variants only although the rules accept them for every one: Omiga's
+# `players` is fixed by every variant but toddler (the rules take the fixed number, which records store).
+FORM_VARIANTS: dict[tuple[str, str], tuple[str, ...]] = {("omiga", "players"): ("toddler",)}
+
+
 def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
-    """The new-game form's fields, one per option: input kind, default, limits and help."""
+    """The new-game form's fields, one per option: input kind, default, limits, help, and the
+    variants it is shown for (`applies_to`, empty: every one)."""
     fields = []
     for option in game["options"]:
         kind = option["kind"]
@@ -304,7 +310,7 @@ def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
             "choices": option.get("choices") or [],
             "min": option.get("minimum"),
             "max": option.get("maximum"),
-            "applies_to": option.get("applies_to") or [],
+            "applies_to": option.get("applies_to") or list(FORM_VARIANTS.get((game["name"], option["name"]), ())),
         }
         if kind == "bool":
             field["input"] = "bool"
@@ -319,3 +325,19 @@ def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:
             field["input"] = "text"
         fields.append(field)
     return fields
+
+
+def form_options(game: dict[str, Any], form: dict[str, str]) -> dict[str, str]:
+    """The options a submitted new-game form gives: the filled fields of the chosen variant's
+    options. A field of another variant is ignored (a page without its script sends them all),
+    as is an empty one (the option keeps its default)."""
+    fields = form_fields(game)
+    variant = form.get("opt_variant") or next((f["default"] for f in fields if f["name"] == "variant"), None)
+    options = {}
+    for field in fields:
+        if field["applies_to"] and variant not in field["applies_to"]:
+            continue
+        value = form.get(f"opt_{field['name']}", "").strip()
+        if value:
+            options[field["name"]] = value
+    return options

@@ -35,6 +35,7 @@ from ogames.web.common import (
     error_response,
     find_game,
     form_fields,
+    form_options,
     open_live,
     read_message,
     render_page,
@@ -105,15 +106,7 @@ def table_from_form(form: dict[str, str]) -> NewTable:
     """The NewTable a submitted form asks for (options left empty keep their defaults)."""
     game = find_game("omiga")
     assert game is not None
-    variant = form.get("opt_variant") or "base"
-    options: dict[str, Any] = {}
-    for option in game["options"]:
-        name = option["name"]
-        if option.get("applies_to") and variant not in option["applies_to"]:
-            continue
-        value = form.get(f"opt_{name}", "").strip()
-        if value:
-            options[name] = value
+    options: dict[str, Any] = dict(form_options(game, form))
     seats = []
     for seat in range(MAX_SEATS):
         kind = form.get(f"seat{seat}_kind")
