@@ -223,6 +223,17 @@ def test_pages_carry_security_headers(client: TestClient) -> None:
     assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
 
 
+def test_every_page_links_the_icon_that_is_served_where_browsers_look(client: TestClient) -> None:
+    game_id, _ = create(client)
+    for path in ("/", "/new/omny", "/new/omiga", "/rules/onyx", "/replay", f"/g/{game_id}", "/nowhere"):
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get(path).text, path
+    linked = client.get("/static/favicon.svg")
+    asked = client.get("/favicon.ico")  # browsers ask for it whatever the page links
+    assert linked.status_code == asked.status_code == 200
+    assert asked.headers["content-type"] == "image/svg+xml" and asked.content == linked.content
+    assert asked.content.startswith(b"<svg") and b"<script" not in asked.content
+
+
 def test_the_language_switch(client: TestClient) -> None:
     english = client.get("/")
     assert "Finished games" in english.text and 'lang="en"' in english.text

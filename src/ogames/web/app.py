@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
@@ -181,6 +181,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "error.html", exc.status_code, message=None)
 
     register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """The site's icon where browsers look for it without a page's link (it is an SVG)."""
+        icon = HERE / "static" / "favicon.svg"
+        return FileResponse(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/new/{name}", response_class=HTMLResponse)
     async def new_game_form(request: Request, name: str) -> HTMLResponse:
