@@ -64,6 +64,8 @@ def test_two_players_by_invitation_and_a_spectator(browser: Any, server: str, sh
     host.click('[data-cell="b2"]')
     expect(guest.locator('[data-cell="b2"]')).to_have_attribute("data-stone", "black")
     expect(guest.locator("#status")).to_contain_text("your turn")
+    expect(host.locator("#undo")).to_be_visible()  # the host has a move to take back, the guest none yet
+    expect(guest.locator("#undo")).to_be_hidden()
     host.click('[data-cell="a1"]')  # not the host's turn: refused, nothing changes
     expect(host.locator("#message")).to_contain_text("not your turn")
     guest.click('[data-cell="a1"]')
@@ -79,8 +81,10 @@ def test_two_players_by_invitation_and_a_spectator(browser: Any, server: str, sh
     expect(guest.locator("#invitations")).to_be_hidden()
     watcher.screenshot(path=str(shots / "web-spectator.png"))
     # Between invited people an undo is asked for and agreed to.
+    expect(guest.locator("#undo")).to_be_visible()
     host.click("#undo")
     expect(host.locator("#undo-request")).to_contain_text("waiting for the others")
+    expect(host.locator("#undo")).to_be_hidden()  # asked already
     expect(guest.locator("#undo-request")).to_contain_text("player 1 asks to take back")
     expect(watcher.locator("#undo-accept")).to_have_count(0)  # a spectator has no say
     guest.screenshot(path=str(shots / "web-undo-request.png"))
@@ -193,6 +197,45 @@ def test_undo_against_the_computer_and_omega_with_three_seats(browser: Any, serv
     page.click("#undo")  # seat 3 is to move: the computer's turn and seat 1's last stone come back
     expect(page.locator("#moves li")).to_have_count(1)
     expect(page.locator("[data-cell][data-stone]")).to_have_count(2)
+    page.context.close()
+
+
+def test_a_declined_take_back_is_told_to_the_asker(browser: Any, server: str, shots: Path) -> None:
+    host = new_page(browser)
+    start_by_seat(host, server, "onyx", ["here", "invite"])
+    guest = new_page(browser)
+    guest.goto(host.locator("#invite-1").input_value())
+    expect(guest.locator("#link-state")).to_have_text("live")
+    host.locator("[data-cell][data-legal]").first.click()
+    expect(guest.locator("#moves li")).to_have_count(1)
+    guest.locator("[data-cell][data-legal]").first.click()
+    expect(host.locator("#moves li")).to_have_count(2)
+    guest.click("#undo")
+    expect(host.locator("#undo-request")).to_contain_text("asks to take back")
+    host.click("#undo-decline")
+    expect(guest.locator("#undo-request")).to_have_text("Your request to take back your move was declined.")
+    expect(host.locator("#undo-request")).to_be_hidden()  # only the asker is told
+    expect(guest.locator("#moves li")).to_have_count(2)
+    guest.screenshot(path=str(shots / "web-undo-declined.png"))
+    host.locator("[data-cell][data-legal]").first.click()  # the game moves on: the notice goes
+    expect(guest.locator("#moves li")).to_have_count(3)
+    expect(guest.locator("#undo-request")).to_be_hidden()
+    host.context.close()
+    guest.context.close()
+
+
+def test_undo_waits_for_a_persons_move_when_the_computer_opens(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    start_by_seat(page, server, "onyx", ["computer:1", "here"])
+    expect(page.locator("#status")).to_contain_text("your turn", timeout=60_000)
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#undo")).to_be_hidden()  # the computer's opening is not the person's to take back
+    page.locator("[data-cell][data-legal]").first.click()
+    expect(page.locator("#moves li")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#undo")).to_be_visible()
+    page.click("#undo")
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#undo")).to_be_hidden()
     page.context.close()
 
 

@@ -140,7 +140,7 @@ def test_a_take_back_asked_on_one_process_is_agreed_to_on_the_other(tmp_path: Pa
         await b.move(live_a.id, tokens[1], 1, "b2")
         watching = b.watch(live_b)
         await a.undo(live_a.id, tokens[0], 2)  # seat 1 asks on process a ...
-        assert bus_a.sent[-1] == (live_a.id, 2, {"undo": {"asked": 0, "agreed": []}})
+        assert bus_a.sent[-1] == (live_a.id, 2, {"undo": {"asked": 0, "agreed": [], "declined": None}})
         assert live_b.pending_undo() == 0  # ... process b knows, and its pages show it
         assert watching.get_nowait()["undo_request"] == {"seat": 0, "agreed": []}
         await b.undo(live_a.id, tokens[1], 2)  # seat 2 agrees on process b: both moves are taken back
@@ -150,9 +150,14 @@ def test_a_take_back_asked_on_one_process_is_agreed_to_on_the_other(tmp_path: Pa
         await b.move(live_a.id, tokens[0], 3, "c1")
         await a.move(live_a.id, tokens[1], 4, "a1")
         await b.undo(live_a.id, tokens[1], 5)  # asked on b, declined on a: b forgets it too
+        watching.get_nowait()
         await a.undo(live_a.id, tokens[0], 5, decline=True)
-        assert bus_a.sent[-1] == (live_a.id, 5, {"undo": {"asked": None, "agreed": []}})
+        assert bus_a.sent[-1] == (live_a.id, 5, {"undo": {"asked": None, "agreed": [], "declined": 1}})
         assert live_b.pending_undo() is None and live_b.version == 5
+        assert live_b.declined_undo() == 1  # the asker's page on b is told it was declined
+        while watching.qsize() > 1:
+            watching.get_nowait()
+        assert watching.get_nowait()["undo_declined"] == 1
 
     asyncio.run(scenario())
 
@@ -169,9 +174,11 @@ def test_a_take_back_message_about_another_position_or_malformed_changes_nothing
             (1, {"asked": 0, "agreed": ["1"]}),
             (1, {"asked": True, "agreed": []}),
             (1, "asked"),
+            (1, {"asked": None, "agreed": [], "declined": 5}),  # no such seat
+            (1, {"asked": None, "agreed": [], "declined": "0"}),
         ]:
             await a.heard(live_a.id, version, {"undo": undo})
-            assert live_a.pending_undo() is None and live_a.version == 1
+            assert live_a.pending_undo() is None and live_a.declined_undo() is None and live_a.version == 1
         await a.heard(live_a.id, 1, {"undo": {"asked": 1, "agreed": []}})
         assert live_a.pending_undo() == 1
 

@@ -262,6 +262,67 @@ def test_undo_with_invited_people_needs_their_agreement(client: TestClient) -> N
     assert undo(client, game_id, host, 6).json()["undo_request"]["seat"] == 0  # a new request, not an agreement
 
 
+def test_undo_is_offered_to_the_seats_that_have_something_to_take_back(client: TestClient) -> None:
+    # On one screen: every seat, once anyone has moved.
+    made = new_game(client)
+    assert made["view"]["undo_seats"] == [] and not made["view"]["undo"]
+    view = move(client, made["id"], made["tokens"]["0"], 0, "b2").json()
+    assert view["undo_seats"] == [0, 1] and view["undo"]
+    # Against the computer: the person's seat once the person has moved, not for the computer's opening.
+    made = new_game(client, "onyx", {}, seats=["computer:1", "here"])
+    with client.websocket_connect(f"/ws/g/{made['id']}") as ws:
+        view = receive_state(ws, lambda view: view["ply"] == 1 and not view["thinking"])
+        assert view["undo_seats"] == []
+        view = move(client, made["id"], made["tokens"]["1"], view["version"], view["legal"][0]).json()
+        assert view["undo_seats"] == [1]
+    # With an invited person: each seat once it has moved itself; nobody while a request waits.
+    made = new_game(client, seats=["here", "invite"])
+    game_id, host, guest = made["id"], made["tokens"]["0"], made["invitations"]["1"]["token"]
+    assert move(client, game_id, host, 0, "b2").json()["undo_seats"] == [0]
+    assert move(client, game_id, guest, 1, "a1").json()["undo_seats"] == [0, 1]
+    view = undo(client, game_id, host, 2).json()
+    assert view["undo_seats"] == [] and view["undo_request"] == {"seat": 0, "agreed": []}
+
+
+def test_undo_is_not_offered_after_a_loss_on_time(client: TestClient) -> None:
+    made = new_game(client, clock={"minutes": 0.05})
+    game_id, tokens = made["id"], made["tokens"]
+    assert move(client, game_id, tokens["0"], 0, "b2").status_code == 200
+    assert move(client, game_id, tokens["1"], 1, "a1").json()["undo_seats"] == [0, 1]
+    with client.websocket_connect(f"/ws/g/{game_id}") as ws:
+        view = receive_state(ws, lambda view: view["over"])  # nobody moves: Black's flag falls
+    assert view["result"]["on_time"] and view["undo_seats"] == [] and not view["undo"]
+
+
+def test_a_declined_request_is_told_to_the_asker_until_the_game_moves_on(client: TestClient) -> None:
+    made = new_game(client, seats=["here", "invite"])
+    game_id, host, guest = made["id"], made["tokens"]["0"], made["invitations"]["1"]["token"]
+    assert move(client, game_id, host, 0, "b2").status_code == 200
+    assert move(client, game_id, guest, 1, "a1").status_code == 200
+    with client.websocket_connect(f"/ws/g/{game_id}") as asker, client.websocket_connect(f"/ws/g/{game_id}") as other:
+        assert receive_state(asker)["undo_declined"] is None
+        receive_state(other)
+        asker.send_json({"type": "undo", "token": host, "version": 2})
+        assert receive_state(asker, lambda view: view["undo_request"] is not None)["undo_declined"] is None
+        receive_state(other, lambda view: view["undo_request"] is not None)
+        other.send_json({"type": "undo", "token": guest, "version": 2, "decline": True})
+        view = receive_state(asker, lambda view: view["undo_request"] is None)
+        assert view["undo_declined"] == 0 and view["ply"] == 2 and view["undo_seats"] == [0, 1]
+        # Asked again, the old answer goes; withdrawn by the asker, nothing was declined.
+        asker.send_json({"type": "undo", "token": host, "version": 2})
+        view = receive_state(asker, lambda view: view["undo_request"] is not None)
+        assert view["undo_declined"] is None
+        asker.send_json({"type": "undo", "token": host, "version": 2, "decline": True})
+        view = receive_state(asker, lambda view: view["undo_request"] is None)
+        assert view["undo_declined"] is None
+        # Declined again, then the game moves on: the notice lapses with the version.
+        asker.send_json({"type": "undo", "token": host, "version": 2})
+        receive_state(other, lambda view: view["undo_request"] is not None)
+        other.send_json({"type": "undo", "token": guest, "version": 2, "decline": True})
+        assert receive_state(asker, lambda view: view["undo_request"] is None)["undo_declined"] == 0
+        assert move(client, game_id, host, 2, "c1").json()["undo_declined"] is None
+
+
 def test_malformed_decline_is_refused(client: TestClient) -> None:
     made = new_game(client, seats=["here", "invite"])
     for decline in ("yes", 1, None):

@@ -78,6 +78,8 @@ class LiveGame:
     # (and sent to the other server processes on the bus): a restart forgets it, and the asker asks again.
     undo_asked: tuple[int, int] | None = None
     undo_agreed: set[int] = field(default_factory=set)
+    # The seat whose request was declined, and the version then: its page says so until the game moves on.
+    undo_declined: tuple[int, int] | None = None
     # Who is here (web/presence.py, every server process): the seats an open page holds, and the pages.
     present: frozenset[int] = frozenset()
     pages: int = 0
@@ -100,6 +102,12 @@ class LiveGame:
         if self.undo_asked is None or self.undo_asked[1] != self.version:
             return None
         return self.undo_asked[0]
+
+    def declined_undo(self) -> int | None:
+        """The seat whose request to take back a move was declined at this version, if any."""
+        if self.undo_declined is None or self.undo_declined[1] != self.version:
+            return None
+        return self.undo_declined[0]
 
     def undo_voters(self, asker: int) -> set[int]:
         """The seats whose agreement a take-back asked for by `asker` needs: every other person's
@@ -125,7 +133,7 @@ def other_kind(game_id: str, name: str) -> Refusal:
 def undo_request(live: LiveGame) -> dict[str, Any]:
     """A game's pending take-back as the bus carries it: the asking seat (None: no request) and
     the seats that have agreed."""
-    return {"asked": live.pending_undo(), "agreed": sorted(live.undo_agreed)}
+    return {"asked": live.pending_undo(), "agreed": sorted(live.undo_agreed), "declined": live.declined_undo()}
 
 
 def heard_undo_request(live: LiveGame, request: Any) -> bool:
@@ -139,8 +147,12 @@ def heard_undo_request(live: LiveGame, request: Any) -> bool:
         return False
     if not isinstance(agreed, list) or not all(type(seat) is int and seat in seats for seat in agreed):
         return False
+    declined = request.get("declined")  # (a message from a process before declines were shown has none)
+    if not (declined is None or (type(declined) is int and declined in seats)):
+        return False
     live.undo_asked = None if asked is None else (asked, live.version)
     live.undo_agreed = set(agreed) if asked is not None else set()
+    live.undo_declined = None if declined is None else (declined, live.version)
     return True
 
 class Hub(Announcer[LiveGame]):
@@ -358,6 +370,7 @@ class Hub(Announcer[LiveGame]):
                 raise Refusal("there is no move of yours to take back", "no-undo", 409)
             live.undo_asked = (seat, live.version)
             live.undo_agreed = set()
+            live.undo_declined = None
             log.info("game %s: seat %d asks to take back its move", live.id, seat + 1)
             return taken_back if not live.undo_voters(seat) else None
         asker = asked
@@ -373,9 +386,11 @@ class Hub(Announcer[LiveGame]):
 
     def _decline_undo(self, live: LiveGame, seat: int) -> None:
         """A person refuses the pending request to take back a move (the asker may withdraw it too)."""
-        if live.pending_undo() is None:
+        asker = live.pending_undo()
+        if asker is None:
             raise Refusal("nobody has asked to take back a move", "no-undo", 409)
         live.undo_asked = None
+        live.undo_declined = (asker, live.version) if seat != asker else None  # the asker withdrawing is no refusal
         log.info("game %s: seat %d declined the undo", live.id, seat + 1)
 
     async def join(self, game_id: str, seat: int) -> tuple[LiveGame, str]:
@@ -823,6 +838,44 @@ def may_analyse(live: LiveGame) -> bool:
     return live.state.is_over or live.mode == "hotseat"
 
 
+def undo_seats(live: LiveGame) -> list[int]:
+    """The seats that may ask to take back a move now, as `Hub.undo` decides (the page offers Undo
+    to a browser holding one): on one screen or against the computer every person's seat once a
+    person has moved (the take-back goes back to that move), with invited people each seat that
+    has moved itself; none after a loss on time, nor once a game against someone is over
+    (`may_take_back`), nor while a request waits for agreement."""
+    if live.clock is not None and live.clock.flagged is not None:
+        return []
+    if not may_take_back(live):
+        return []
+    people = [seat for seat in range(len(live.seat_kinds)) if not live.is_computer(seat)]
+    state = live.state
+    if not state.history or not people:
+        return []
+    if live.online:
+        if live.pending_undo() is not None:
+            return []
+        moved = _movers(state, wanted=set(people))
+        return [seat for seat in people if seat in moved]
+    if live.mode == "hotseat":
+        return people
+    return people if _movers(state, wanted=set(people), enough=1) else []
+
+
+def _movers(state: State, wanted: set[int], enough: int | None = None) -> set[int]:
+    """Which of the `wanted` seats have decided a move of the game — the seat to move at an
+    earlier position (Omega's player places every colour's stone of a turn, and a swap changes who
+    owns a colour) —, looking back from the last move until all of them (or `enough`) are found:
+    a few steps back in a game where seats take turns."""
+    found: set[int] = set()
+    trial = state.clone()
+    while trial.history and len(found) < (len(wanted) if enough is None else enough):
+        trial.undo()
+        if trial.mover in wanted:
+            found.add(trial.mover)
+    return found
+
+
 def view(live: LiveGame) -> dict[str, Any]:
     """What everyone watching a game sees (no secrets): position, turn, moves, result, seats."""
     state = live.state
@@ -852,9 +905,8 @@ def view(live: LiveGame) -> dict[str, Any]:
         seats.append({"seat": seat, "name": name, "computer": computer, "level": level, "colours": colours, "kind": shown_kind})
     result = state.result
     late = flagged_colours(live)
-    flagged = live.clock is not None and live.clock.flagged is not None
-    can_undo = not flagged and may_take_back(live) and any(not live.is_computer(seat) for seat in range(len(live.seat_kinds)))
     asker = live.pending_undo()
+    may_undo = undo_seats(live)
     return {
         "type": "state",
         "id": live.id,
@@ -888,8 +940,10 @@ def view(live: LiveGame) -> dict[str, Any]:
         "problem": live.problem,
         "board": board_part(state),
         "clock": None if live.clock is None else live.clock.view(mover),
-        "undo": can_undo and bool(state.history),
+        "undo": bool(may_undo),
+        "undo_seats": may_undo,  # the page offers Undo to a browser holding one of these seats
         "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
+        "undo_declined": live.declined_undo(),  # the seat whose request the others declined just now
         "analysis": may_analyse(live),
         "present": sorted(live.present),  # seats with a page open, on every server process
         "pages": live.pages,

@@ -269,6 +269,7 @@ WORDS: dict[str, dict[str, str]] = {
         "undo_waiting": "You asked to take back your last move: waiting for the others to agree.",
         "accept": "Accept",
         "decline": "Decline",
+        "undo_declined": "Your request to take back your move was declined.",
     },
     "ru": {
         "site": "ogames",
@@ -526,6 +527,7 @@ WORDS: dict[str, dict[str, str]] = {
         "undo_waiting": "Вы попросили отменить свой последний ход: ждём согласия остальных.",
         "accept": "Согласиться",
         "decline": "Отказать",
+        "undo_declined": "Вашу просьбу отменить ход отклонили.",
     },
 }
 

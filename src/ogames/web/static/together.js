@@ -104,12 +104,22 @@
     }).catch(function () { page.showMessage(page.words.disconnected); });
   }
 
+  // Undo is offered to the seats the view says have something to take back (on one screen any
+  // move, against the computer a person's move, with invited people one's own move), when this
+  // browser holds one of them; the one to move first (on one screen it holds every seat).
+  function undoSeat(view, page) {
+    const seats = (view.undo_seats || []).filter(function (seat) { return page.tokenFor(seat) !== null; });
+    if (seats.indexOf(view.mover) >= 0) return view.mover;
+    return seats.length ? seats[0] : null;
+  }
+
   function showUndo(view, page) {
     const button = document.getElementById("undo");
     if (!button) return;
-    button.hidden = !view.undo || page.heldSeats().length === 0;
+    const seat = undoSeat(view, page);
+    button.hidden = seat === null;
     button.onclick = function () {
-      const token = page.tokenFor(view.mover) || page.tokenFor(page.heldSeats()[0]);
+      const token = page.tokenFor(seat);
       if (token) page.send({ type: "undo", token: token, version: view.version });
     };
   }
@@ -121,6 +131,15 @@
     const request = view.undo_request;
     const held = page.heldSeats();
     box.replaceChildren();
+    const declined = view.undo_declined;
+    if (!request && declined !== null && declined !== undefined && held.indexOf(declined) >= 0) {
+      const note = document.createElement("span");
+      note.className = "undo-declined";
+      note.textContent = page.words.undo_declined;
+      box.append(note);
+      box.hidden = false;
+      return;
+    }
     if (!request || held.length === 0) { box.hidden = true; return; }
     const text = document.createElement("span");
     if (held.indexOf(request.seat) >= 0) {
