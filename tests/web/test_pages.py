@@ -280,6 +280,43 @@ def test_every_language_has_every_word() -> None:
             assert set(re.findall(r"{\w+}", text)) == set(re.findall(r"{\w+}", i18n.WORDS["en"][key])), key
 
 
+def test_every_text_with_forms_by_number_has_one_for_each_plural_category() -> None:
+    for language in i18n.LANGUAGES:
+        words = i18n.words(language)
+        categories = words["plural_forms"].split("|")
+        for key, text in words.items():
+            if "|" in text and key != "plural_forms":
+                assert len(text.split("|")) == len(categories), (language, key)
+        for n in range(0, 1000):  # every number falls in one of the language's categories
+            assert i18n.plural_category(n, language) in categories
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", {0: "0 moves", 1: "1 move", 2: "2 moves", 5: "5 moves", 11: "11 moves", 21: "21 moves"}),
+        ("ru", {0: "0 ходов", 1: "1 ход", 2: "2 хода", 5: "5 ходов", 11: "11 ходов", 12: "12 ходов", 21: "21 ход",
+                22: "22 хода", 101: "101 ход", 111: "111 ходов", 114: "114 ходов", 124: "124 хода"}),
+    ],
+)
+def test_a_count_of_moves_takes_the_form_of_its_number(language: str, expected: dict[int, str]) -> None:
+    for n, text in expected.items():
+        assert i18n.plural(n, i18n.words(language)["moves_n"], language) == text
+
+
+def test_the_home_page_counts_moves_in_the_right_form(client: TestClient) -> None:
+    one, tokens = create(client)
+    client.post(f"/api/games/{one}/moves", json={"move": "a1", "token": tokens["0"], "version": 0})
+    two, tokens = create(client)
+    for version, (seat, cell) in enumerate([("0", "a1"), ("1", "b1")]):
+        client.post(f"/api/games/{two}/moves", json={"move": cell, "token": tokens[seat], "version": version})
+    english = client.get("/?lang=en").text
+    assert '<td class="count">1 move</td>' in english and '<td class="count">2 moves</td>' in english
+    assert "1 moves" not in english
+    russian = client.get("/?lang=ru").text
+    assert '<td class="count">1 ход</td>' in russian and '<td class="count">2 хода</td>' in russian
+
+
 def test_page_data_cannot_close_its_script_tag() -> None:
     text = script_json({"name": "</script><script>alert(1)</script>", "x": "a & b"})
     assert "<" not in text and ">" not in text and "&" not in text

@@ -29,6 +29,7 @@ from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.web.i18n import plural
 
 
 def board_of(state: State) -> Board | None:
@@ -173,7 +174,7 @@ def position_state(state: State, k: int) -> State:
     """The position after the first `k` entries of a game's record (0: the start); ValueError if
     there is no such position."""
     if not 0 <= k <= len(state.history):
-        raise ValueError(f"there is no position {k}: the game has {len(state.history)} moves")
+        raise ValueError(f"there is no position {k}: the game has {plural(len(state.history), '{n} move|{n} moves', 'en')}")
     earlier = state.game.new_state(state.players)
     try:
         for entry in state.history[:k]:

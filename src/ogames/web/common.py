@@ -44,6 +44,7 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
             "t": i18n.words(language),
             "option_help": option_help.texts(language),
             "lang": language,
+            "plural": functools.partial(plural_in, language),  # plural(n, t.key, **values): the form for n, filled in
             "languages": i18n.LANGUAGES,
             "path": request.url.path,
             **context,
@@ -53,6 +54,11 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     if request.query_params.get("lang") in i18n.LANGUAGES:
         response.set_cookie("lang", language, max_age=365 * 24 * 3600, samesite="lax")
     return response
+
+
+def plural_in(language: str, n: int, forms: str, **values: Any) -> str:
+    """A text with forms by number (`i18n.plural`) for the templates, in the page's language."""
+    return i18n.plural(n, forms, language, **values)
 
 
 async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]], game_id: str) -> LiveT | None:

@@ -10,8 +10,11 @@ from __future__ import annotations
 LANGUAGES = {"en": "English", "ru": "Русский"}
 DEFAULT = "en"
 
+# A text with a number in it may have a form for each plural category of its language, joined by
+# "|" in the order of that language's `plural_forms` (CLDR's categories for whole numbers).
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "plural_forms": "one|other",
         "site": "ogames",
         "tagline": "Five abstract games with exact rules. Play on one screen with a friend, or against the computer.",
         "games": "Games",
@@ -71,7 +74,7 @@ WORDS: dict[str, dict[str, str]] = {
         "computer": "computer",
         "person": "person",
         "ply": "move {n}",
-        "moves_n": "{n} moves",
+        "moves_n": "{n} move|{n} moves",
         "mode_hotseat": "hotseat",
         "mode_ai": "vs computer",
         "over": "over",
@@ -96,12 +99,13 @@ WORDS: dict[str, dict[str, str]] = {
         "later": "Next move",
         "live_position": "Back to the game",
         "position_of": "Position after move {k} of {n} (looking back, read-only)",
-        "start_position": "Start position, before the {n} moves played (looking back, read-only)",
+        "start_position": "Start position, before the move played (looking back, read-only)|"
+        "Start position, before the {n} moves played (looking back, read-only)",
         "reviewing": "This is an earlier position: go back to the game to move.",
         "groups_line": "{colour}: groups {groups} = score {score}",
         "groups_none": "{colour}: no stones yet (score {score})",
         "placing": "{player} places the {colour} stone: {i} of {n} this turn",
-        "star_cells": "{n} star cells (★)",
+        "star_cells": "{n} star cell (★)|{n} star cells (★)",
         "region_line": "{colour}: the best group's largest region holds {best} ★; a win needs at most {limit}",
         "region_none": "{colour}: no stones yet; a win needs at most {limit} ★ in every region",
         "captured_total": "Stones captured so far: {list}",
@@ -160,7 +164,7 @@ WORDS: dict[str, dict[str, str]] = {
         "proven_win": "a proven win",
         "proven_loss": "a proven loss",
         "line": "Expected line",
-        "searched": "{n} playouts in {s} s",
+        "searched": "{n} playout in {s} s|{n} playouts in {s} s",
         "analysis_off": "The computer analyses a game once it is over, or a game played on one screen.",
         "analysis_over": "The game is over at this position: pick an earlier move in the list to analyse it.",
         "c_green": "Green",
@@ -218,14 +222,14 @@ WORDS: dict[str, dict[str, str]] = {
         "deck_n": "deck {n}",
         "discards_n": "discards {n}",
         "round_n": "round {n}",
-        "target_n": "{n} points win",
+        "target_n": "{n} point wins|{n} points win",
         "act_discard": "Discard the hand",
         "act_start": "Start with",
         "act_draw": "Draw",
         "act_end": "End the round",
         "turned": "turned",
         "zen_form": "Form",
-        "zen_progress": "{n} of {m} cards laid",
+        "zen_progress": "{n} of {m} card laid|{n} of {m} cards laid",
         "zen_possible": "Solvable: the solver found a layout.",
         "zen_impossible": "Not solvable: no set of cards completes this form.",
         "zen_unknown": "The solver could not decide.",
@@ -272,6 +276,7 @@ WORDS: dict[str, dict[str, str]] = {
         "undo_declined": "Your request to take back your move was declined.",
     },
     "ru": {
+        "plural_forms": "one|few|many",
         "site": "ogames",
         "tagline": "Пять абстрактных игр с точными правилами. Играйте вдвоём за одним экраном или против компьютера.",
         "games": "Игры",
@@ -331,7 +336,7 @@ WORDS: dict[str, dict[str, str]] = {
         "computer": "компьютер",
         "person": "человек",
         "ply": "ход {n}",
-        "moves_n": "ходов: {n}",
+        "moves_n": "{n} ход|{n} хода|{n} ходов",
         "mode_hotseat": "вдвоём",
         "mode_ai": "против компьютера",
         "over": "окончена",
@@ -355,12 +360,14 @@ WORDS: dict[str, dict[str, str]] = {
         "later": "Следующий ход",
         "live_position": "Вернуться к партии",
         "position_of": "Позиция после хода {k} из {n} (просмотр, ходить нельзя)",
-        "start_position": "Начальная позиция, до {n} сыгранных ходов (просмотр, ходить нельзя)",
+        "start_position": "Начальная позиция, до {n} сыгранного хода (просмотр, ходить нельзя)|"
+        "Начальная позиция, до {n} сыгранных ходов (просмотр, ходить нельзя)|"
+        "Начальная позиция, до {n} сыгранных ходов (просмотр, ходить нельзя)",
         "reviewing": "Это прошлая позиция: вернитесь к партии, чтобы ходить.",
         "groups_line": "{colour}: группы {groups} = счёт {score}",
         "groups_none": "{colour}: камней ещё нет (счёт {score})",
         "placing": "{player} ставит камень цвета «{colour}»: {i} из {n} за этот ход",
-        "star_cells": "Звёздных клеток: {n} (★)",
+        "star_cells": "{n} звёздная клетка (★)|{n} звёздные клетки (★)|{n} звёздных клеток (★)",
         "region_line": "{colour}: в наибольшей области лучшей группы {best} ★; для победы нужно не больше {limit}",
         "region_none": "{colour}: камней ещё нет; для победы в каждой области должно быть не больше {limit} ★",
         "captured_total": "Взято камней: {list}",
@@ -419,7 +426,7 @@ WORDS: dict[str, dict[str, str]] = {
         "proven_win": "доказанный выигрыш",
         "proven_loss": "доказанный проигрыш",
         "line": "Ожидаемое продолжение",
-        "searched": "{n} партий-проб за {s} с",
+        "searched": "{n} партия-проба за {s} с|{n} партии-пробы за {s} с|{n} партий-проб за {s} с",
         "analysis_off": "Компьютер анализирует партию, когда она окончена, или партию вдвоём за одним экраном.",
         "analysis_over": "В этой позиции партия окончена: выберите ход в списке, чтобы разобрать более раннюю.",
         "c_green": "Зелёные",
@@ -476,14 +483,14 @@ WORDS: dict[str, dict[str, str]] = {
         "deck_n": "колода {n}",
         "discards_n": "сброс {n}",
         "round_n": "раунд {n}",
-        "target_n": "до {n} очков",
+        "target_n": "до {n} очка|до {n} очков|до {n} очков",
         "act_discard": "Сбросить руку",
         "act_start": "Начать с",
         "act_draw": "Взять",
         "act_end": "Закончить раунд",
         "turned": "повёрнута",
         "zen_form": "Форма",
-        "zen_progress": "выложено {n} из {m} карт",
+        "zen_progress": "выложено {n} из {m} карты|выложено {n} из {m} карт|выложено {n} из {m} карт",
         "zen_possible": "Решаема: решатель нашёл раскладку.",
         "zen_impossible": "Нерешаема: никакой набор карт не заполнит эту форму.",
         "zen_unknown": "Решатель не смог ответить.",
@@ -535,6 +542,34 @@ WORDS: dict[str, dict[str, str]] = {
 def words(language: str) -> dict[str, str]:
     """Every key's text in a language (English where the language lacks a key)."""
     return {**WORDS[DEFAULT], **WORDS.get(language, {})}
+
+
+def plural_category(n: int, language: str) -> str:
+    """The CLDR plural category of a whole number in a language (the pages' scripts ask the
+    browser's `Intl.PluralRules`, which follows the same rules; a browser test checks they agree)."""
+    n = abs(n)
+    if language == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+def plural(n: int, forms: str, language: str, **values: object) -> str:
+    """A text's form for the number n, filled in (`{n}` and the other values):
+
+    >>> plural(1, "{n} move|{n} moves", "en"), plural(21, "{n} ход|{n} хода|{n} ходов", "ru")
+    ('1 move', '21 ход')
+    >>> plural(3, "{n} ход|{n} хода|{n} ходов", "ru"), plural(12, "{n} ход|{n} хода|{n} ходов", "ru")
+    ('3 хода', '12 ходов')
+    """
+    order = words(language)["plural_forms"].split("|")
+    choices = forms.split("|")
+    category = plural_category(n, language)
+    index = order.index(category) if category in order else len(choices) - 1
+    return choices[min(index, len(choices) - 1)].format(n=n, **values)
 
 
 def pick(requested: str | None, accept: str | None = None) -> str:

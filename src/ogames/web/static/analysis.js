@@ -107,7 +107,7 @@ window.OgamesAnalysis = (function () {
       }
       const figures = document.createElement("p");
       figures.className = "small figures";
-      figures.textContent = fill(words.searched, { n: found.iterations, s: found.seconds.toFixed(1) });
+      figures.textContent = window.OgamesWords.plural(words, "searched", found.iterations, { s: found.seconds.toFixed(1) });
       box.append(figures);
     }
 

@@ -29,6 +29,7 @@ window.OgamesBoard = (function () {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
   }
   function colourName(colour) { return words["c_" + colour] || colour; }
+  function plural(key, n, values) { return window.OgamesWords.plural(words, key, n, values); }
 
   // A colour's stone picture (its shape and colour, drawn by the server) inside an element.
   function picture(element, colour) {
@@ -150,7 +151,7 @@ window.OgamesBoard = (function () {
     }
     if (part.regions) {
       part.regions.forEach(function (item, index) {
-        if (index === 0) line(list, null, fill(words.star_cells, { n: item.stars }), "stars");
+        if (index === 0) line(list, null, plural("star_cells", item.stars), "stars");
         const template = item.best === null ? words.region_none : words.region_line;
         const li = line(list, item.colour, fill(template, {
           colour: colourName(item.colour), best: item.best, limit: item.limit, stars: item.stars,
@@ -216,7 +217,7 @@ window.OgamesBoard = (function () {
     if (!reviewing) return;
     const n = view.moves.length;
     document.getElementById("review-text").textContent = reviewing.k === 0
-      ? fill(words.start_position, { n: n })
+      ? plural("start_position", n)
       : fill(words.position_of, { k: reviewing.k, n: n });
     document.getElementById("review-back").disabled = reviewing.k === 0;
   }

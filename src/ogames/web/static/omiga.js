@@ -355,7 +355,7 @@
       line.append(swatch(colour), el("strong", "", colourName(colour) + " " + view.scores[colour]));
     });
     box.append(el("h2", "", words.score_title), line);
-    if (view.round) box.append(el("p", "small", words.round_n.replace("{n}", view.round) + (view.target ? " · " + words.target_n.replace("{n}", view.target) : "")));
+    if (view.round) box.append(el("p", "small", words.round_n.replace("{n}", view.round) + (view.target ? " · " + window.OgamesWords.plural(words, "target_n", view.target) : "")));
   }
 
   function renderMoves() {
@@ -378,7 +378,7 @@
     root.classList.add("zen-mode");
     document.getElementById("zen-name").textContent = zen.english + " · " + zen.russian + " (" + (words["level_" + zen.level] || zen.level) + ")";
     document.getElementById("zen-form").innerHTML = zen.form_svg;
-    document.getElementById("zen-progress").textContent = words.zen_progress.replace("{n}", zen.placed).replace("{m}", zen.cells);
+    document.getElementById("zen-progress").textContent = window.OgamesWords.plural(words, "zen_progress", zen.cells, { n: zen.placed, m: zen.cells });
     const verdictEl = document.getElementById("zen-verdict");
     verdictEl.replaceChildren();
     if (zen.verdict) {
