@@ -274,6 +274,13 @@ WORDS: dict[str, dict[str, str]] = {
         "accept": "Accept",
         "decline": "Decline",
         "undo_declined": "Your request to take back your move was declined.",
+        "zoom_in": "Larger",
+        "zoom_out": "Smaller",
+        "zoom_fit": "Whole board",
+        "confirm_moves": "Confirm moves",
+        "confirm_hint": "{cell} selected: tap it again to play.",
+        "confirm_play": "Play {cell}",
+        "cancel": "Cancel",
     },
     "ru": {
         "plural_forms": "one|few|many",
@@ -535,6 +542,13 @@ WORDS: dict[str, dict[str, str]] = {
         "accept": "Согласиться",
         "decline": "Отказать",
         "undo_declined": "Вашу просьбу отменить ход отклонили.",
+        "zoom_in": "Крупнее",
+        "zoom_out": "Мельче",
+        "zoom_fit": "Вся доска",
+        "confirm_moves": "Подтверждать ходы",
+        "confirm_hint": "Выбрано {cell}: коснитесь ещё раз, чтобы сходить.",
+        "confirm_play": "Сходить {cell}",
+        "cancel": "Отмена",
     },
 }
 

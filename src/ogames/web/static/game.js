@@ -263,7 +263,8 @@
 
   document.getElementById("board").addEventListener("click", function (event) {
     const cell = event.target.closest("[data-cell]");
-    if (cell) play(cell.dataset.cell);
+    // With move confirmation on (board_touch.js), the first tap on a cell selects it and a second one plays.
+    if (cell && (!window.OgamesTouch || window.OgamesTouch.ready(cell))) play(cell.dataset.cell);
   });
   document.getElementById("resign").addEventListener("click", resign);
   render();
