@@ -125,7 +125,7 @@ def test_move_confirmation_on_and_off(browser: Any, server: str, shots: Path) ->
     expect(toggle).to_be_checked()  # on by default on a touch screen
     first, second = page.locator('#board g.cell[data-cell="c3"]'), page.locator('#board g.cell[data-cell="d3"]')
     first.tap()
-    expect(page.locator("#confirm-text")).to_have_text("Выбрано c3: коснитесь ещё раз, чтобы сходить.")
+    expect(page.locator("#confirm-text")).to_have_text("Выбрано c3: коснитесь или нажмите ещё раз, чтобы сходить.")
     expect(page.locator('#board .selection-ghost[data-mark="c3"]')).to_have_count(1)
     page.screenshot(path=str(shots / "web-phone-confirm-ru.png"))
     second.tap()  # another cell: the selection moves there, nothing is played
