@@ -282,6 +282,9 @@ def test_undo_is_offered_to_the_seats_that_have_something_to_take_back(client: T
     assert move(client, game_id, guest, 1, "a1").json()["undo_seats"] == [0, 1]
     view = undo(client, game_id, host, 2).json()
     assert view["undo_seats"] == [] and view["undo_request"] == {"seat": 0, "agreed": []}
+    # A game against someone is final once over: nobody is offered a take-back then.
+    view = client.post(f"/api/games/{game_id}/resign", json={"token": guest, "version": 2}).json()
+    assert view["over"] and view["undo_seats"] == [] and not view["undo"]
 
 
 def test_undo_is_not_offered_after_a_loss_on_time(client: TestClient) -> None:
