@@ -139,7 +139,7 @@ def test_single_agent_games_end_with_the_agent_seats_outcome():
         assert total == (1.0 if won else -1.0)
         results.add(total)
     assert results == {1.0, -1.0}
-    with pytest.raises(RuntimeError, match="reset"):
+    with pytest.raises(ogames.CannotPlay, match="reset"):
         gym_env.step(0)
 
 
@@ -169,3 +169,6 @@ def test_bad_seats_and_opponents_are_refused():
         single_agent_env("oddy", opponent="grandmaster")
     with pytest.raises(ogames.BadOption, match="opponent"):
         single_agent_env("oddy", opponent=42)
+    for who, why in (("human", "a person"), ("racer:reaction=expert", "a real-time Omiga bot")):
+        with pytest.raises(ogames.BadOption, match=why):
+            single_agent_env("oddy", opponent=who)

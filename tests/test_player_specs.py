@@ -43,8 +43,14 @@ def test_the_library_names_players_at_its_top_level_as_the_design_promises():
         ("mcts:iterations=1.5", "is not a whole number"),
         ("mcts:depth=3", "has no setting 'depth'"),
         ("mcts:think=-1", "think time must be positive"),
+        ("mcts:think=nan", "think time must be positive"),  # a NaN deadline would never come
+        ("uct:iterations=2000000000", "iterations must be from 1 to 1,000,000,000"),
+        ("mcts:nodes=100000000000", "nodes must be from 2 to"),  # refused, not allocated
+        ("mcts:workers=100000", "at most 64"),
+        ("uct:exploration=-1", "exploration must be a number from 0 up"),
+        ("solver:seconds=inf", "seconds must be a positive number"),
         ("racer:reaction=sloth", "unknown reaction"),
-        ("human:ask=x", "ask=.x. is not valid"),
+        ("human:ask=x", "ask=.x. is not a function"),
     ],
 )
 def test_bad_specs_are_refused_clearly(spec, message):

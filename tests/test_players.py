@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ogames.boards.hexes import triangle
-from ogames.errors import IllegalMove
+from ogames.errors import CannotPlay, IllegalMove
 from ogames.players import HumanPlayer, MctsPlayer, Player, RandomPlayer, make_player
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Game, Result, State
@@ -308,5 +308,5 @@ def test_make_player_rejects_unknown_kinds() -> None:
 
 
 def test_human_player_without_a_way_to_ask_says_so() -> None:
-    with pytest.raises(RuntimeError, match="ask"):
+    with pytest.raises(CannotPlay, match="ask"):
         HumanPlayer().choose(TinyY().new_state())

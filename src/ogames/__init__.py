@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ogames import kernel_cache  # noqa: F401  (first: it points numba's cache before any kernel loads)
-from ogames.errors import BadOption, BadRecord, IllegalMove, OgamesError, UnknownLabel
+from ogames.errors import BadOption, BadRecord, CannotPlay, IllegalMove, OgamesError, UnknownLabel
 from ogames.records import replay
 from ogames.rules import Game, Result, State, load
 from ogames.rules import available as _available
@@ -37,6 +37,7 @@ def player(kind: str, **options: Any) -> Any:
 __all__ = [
     "BadOption",
     "BadRecord",
+    "CannotPlay",
     "Game",
     "IllegalMove",
     "OgamesError",

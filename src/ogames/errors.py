@@ -65,3 +65,9 @@ class BadOption(OgamesError, ValueError):
 
 class BadRecord(OgamesError, ValueError):
     """A game record that is corrupt, tampered with, or of an unknown format."""
+
+
+class CannotPlay(OgamesError, ValueError):
+    """A player or environment asked to move where it cannot: the game is over, it is played in
+    real time (turn-based players) or in turns (real-time bots), the player does not know the game,
+    or an episode has ended. Nothing is changed."""

@@ -69,18 +69,11 @@ def load_game(name: str, options: dict[str, Any], seed: int) -> Game:
 
 
 def seat_player(spec: str, name: str, seed: int) -> Any:
-    """A turn-based player from its spec, named for the records, seeded unless its spec sets a seed."""
-    from ogames.players import parse_spec, player
+    """A turn-based player from its spec, named for the records, seeded unless its spec sets a seed:
+    every kind that takes a seed gets one (uct and solver too), so an iteration-budget run repeats."""
+    from ogames.players import computer_player
 
-    kind, settings = parse_spec(spec)
-    extra: dict[str, Any] = {"name": name}
-    if kind in ("random", "mcts") and "seed" not in settings:
-        extra["seed"] = seed
-    made = player(spec, **extra)
-    if not callable(getattr(made, "choose", None)) or getattr(made, "human", False):
-        why = "a person" if getattr(made, "human", False) else "a real-time Omiga bot"
-        raise BadOption(f"player {shown(spec)} is {why}; a turn-based tournament takes random or mcts players")
-    return made
+    return computer_player(spec, name=name, seed=seed)
 
 
 def real_time_bot(spec: str) -> Any:

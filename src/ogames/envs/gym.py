@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 import ogames
 from ogames.envs.encoding import encoding, outcome
-from ogames.players import player
+from ogames.players import computer_player
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -36,7 +36,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.opponent_spec = opponent
         if isinstance(opponent, str):
-            player(opponent)  # a bad spec fails here, with the player module's message
+            computer_player(opponent)  # a bad spec, a person or a real-time bot fails here, with a clear message
         elif not callable(getattr(opponent, "choose", None)):
             raise ogames.BadOption(f"the opponent is a player spec or a player with choose(state), not {type(opponent).__name__}")
         count = self.encoding.num_actions
@@ -63,11 +63,7 @@ class SingleAgentEnv(gymnasium.Env):
                 if hasattr(spec, "reset"):
                     spec.reset()
                 continue
-            seed = int(self.np_random.integers(2**31))
-            try:
-                self._opponents[seat] = player(spec, seed=seed)
-            except ogames.BadOption:  # a kind without a seed
-                self._opponents[seat] = player(spec)
+            self._opponents[seat] = computer_player(spec, seed=int(self.np_random.integers(2**31)))
 
     def _observe(self) -> dict[str, np.ndarray]:
         moves = [] if self.state.is_over else self.state.legal_moves()
@@ -97,7 +93,7 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         """The agent's move, then the opponents' until the agent's turn comes again or the game ends."""
         if self._done:
-            raise RuntimeError("the episode is over: call reset() first")
+            raise ogames.CannotPlay("the episode is over: call reset() first")
         move = self.encoding.move(action)
         if move not in self.state.legal_moves():
             self._done = True

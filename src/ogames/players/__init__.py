@@ -14,6 +14,7 @@ One way to name a player, for the library, the command line and (later) the web 
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -28,54 +29,125 @@ TURN_KINDS = ("human", "random", "mcts", "uct", "solver")  # players of turn-bas
 KINDS = (*TURN_KINDS, *BOT_KINDS)
 
 
-def _flag(text: str) -> bool:
-    """on/off, true/false, yes/no, 1/0."""
-    word = text.strip().lower()
+def _whole(value: Any) -> int:
+    if isinstance(value, str):
+        return int(value.strip())
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    raise ValueError(value)
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, str):
+        return float(value.strip())
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(value)
+
+
+def _flag(value: Any) -> bool:
+    """on/off, true/false, yes/no, 1/0 (as text), or a bool."""
+    if isinstance(value, bool):
+        return value
+    word = value.strip().lower() if isinstance(value, str) else None
     if word in ("on", "true", "yes", "1"):
         return True
     if word in ("off", "false", "no", "0"):
         return False
-    raise ValueError(text)
+    raise ValueError(value)
 
 
-_flag.__name__ = "on or off"
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError(value)
 
-# What each kind takes, and how a value written in a spec is read.
-_SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
-    "human": {"name": str, "ask": lambda text: _refuse_text()},
-    "random": {"name": str, "seed": int, "reaction": str},
+
+def _reaction(value: Any) -> str | float:
+    """A speed's name or seconds (as text or a number; `bots.reaction_seconds` reads it)."""
+    if isinstance(value, str):
+        return value
+    return _number(value)
+
+
+def _fallback(value: Any) -> Any:
+    """A kind or spec, or (from code) a player object."""
+    if isinstance(value, str) or callable(getattr(value, "choose", None)):
+        return value
+    raise ValueError(value)
+
+
+def _ask(value: Any) -> Any:
+    """A function from code; never text."""
+    if callable(value) and not isinstance(value, str):
+        return value
+    raise ValueError(value)
+
+
+# What a value that a reader refuses should have been, for the message.
+_WANTED: dict[Callable[[Any], Any], str] = {
+    _whole: "a whole number",
+    _number: "a number",
+    _flag: "on or off",
+    _text: "text",
+    _reaction: "a speed (toddler … machine) or seconds",
+    _fallback: "a player kind or spec",
+    _ask: "a function (set from code)",
+}
+
+# What each kind takes, and how a value (written in a spec, or given from code) is read.
+_SETTINGS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "human": {"name": _text, "ask": _ask},
+    "random": {"name": _text, "seed": _whole, "reaction": _reaction},
     # mcts: the compiled search (Omny, Odd-Y, Omega, Onyx; plain UCT for other games); uct: plain UCT.
     "mcts": {
-        "name": str,
-        "think": float,
-        "iterations": int,
-        "seed": int,
-        "exploration": float,
+        "name": _text,
+        "think": _number,
+        "iterations": _whole,
+        "seed": _whole,
+        "exploration": _number,
         "rave": _flag,
         "solver": _flag,
-        "rave_k": float,
-        "fpu": float,
-        "nodes": int,
-        "expand": int,
+        "rave_k": _number,
+        "fpu": _number,
+        "nodes": _whole,
+        "expand": _whole,
         "bridges": _flag,
         "edges": _flag,
         "reuse": _flag,
-        "temperature": float,
-        "prove": int,
+        "temperature": _number,
+        "prove": _whole,
         "decisive": _flag,
-        "reward": str,
+        "reward": _text,
         "captures": _flag,
-        "bias": float,
-        "level": int,
-        "workers": int,
-        "swap": str,
+        "bias": _number,
+        "level": _whole,
+        "workers": _whole,
+        "swap": _text,
         "replies": _flag,
-        "opponent": str,
+        "opponent": _text,
     },
-    "uct": {"name": str, "think": float, "iterations": int, "seed": int, "exploration": float},
-    "solver": {"name": str, "budget": int, "seconds": float, "fallback": str, "think": float, "iterations": int, "seed": int},
-    **{kind: {"name": str, "reaction": str, "jitter": float} for kind in BOT_KINDS},
+    "uct": {"name": _text, "think": _number, "iterations": _whole, "seed": _whole, "exploration": _number},
+    "solver": {
+        "name": _text,
+        "budget": _whole,
+        "seconds": _number,
+        "fallback": _fallback,
+        "think": _number,
+        "iterations": _whole,
+        "seed": _whole,
+    },
+    **{kind: {"name": _text, "reaction": _reaction, "jitter": _number} for kind in BOT_KINDS},
 }
+
+
+def takes_seed(kind: str) -> bool:
+    """Whether players of a kind (or spec) take a `seed` (so that a tournament or a face can seed them).
+
+    >>> takes_seed("uct:iterations=50"), takes_seed("racer")
+    (True, False)
+    """
+    return "seed" in _SETTINGS.get(parse_spec(kind)[0], {})
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -110,18 +182,13 @@ def player(kind: str, **options: Any) -> Any:
         if key not in readers:
             raise BadOption(f"player {name} has no setting {shown(key)} (settings: {', '.join(readers)})")
         try:
-            settings[key] = readers[key](value) if isinstance(value, str) else value
-        except ValueError:
-            want = {"int": "a whole number", "float": "a number", "on or off": "on or off"}.get(readers[key].__name__, "valid")
-            raise BadOption(f"player {name}: {key}={shown(value)} is not {want}") from None
+            settings[key] = readers[key](value)
+        except (ValueError, OverflowError):  # OverflowError: int("1e999") is fine, float("1e999") is inf
+            raise BadOption(f"player {name}: {key}={shown(value)} is not {_WANTED[readers[key]]}") from None
     try:
         return _build(name, settings)
-    except ValueError as exc:
+    except ValueError as exc:  # BadOption from the players' checks, ValueError from the bots' and levels'
         raise BadOption(f"player {name}: {exc}") from None
-
-
-def _refuse_text() -> Any:
-    raise ValueError("a function is set from code, not from text")
 
 
 def _build(kind: str, settings: dict[str, Any]) -> Any:
@@ -152,6 +219,20 @@ def _build(kind: str, settings: dict[str, Any]) -> Any:
     return CompiledMcts(**settings)
 
 
+def computer_player(spec: str, **settings: Any) -> Any:
+    """A player that chooses the moves of turn-based games by itself (random, mcts, uct, solver),
+    seeded with `settings["seed"]` where its kind takes a seed and its spec sets none; BadOption
+    for a person or a real-time Omiga bot, which cannot be asked for a move."""
+    _, written = parse_spec(spec)
+    if "seed" in written or not takes_seed(spec):
+        settings.pop("seed", None)
+    made = player(spec, **settings)
+    if getattr(made, "human", False) or not callable(getattr(made, "choose", None)):
+        why = "a person" if getattr(made, "human", False) else "a real-time Omiga bot"
+        raise BadOption(f"player {shown(spec)} is {why}; a computer player here is random, mcts, uct or solver")
+    return made
+
+
 def make_player(kind: str, **kw: Any) -> BasePlayer:
     """A turn-based player of a kind with its settings; settings the kind does not take are
     ignored, so that a face may pass `think` and `seed` to every kind."""
@@ -170,7 +251,9 @@ __all__ = [
     "MctsPlayer",
     "Player",
     "RandomPlayer",
+    "computer_player",
     "make_player",
     "parse_spec",
     "player",
+    "takes_seed",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from ogames.errors import CannotPlay
 from ogames.rules.protocol import State
 
 
@@ -57,5 +58,5 @@ class HumanPlayer(BasePlayer):
     def choose(self, state: State) -> str:
         """The move the person gives (through `ask`)."""
         if self.ask is None:
-            raise RuntimeError("a human player needs an `ask` function to be asked for moves")
+            raise CannotPlay("a human player needs an `ask` function to be asked for moves")
         return self.ask(state)

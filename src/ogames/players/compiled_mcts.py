@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ogames.errors import BadOption, CannotPlay
 from ogames.players import mcts_kernel as K
 from ogames.players.levels import ladder, level_settings
 from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
@@ -32,6 +33,8 @@ BATCH = 256  # iterations per kernel call at most: the clock is read between cal
 FIRST_BATCH = 16  # the first call, to measure the rate on this board
 SLICE = 0.02  # with a time budget, a call lasts about this share of the budget (or less)
 DEFAULT_NODES = 1_000_000  # node budget of the tree (32 + 8 × (3 + seats) bytes per node)
+MAX_WORKERS = 64  # threads searching at once (each with its own tree of `nodes`)
+MAX_NODES = 20_000_000  # at most about 1.4 GB per tree: a larger budget is refused, not allocated
 PV_LENGTH = 8
 REWARDS = {"win": K.REWARD_WIN, "rank": K.REWARD_RANK, "paranoid": K.REWARD_PARANOID}  # 3–4 seats
 OPPONENTS = ("strong", "weak", "auto")  # how the playouts model the opponent (`opponent`)
@@ -186,7 +189,7 @@ class Adapter:
                 lattice.side_bits,
             )
         else:
-            raise ValueError(f"the compiled search does not play {game.title}")
+            raise CannotPlay(f"the compiled search does not play {game.title}")
         params[K.P_BRIDGE_SEAT] = -1
         self.params = params
         self.edge_bridges = False
@@ -352,45 +355,45 @@ class CompiledMcts(MctsPlayer):
         if exploration is None:
             exploration = 0.25 if rave else math.sqrt(2)
         super().__init__(name, think=think, iterations=iterations, seed=seed, exploration=exploration)
-        if nodes < 2:
-            raise ValueError(f"nodes must be at least 2, not {nodes}")
+        if not 2 <= nodes <= MAX_NODES:
+            raise BadOption(f"nodes must be from 2 to {MAX_NODES:,}, not {nodes}")
         self.rave = bool(rave)
         self.solver = bool(solver)
         self.rave_k = float(rave_k)
         self.fpu = float(fpu)
         self.nodes = int(nodes)
         if expand < 1:
-            raise ValueError(f"expand must be at least 1, not {expand}")
+            raise BadOption(f"expand must be at least 1, not {expand}")
         self.expand = int(expand)
         self.bridges = bool(bridges)
         self.edges = bool(edges)
         self.reuse = bool(reuse)
         if not temperature >= 0:
-            raise ValueError(f"temperature must be 0 or more, not {temperature}")
+            raise BadOption(f"temperature must be 0 or more, not {temperature}")
         self.temperature = float(temperature)
         if prove < 0:
-            raise ValueError(f"prove must be 0 (off) or a number of positions, not {prove}")
+            raise BadOption(f"prove must be 0 (off) or a number of positions, not {prove}")
         self.prove = int(prove)
         self.decisive = bool(decisive)
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+            raise BadOption(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.reward = reward
         self.captures = bool(captures)
         if not bias >= 0:
-            raise ValueError(f"bias must be 0 (off) or more, not {bias}")
+            raise BadOption(f"bias must be 0 (off) or more, not {bias}")
         self.bias = float(bias)
         self.level = level
         self._level_defaults = level_defaults  # the settings the level gave (none written beside it)
         self._ladder: Mapping[int, Any] | None = None  # the ladder those settings were fitted to
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+            raise BadOption(f"workers must be a whole number of at least 1 (at most {MAX_WORKERS}), not {workers!r}")
         self.workers = workers
         if swap not in SWAPS:
-            raise ValueError(f"swap must be one of {', '.join(SWAPS)}, not {swap!r}")
+            raise BadOption(f"swap must be one of {', '.join(SWAPS)}, not {swap!r}")
         self.swap = swap
         self.replies = bool(replies)
         if opponent not in OPPONENTS:
-            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
+            raise BadOption(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
         self.opponent = opponent
         self._behind: tuple[Any, list[str]] | None = None  # (game, moves) where `auto` found itself behind
         self._tree: dict[str, Any] | None = None

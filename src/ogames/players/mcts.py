@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ogames.errors import BadOption, CannotPlay
 from ogames.players.base import BasePlayer
 from ogames.rules.protocol import TURN_BASED, State
 
@@ -23,6 +24,7 @@ Playout = Callable[[State, random.Random], list[float]]
 # The chosen move's mean reward is an estimate of the win chance only once this many playouts went
 # through that move; below it `info()` marks the value as not reliable and faces should not show it.
 MIN_PLAYOUTS_FOR_VALUE = 200
+MAX_ITERATIONS = 1_000_000_000  # far beyond any budget played here: a typo of 1e30 is refused, not run
 
 
 def default_playout(state: State, rng: random.Random) -> list[float]:
@@ -83,10 +85,12 @@ class MctsPlayer(BasePlayer):
     ):
         if think is None and iterations is None:
             think = 1.0
-        if think is not None and think <= 0:
-            raise ValueError(f"think time must be positive, not {think}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if think is not None and not 0 < think < math.inf:  # NaN too: a deadline of NaN never comes
+            raise BadOption(f"think time must be positive (seconds), not {think}")
+        if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+            raise BadOption(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations}")
+        if not 0 <= exploration < math.inf:
+            raise BadOption(f"exploration must be a number from 0 up, not {exploration}")
         self.name = name
         self.think = think
         self.iterations = iterations
@@ -110,9 +114,12 @@ class MctsPlayer(BasePlayer):
     def choose(self, state: State) -> str:
         """The most visited move after searching from the state (which is not changed)."""
         if state.is_over:
-            raise ValueError(f"no move to choose: {state.result.describe() if state.result else 'over'}")
+            raise CannotPlay(f"no move to choose: {state.result.describe() if state.result else 'over'}")
         if state.game.dynamics != TURN_BASED:
-            raise ValueError(f"mcts plays turn-based games; {state.game.title} here is {state.game.dynamics}: use its bots")
+            raise CannotPlay(
+                f"{self.name} plays turn-based games; {state.game.title} here is {state.game.dynamics}: "
+                "use its bots (racer, rollout, greedy, random with a reaction)"
+            )
         moves = state.legal_moves()
         if len(moves) == 1:
             self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None, "reliable": False}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ogames.errors import CannotPlay
 from ogames.players.base import BasePlayer
 from ogames.rules.protocol import State
 
@@ -24,5 +25,5 @@ class RandomPlayer(BasePlayer):
         """A random legal move."""
         moves = state.legal_moves()
         if not moves:
-            raise ValueError(f"no legal move in {state!r}")
+            raise CannotPlay(f"no legal move in {state!r}")
         return self.rng.choice(moves)

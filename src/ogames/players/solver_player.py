@@ -11,8 +11,10 @@ asks a fallback player.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from ogames.errors import BadOption, CannotPlay
 from ogames.players.base import BasePlayer
 from ogames.players.solvers.connection import DEFAULT_BUDGET, ConnectionSolver, Proof, solve
 from ogames.rules.protocol import State
@@ -34,9 +36,9 @@ class SolverPlayer(BasePlayer):
         **fallback_settings: Any,
     ):
         if budget < 1:
-            raise ValueError(f"budget must be at least 1 position, not {budget}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
+            raise BadOption(f"budget must be at least 1 position, not {budget}")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise BadOption(f"seconds must be a positive number, not {seconds}")
         self.name = name
         self.budget = budget
         self.seconds = seconds
@@ -44,7 +46,7 @@ class SolverPlayer(BasePlayer):
             from ogames.players import make_player
 
             if fallback.partition(":")[0].strip().lower() == "solver":
-                raise ValueError("the fallback of a solver cannot be a solver")
+                raise BadOption("the fallback of a solver cannot be a solver")
             fallback = make_player(fallback, **fallback_settings)
         self.fallback = fallback
         self._solver: ConnectionSolver | None = None
@@ -77,7 +79,7 @@ class SolverPlayer(BasePlayer):
     def choose(self, state: State) -> str:
         """A proven winning move, or the fallback's choice."""
         if state.is_over:
-            raise ValueError(f"no move to choose: {state.result.describe() if state.result else 'over'}")
+            raise CannotPlay(f"no move to choose: {state.result.describe() if state.result else 'over'}")
         proof = self.prove(state)
         self.last = {"proof": proof}
         if proof is not None and proof.move is not None:

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ogames.errors import BadOption, CannotPlay
 from ogames.players.solvers import connection_kernels as kernels
 from ogames.rules.protocol import State
 from ogames.rules.stones import StoneState
@@ -120,7 +121,7 @@ class ConnectionSolver:
     def __post_init__(self) -> None:
         game = self.game
         if game.name not in ("omny", "oddy"):
-            raise ValueError(f"the connection solver plays Omny and Odd-Y, not {game.title}")
+            raise CannotPlay(f"the connection solver plays Omny and Odd-Y, not {game.title}")
         board = game.board
         n = len(board)
         self.table = board.neighbour_table
@@ -202,11 +203,11 @@ def solve(
     may be passed to keep its transposition table between calls (it must be for the same game).
     """
     if state.game.name not in ("omny", "oddy"):
-        raise ValueError(f"the connection solver plays Omny and Odd-Y, not {state.game.title}")
+        raise CannotPlay(f"the connection solver plays Omny and Odd-Y, not {state.game.title}")
     if state.is_over:
-        raise ValueError(f"the game is over: {state.result.describe() if state.result else ''}")
+        raise CannotPlay(f"the game is over: {state.result.describe() if state.result else ''}")
     if budget < 1:
-        raise ValueError(f"the budget must be at least 1 position, not {budget}")
+        raise BadOption(f"the budget must be at least 1 position, not {budget}")
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     solver = solver or ConnectionSolver(state.game)

@@ -47,6 +47,8 @@ def parse_cards(text: str) -> tuple[Face, ...]:
     if text == "standard":
         return STANDARD.designs
     codes = text.replace(",", " ").split()
+    if not codes:
+        raise ValueError("a card set needs at least one design: 'standard' or face codes like 'AB/^ BA\\v'")
     designs = tuple(Face.from_code(code) for code in codes)
     if len(set(designs)) != len(designs):
         raise ValueError("a card set lists each design once")
