@@ -5,6 +5,8 @@ random positions, the planes say what the state says."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -167,3 +169,35 @@ def test_the_encoding_needs_neither_pettingzoo_nor_openspiel():
     code = f"import sys, ogames.envs; print(sorted(m for m in {optional!r} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+# The rows of the planes table in docs/environments.md and the game each one describes.
+DOC_PLANE_ROWS = {
+    "Odd-Y on the triangle, `pie` off": ("oddy", {"pie": False}),
+    "Odd-Y on the triangle, `pie` on (its default)": ("oddy", {}),
+    "Odd-Y on the polar board, 5 sides, `pie` on": ("oddy", {"board": "polar", "sides": 5}),
+    "Omny, neither `pie` nor `komi_choice`": ("omny", {}),
+    "Omny with `pie`": ("omny", {"pie": True}),
+    "Omny with `komi_choice`": ("omny", {"komi_choice": True}),
+    "Omega, 2 players": ("omega", {}),
+    "Omega, 2 players, `match`": ("omega", {"match": True}),
+    "Omega, 2 players, `pie`": ("omega", {"pie": True}),
+    "Omega, 3 players": ("omega", {"players": 3}),
+    "Omega, 4 players, `pie`": ("omega", {"players": 4, "pie": True}),
+    "Onyx": ("onyx", {}),
+    "Onyx with `pie`": ("onyx", {"pie": True}),
+}
+
+
+def test_the_plane_counts_in_the_docs_are_the_encoders() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "environments.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", doc, flags=re.MULTILINE))
+    assert set(DOC_PLANE_ROWS) <= set(rows), "a row of the planes table was renamed: update DOC_PLANE_ROWS"
+    for row, (name, options) in DOC_PLANE_ROWS.items():
+        assert int(rows[row]) == encoding(ogames.load(name, **options)).shape[0], row
+    # and the rule for m sides that the table states in words
+    for sides in (3, 5, 7, 25):
+        for pie in (False, True):
+            planes = encoding(ogames.load("oddy", board="polar", sides=sides, pie=pie)).shape[0]
+            assert planes == 7 + sides + pie
+    assert "Odd-Y with m sides has 7 + m planes (one more with `pie`)" in doc

@@ -16,7 +16,9 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test.state_test import test_state as pettingzoo_state_test
+from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_test
 
 import ogames
 from ogames.envs import env, raw_env, single_agent_env
@@ -42,6 +44,33 @@ def test_pettingzoo_api_and_seed_tests_pass(case_id):
     seed_test(lambda: env(name, **options), num_cycles=300)
 
 
+@pytest.mark.parametrize("name", ["omny", "oddy", "omega", "onyx"])
+def test_pettingzoo_render_test_passes_in_human_and_ansi_modes(name, capsys):
+    render_test(lambda render_mode=None: env(name, render_mode=render_mode))
+    shown = capsys.readouterr().out
+    assert shown.count("moves:") >= 5  # "human" printed the board and the moves at each step
+    if name != "omega":  # a drawing with column letters (Omega's hexagon is labelled on its edges too)
+        assert " a " in shown or "a1" in shown
+
+
+def test_pettingzoo_state_tests_pass_and_state_is_every_seats_observation():
+    name, options = "omega", {"players": 3, "size": 4, "pie": True}
+    pettingzoo_state_space_test(env(name, **options))
+    pettingzoo_state_test(env(name, **options), num_cycles=20)
+    wrapped = env(name, **options)
+    wrapped.reset()
+    rng = random.Random(2)
+    for _ in range(5):
+        obs = wrapped.observe(wrapped.agent_selection)
+        wrapped.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    full = wrapped.state()
+    assert full.shape == wrapped.state_space.shape == (3, *wrapped.unwrapped.encoding.shape)
+    for seat, agent in enumerate(wrapped.possible_agents):
+        assert np.array_equal(full[seat], wrapped.observe(agent)["observation"])
+    behind = wrapped.unwrapped.rules_state  # the ogames state, beside PettingZoo's state()
+    assert isinstance(behind, ogames.State) and behind.history and not behind.is_over
+
+
 @pytest.mark.parametrize("case_id", BOARD_IDS)
 def test_a_game_through_the_aec_env_is_the_game_the_rules_play(case_id):
     name, options = OPTIONS[case_id]
@@ -60,7 +89,7 @@ def test_a_game_through_the_aec_env_is_the_game_the_rules_play(case_id):
         action = int(rng.choice(legal))
         aec.step(action)
         reference.play(aec.encoding.move(action), t=0.0)
-    assert aec.state.record() == reference.record()
+    assert aec.rules_state.record() == reference.record()
     assert aec.agents == []
 
 
@@ -73,7 +102,7 @@ def test_rewards_at_the_end_sum_to_zero_and_favour_the_winner():
         obs, reward, terminated, _, _ = aec.last()
         totals[agent] += reward
         aec.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    winner_seat = aec.state.owner[aec.state.winner]
+    winner_seat = aec.rules_state.owner[aec.rules_state.winner]
     assert totals[f"player_{winner_seat}"] == 1.0
     assert sum(totals.values()) == pytest.approx(0.0)
     assert sorted(totals.values()) == [-0.5, -0.5, 1.0]
@@ -83,12 +112,12 @@ def test_the_raw_env_refuses_an_illegal_action_and_changes_nothing():
     aec = raw_env("oddy", size=3)
     aec.reset()
     aec.step(aec.encoding.action("a1"))
-    before = aec.state.record()
+    before = aec.rules_state.record()
     with pytest.raises(ogames.IllegalMove, match="not legal"):
         aec.step(aec.encoding.action("a1"))
     with pytest.raises(ogames.IllegalMove, match="outside"):
         aec.step(999)
-    assert aec.state.record() == before
+    assert aec.rules_state.record() == before
 
 
 def test_the_wrapped_env_ends_the_game_on_an_illegal_action():
@@ -106,7 +135,9 @@ def test_bad_options_are_refused_with_the_rules_message():
     with pytest.raises(ogames.BadOption, match="board games"):
         env("omiga", variant="zen", seed=1)
     with pytest.raises(ogames.BadOption, match="render_mode"):
-        raw_env("onyx", render_mode="human")
+        raw_env("onyx", render_mode="rgb_array")
+    with pytest.raises(ogames.BadOption, match="render_mode"):
+        single_agent_env("onyx", render_mode="rgb_array")
 
 
 @pytest.mark.parametrize(
@@ -127,7 +158,7 @@ def test_single_agent_games_end_with_the_agent_seats_outcome():
     results = set()
     for episode in range(12):
         obs, _ = gym_env.reset(seed=episode)
-        assert gym_env.state.mover == 1  # the opponent (seat 0) already moved
+        assert gym_env.rules_state.mover == 1  # the opponent (seat 0) already moved
         rng = random.Random(episode)
         total, done = 0.0, False
         while not done:
@@ -135,7 +166,7 @@ def test_single_agent_games_end_with_the_agent_seats_outcome():
             obs, reward, done, _truncated, _info = gym_env.step(action)
             total += reward
         assert not obs["action_mask"].any()
-        won = gym_env.state.owner[gym_env.state.winner] == 1
+        won = gym_env.rules_state.owner[gym_env.rules_state.winner] == 1
         assert total == (1.0 if won else -1.0)
         results.add(total)
     assert results == {1.0, -1.0}
@@ -143,11 +174,20 @@ def test_single_agent_games_end_with_the_agent_seats_outcome():
         gym_env.step(0)
 
 
+def test_the_gymnasium_env_renders_the_board_for_people_and_keeps_state_as_an_alias(capsys):
+    gym_env = single_agent_env("oddy", size=3, seat=1, render_mode="human")
+    gym_env.reset(seed=0)
+    gym_env.step(int(np.flatnonzero(gym_env.unwrapped._observe()["action_mask"])[0]))
+    assert capsys.readouterr().out.count("moves:") == 2  # after reset and after the step
+    assert gym_env.unwrapped.state is gym_env.unwrapped.rules_state
+    assert gym_env.render() is None
+
+
 def test_an_illegal_action_ends_the_episode_with_minus_one():
     gym_env = single_agent_env("oddy", size=3)
     gym_env.reset(seed=0)
     gym_env.step(gym_env.encoding.action("a1"))
-    taken = next(gym_env.encoding.action(e["move"]) for e in gym_env.state.history[1:])
+    taken = next(gym_env.encoding.action(e["move"]) for e in gym_env.rules_state.history[1:])
     _, reward, terminated, _, info = gym_env.step(taken)
     assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
 
@@ -156,7 +196,7 @@ def test_the_same_seed_gives_the_same_opponent_moves():
     def opening(seed):
         gym_env = single_agent_env("omega", opponent="random", seat=1, size=4)
         gym_env.reset(seed=seed)
-        return [e["move"] for e in gym_env.state.history]
+        return [e["move"] for e in gym_env.rules_state.history]
 
     assert opening(4) == opening(4)
     assert len({tuple(opening(s)) for s in range(6)}) > 1

@@ -5,6 +5,9 @@ The agent to act is the seat that decides the next move (`state.mover`): after a
 same seat may act twice, and in Omega one seat places every colour's stone of its turn, so it acts
 p times in a row. Rewards come only at the end: the winner's seat gets +1 and every other seat
 −1/(p−1) (so they sum to 0); a draw gives 0 to all.
+
+The ogames state behind an environment is `rules_state` (as in the OpenSpiel adapter): `state()`
+is PettingZoo's global view, every seat's observation stacked.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import ogames
+from ogames.envs.drawing import position_text, print_position
 from ogames.envs.encoding import Encoding, encoding, outcome
 from ogames.rules.protocol import State
 
@@ -33,12 +37,12 @@ def env(name: str, **options: Any) -> AECEnv:
 class BoardGameEnv(AECEnv):
     """One board game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "ogames_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ogames_v0", "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **options: Any):
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ogames.BadOption(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ogames.BadOption(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.game = ogames.load(name, **options)
         self.encoding: Encoding = encoding(self.game)
         self.render_mode = render_mode
@@ -55,7 +59,8 @@ class BoardGameEnv(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self.state: State = self.game.new_state(self.possible_agents)
+        self.state_space = spaces.Box(0.0, 1.0, (len(self.possible_agents), *self.encoding.shape), np.float32)
+        self.rules_state: State = self.game.new_state(self.possible_agents)
         self._moves: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -68,18 +73,20 @@ class BoardGameEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game from the start (the games have no chance, so the seed changes nothing)."""
-        self.state = self.game.new_state(self.possible_agents)
+        self.rules_state = self.game.new_state(self.possible_agents)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
-        self._moves = self.state.legal_moves()
+        self._moves = self.rules_state.legal_moves()
         self.agent_selection = self.possible_agents[self._mover()]
+        if self.render_mode == "human":
+            self.render()
 
     def _mover(self) -> int:
-        seat = self.state.mover
+        seat = self.rules_state.mover
         if seat is None:
             raise RuntimeError("the game is over: no seat moves")
         return seat
@@ -87,11 +94,18 @@ class BoardGameEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The planes seen by an agent's seat and its action mask (all zero unless it is to act)."""
         seat = self.possible_agents.index(agent)
-        acting = agent == self.agent_selection and not self.state.is_over
+        acting = agent == self.agent_selection and not self.rules_state.is_over
         mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if acting:
-            mask[self.encoding.legal_action_mask(self.state, self._moves)] = 1
-        return {"observation": self.encoding.observation(self.state, seat, self._moves), "action_mask": mask}
+            mask[self.encoding.legal_action_mask(self.rules_state, self._moves)] = 1
+        return {"observation": self.encoding.observation(self.rules_state, seat, self._moves), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global view: every seat's observation planes, stacked (seats × planes × cells;
+        `state_space`). The games have perfect information, so this is the whole position with who
+        holds which colour; the ogames state itself is `rules_state`."""
+        moves = self._moves if not self.rules_state.is_over else []
+        return np.stack([self.encoding.observation(self.rules_state, seat, moves) for seat in range(len(self.possible_agents))])
 
     def step(self, action: Any) -> None:
         """Play the selected agent's action (IllegalMove, nothing changed, if it is not legal)."""
@@ -103,26 +117,30 @@ class BoardGameEnv(AECEnv):
         if move not in self._moves:
             raise ogames.IllegalMove(move, f"action {int(action)} ({move}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
-        self.state.play(move, t=0.0)
+        self.rules_state.play(move, t=0.0)
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.state.is_over:
+        if self.rules_state.is_over:
             self._moves = []
-            for seat, reward in enumerate(outcome(self.state)):
+            for seat, reward in enumerate(outcome(self.rules_state)):
                 self.rewards[self.possible_agents[seat]] = reward
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self._moves = self.state.legal_moves()
+            self._moves = self.rules_state.legal_moves()
             self.agent_selection = self.possible_agents[self._mover()]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
-        """The position as text (render_mode "ansi"), else nothing."""
+        """render_mode "ansi": the position as text (returned); "human": the board as the terminal
+        draws it, printed to stdout (as after every step; returns None); no render_mode: nothing."""
+        if self.render_mode == "human":
+            print_position(self.rules_state)
+            return None
         if self.render_mode != "ansi":
             return None
-        moves = " ".join(entry["move"] for entry in self.state.history)
-        return f"{self.state!r}\nmoves: {moves}"
+        return position_text(self.rules_state)
 
     def close(self) -> None:
         """Nothing to release."""
+

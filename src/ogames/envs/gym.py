@@ -16,18 +16,20 @@ import numpy as np
 from gymnasium import spaces
 
 import ogames
+from ogames.envs.drawing import position_text, print_position
 from ogames.envs.encoding import encoding, outcome
 from ogames.players import computer_player
+from ogames.rules.protocol import State
 
 
 class SingleAgentEnv(gymnasium.Env):
     """One board game against a fixed opponent (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}  # type: ignore[misc]  # (Env declares it per instance)
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}  # type: ignore[misc]  # (Env declares it per instance)
 
     def __init__(self, name: str, opponent: Any = "random", seat: int = 0, render_mode: str | None = None, **options: Any):
-        if render_mode not in (None, "ansi"):
-            raise ogames.BadOption(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ogames.BadOption(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.game = ogames.load(name, **options)
         self.encoding = encoding(self.game)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.seat_count:
@@ -47,7 +49,7 @@ class SingleAgentEnv(gymnasium.Env):
                 "action_mask": spaces.Box(0, 1, (count,), np.int8),
             }
         )
-        self.state = self.game.new_state()
+        self.rules_state = self.game.new_state()
         self._opponents: dict[int, Any] = {}
         self._done = True
 
@@ -66,28 +68,30 @@ class SingleAgentEnv(gymnasium.Env):
             self._opponents[seat] = computer_player(spec, seed=int(self.np_random.integers(2**31)))
 
     def _observe(self) -> dict[str, np.ndarray]:
-        moves = [] if self.state.is_over else self.state.legal_moves()
+        moves = [] if self.rules_state.is_over else self.rules_state.legal_moves()
         mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if moves:
-            mask[self.encoding.legal_action_mask(self.state, moves)] = 1
-        return {"observation": self.encoding.observation(self.state, self.seat, moves), "action_mask": mask}
+            mask[self.encoding.legal_action_mask(self.rules_state, moves)] = 1
+        return {"observation": self.encoding.observation(self.rules_state, self.seat, moves), "action_mask": mask}
 
     def _let_opponents_play(self) -> None:
-        while not self.state.is_over and self.state.mover != self.seat:
-            seat = self.state.mover
+        while not self.rules_state.is_over and self.rules_state.mover != self.seat:
+            seat = self.rules_state.mover
             assert seat is not None
-            self.state.play(self._opponents[seat].choose(self.state), t=0.0)
+            self.rules_state.play(self._opponents[seat].choose(self.rules_state), t=0.0)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"ply": self.state.ply, "winner": self.state.winner, **extra}
+        return {"ply": self.rules_state.ply, "winner": self.rules_state.winner, **extra}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
         """A new game; the opponents move first if their seats start."""
         super().reset(seed=seed)
-        self.state = self.game.new_state()
+        self.rules_state = self.game.new_state()
         self._make_opponents()
         self._let_opponents_play()
-        self._done = self.state.is_over
+        self._done = self.rules_state.is_over
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
@@ -95,20 +99,31 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             raise ogames.CannotPlay("the episode is over: call reset() first")
         move = self.encoding.move(action)
-        if move not in self.state.legal_moves():
+        if move not in self.rules_state.legal_moves():
             self._done = True
             return self._observe(), -1.0, True, False, self._info(illegal=True, move=move)
-        self.state.play(move, t=0.0)
+        self.rules_state.play(move, t=0.0)
         self._let_opponents_play()
         reward = 0.0
-        if self.state.is_over:
+        if self.rules_state.is_over:
             self._done = True
-            reward = outcome(self.state)[self.seat]
-        return self._observe(), reward, self.state.is_over, False, self._info(move=move)
+            reward = outcome(self.rules_state)[self.seat]
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, self.rules_state.is_over, False, self._info(move=move)
+
+    @property
+    def state(self) -> State:
+        """The ogames state behind the environment: `rules_state`, the name the PettingZoo
+        environment uses (where `state()` is PettingZoo's global view)."""
+        return self.rules_state
 
     def render(self) -> str | None:
-        """The position as text (render_mode "ansi"), else nothing."""
+        """render_mode "ansi": the position as text (returned); "human": the board as the terminal
+        draws it, printed to stdout (as after every reset and step; returns None); else nothing."""
+        if self.render_mode == "human":
+            print_position(self.rules_state)
+            return None
         if self.render_mode != "ansi":
             return None
-        moves = " ".join(entry["move"] for entry in self.state.history)
-        return f"{self.state!r}\nmoves: {moves}"
+        return position_text(self.rules_state)
