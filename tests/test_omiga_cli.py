@@ -193,3 +193,63 @@ def test_zen_forms_fit_80_columns():
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) <= 80
     assert "panda-impossible" in result.output and "Шахматная доска" in result.output and "…" not in result.output
+
+
+# ----- who sits at `ogames play omiga` -----------------------------------------------------------
+def games_block(name: str) -> str:
+    """A game's lines in `ogames games`, joined into one line."""
+    out = runner.invoke(app, ["games"], env={"COLUMNS": "80"}).stdout
+    blocks = out.split("\n\n")
+    return " ".join(next(b for b in blocks if b.startswith(name)).split())
+
+
+def test_games_lists_omigas_own_seat_kinds_not_the_board_games_players():
+    omiga = games_block("omiga")
+    assert "climber (turn-based modes)" in omiga
+    assert "racer|rollout|greedy|random[:reaction=SPEED]" in omiga and "bot:level=1–10 (real-time kids)" in omiga
+    assert "mcts" not in omiga and "uct" not in omiga
+    assert "(human|random|mcts|uct|solver)" in games_block("omny")
+
+
+@pytest.mark.parametrize(
+    ("options", "seats", "bots"),
+    [
+        ({"variant": "toddler"}, {"black": "climber"}, {1: "climber"}),
+        ({"variant": "toddler", "players": 3}, {"white": "bot"}, {0: "climber", 1: "climber", 2: "climber"}),
+        ({"variant": "kids", "pace": "turns"}, {}, {1: "climber"}),
+        ({"variant": "kids"}, {}, {1: "racer:reaction=toddler"}),
+        ({"variant": "kids"}, {"white": "racer:reaction=machine", "black": "human"}, {0: "racer:reaction=machine"}),
+        ({"variant": "kids"}, {"black": "bot:level=10"}, {1: "rollout:reaction=machine"}),
+        ({"variant": "kids"}, {"black": "greedy"}, {1: "greedy"}),
+        ({"variant": "zen"}, {}, {}),
+    ],
+)
+def test_omiga_seats_are_people_and_omigas_own_bots(options, seats, bots):
+    from ogames.cli.app import _omiga_seats
+
+    _, seated = _omiga_seats(ogames.load("omiga", seed=4, **options), seats)
+    assert seated == bots
+
+
+def test_play_omiga_seats_the_climber_where_games_says():
+    result = runner.invoke(
+        app, ["play", "omiga", "--variant", "toddler", "--seed", "4", "--white", "climber", "--black", "human"], input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "bot player 1 plays place" in result.output and "player 2 (black)>" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--variant", "toddler", "--black", "mcts"], "a seat is human or climber"),
+        (["--variant", "toddler", "--black", "racer"], "a seat is human or climber"),
+        (["--variant", "kids", "--black", "uct"], "a seat is human, bot[:level=N] or racer|rollout|greedy|random"),
+        (["--variant", "kids", "--black", "climber"], "a seat is human, bot[:level=N]"),
+        (["--variant", "kids", "--black", "bot:level=0"], "level is a whole number from 1 to 10"),
+        (["--variant", "kids", "--black", "racer:reaction=slow"], "unknown reaction"),
+    ],
+)
+def test_play_omiga_refuses_seats_it_cannot_seat(args, message):
+    output = clean_exit(runner.invoke(app, ["play", "omiga", "--seed", "4", *args]))
+    assert message in " ".join(output.split())

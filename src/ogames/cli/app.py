@@ -19,12 +19,14 @@ from ogames import records
 from ogames.cli.args import parse_play_args
 from ogames.cli.describe import WIDTH, PlayCommand, games_lines
 from ogames.cli.engine import prepare_engine, search_note
+from ogames.cli.omiga_seats import seat_bot
+from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.errors import shown as shorten
 from ogames.players import TURN_KINDS, BasePlayer, make_player, parse_spec
 from ogames.records import load_file, save
-from ogames.rules.protocol import Game, State
+from ogames.rules.protocol import REAL_TIME, Game, State
 
 app = typer.Typer(
     name="ogames",
@@ -65,12 +67,10 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
-def _ask(console: Console, prompt: str) -> str | None:
-    """One line from the person, or None at the end of input."""
-    try:
-        return console.input(prompt)
-    except EOFError:
-        return None
+def _ask(console: Console, prompt: str, *, fresh: bool = False) -> str | None:
+    """One line from the person (with line editing and history), or None at the end of input;
+    `fresh`: only what is typed after the prompt appeared (`prompt.ask`)."""
+    return ask(console, prompt, fresh=fresh)
 
 
 # ----- games ------------------------------------------------------------------------------------
@@ -227,9 +227,13 @@ class Session:
         return True
 
     def offer_save(self) -> None:
-        """At the end: ask for a file name to save the record to (Enter, q or no skips)."""
+        """At the end: ask for a file name to save the record to (Enter, q or no skips). Keys typed
+        before the question appeared (a move meant for the game that just ended) are set aside,
+        so they cannot save the game under a move's name by accident."""
+        fresh = True
         while True:
-            name = _ask(self.console, "save the game? file name (Enter or q to skip)> ")
+            name = _ask(self.console, "save the game? file name (Enter or q to skip)> ", fresh=fresh)
+            fresh = False
             if name is None or name.strip().lower() in _NO | {""}:
                 return
             if self.save(name.strip()):
@@ -270,7 +274,7 @@ def play_command(
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
     seed: Annotated[int | None, typer.Option(help="random seed for computer players (repeatable games)")] = None,
 ) -> None:
-    """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct.
+    """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct (Omiga: its bots).
 
     `ogames play GAME --help` adds that game's options, seats and rules page below.
     """
@@ -284,6 +288,12 @@ def play_command(
                 f"{loaded.name} has no option or colour --{_cut(sorted(unknown)[0])} "
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
+        if loaded.name == "omiga":  # people and Omiga's own bots, at Omiga's own faces
+            omiga_state, omiga_bots = _omiga_seats(loaded, seats)
+            from ogames.cli.omiga import play_any
+
+            play_any(omiga_state, omiga_bots, loaded.options["seed"])
+            return
         for colour, spec in seats.items():
             if parse_spec(spec)[0] not in TURN_KINDS:
                 raise BadOption(f"--{_cut(colour)} {shorten(spec)}: a seat is {'|'.join(TURN_KINDS)}[:setting=value,…]")
@@ -291,8 +301,6 @@ def play_command(
             raise BadOption(f"--think {think}: the thinking time must be more than 0 and at most {MAX_THINK:.0f} seconds")
         if iterations is not None and iterations < 1:
             raise BadOption(f"--iterations {iterations}: at least 1 is needed")
-        if loaded.name == "omiga":
-            omiga_state, omiga_bots = _omiga_seats(loaded, seats)
         probe = loaded.new_state()
         players = build_players(
             loaded.colours, seats, len(probe.players), think=None if iterations else think, iterations=iterations, seed=seed
@@ -300,11 +308,6 @@ def play_command(
         state = loaded.new_state([p.name for p in players])
     except (BadOption, ValueError) as exc:
         raise _fail(str(exc)) from None
-    if loaded.name == "omiga":
-        from ogames.cli.omiga import play_any
-
-        play_any(omiga_state, omiga_bots, loaded.options["seed"])
-        return
     shown = ", ".join(f"{k}={v}" for k, v in loaded.jsonable_options().items() if v is not None)
     console.print(f"[bold]{type(loaded).title}[/] {escape(shown)}")
     console.print(escape("  ".join(f"{colour}: {state.players[seat]}" for colour, seat in state.owner.items())))
@@ -316,9 +319,10 @@ def play_command(
         session.offer_save()
 
 
-def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, set[int]]:
-    """Omiga has its own faces: kids, toddler and zen at a prompt (`omiga.play_any`; bots in every
-    non-human seat; real-time kids runs on the simulated clock), base and 2v2 none."""
+def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, dict[int, str]]:
+    """Omiga has its own faces: kids, toddler and zen at a prompt (`omiga.play_any`; real-time kids
+    runs on the simulated clock), base and 2v2 none. The state and each bot's seat and spec
+    (`omiga_seats.seat_bot`: the climber in turns; an unnamed seat but the first is the mode's bot)."""
     variant = game.options["variant"]
     if variant not in ("kids", "toddler", "zen"):
         raise BadOption(
@@ -326,8 +330,16 @@ def _omiga_seats(game: Game, seats: dict[str, str]) -> tuple[State, set[int]]:
             "`ogames omiga match --show` and replay a record with `ogames omiga watch FILE`"
         )
     state = game.new_state()
-    colours = game.colours[: len(state.players)]
-    bots = {seat for seat, colour in enumerate(colours) if seats.get(colour, "human" if seat == 0 else "bot") != "human"}
+    real_time = game.dynamics == REAL_TIME
+    bots = {}
+    for seat, colour in enumerate(game.colours[: len(state.players)]):
+        spec = seats.get(colour, "human" if seat == 0 else "bot")
+        try:
+            bot = seat_bot(spec, real_time)
+        except BadOption as exc:
+            raise BadOption(f"--{colour} {shorten(spec)}: {exc}") from None
+        if bot is not None:
+            bots[seat] = bot
     return state, bots
 
 

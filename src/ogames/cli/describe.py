@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Console
 from typer.core import TyperCommand
 
+from ogames.cli.omiga_seats import SEAT_KINDS as OMIGA_SEAT_KINDS
 from ogames.errors import BadOption
 from ogames.players import TURN_KINDS
 from ogames.rules import REGISTRY, game_class, load
@@ -95,6 +96,11 @@ def colours_of(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return default, most
 
 
+def seat_kinds(name: str) -> str:
+    """What may sit in a seat of a game: the board games' players, or Omiga's people and bots."""
+    return OMIGA_SEAT_KINDS if name == "omiga" else SEAT_KINDS
+
+
 def seat_lines(name: str) -> list[str]:
     """One line per seat colour with its default player, then how seats are named."""
     default, most = colours_of(name)
@@ -102,13 +108,16 @@ def seat_lines(name: str) -> list[str]:
     for seat, colour in enumerate(most):
         if colour not in default:
             when = "played with " + ("--players 3 or 4" if name == "omega" else "toddler's --players")
-            kind = f"mcts; {when}" if name != "omiga" else f"a bot; {when}"
+            kind = f"mcts; {when}" if name != "omiga" else f"bot; {when}"
         elif seat == 0:
             kind = "human"
         else:
-            kind = "a bot" if name == "omiga" else "mcts"
+            kind = "bot" if name == "omiga" else "mcts"
         lines.append(f"  --{colour} SPEC".ljust(16) + f"default {kind}")
-    lines.append(f"  SPEC is {SEAT_KINDS}, with settings: mcts:think=2,seed=1")
+    if name == "omiga":
+        lines += _wrap(f"SPEC is {OMIGA_SEAT_KINDS}", 4, "  ")
+    else:
+        lines.append(f"  SPEC is {SEAT_KINDS}, with settings: mcts:think=2,seed=1")
     return lines
 
 
@@ -130,16 +139,19 @@ def game_help(name: str) -> list[str]:
             # The play command's own option of that name takes the value before the game sees it.
             shadowed = f"(on `ogames play`, {flag(option['name'])} is read as the computer players' option above)"
             lines += _wrap(shadowed, 6, "      ")
-    lines += ["", "Seats (who plays each colour; --think, --iterations and --seed tune mcts):"]
+    if description["name"] == "omiga":
+        lines += ["", "Seats (who plays each colour):"]
+    else:
+        lines += ["", "Seats (who plays each colour; --think, --iterations and --seed tune mcts):"]
     lines += seat_lines(description["name"])
     default = colours_of(description["name"])[0]
     if description["name"] != "omiga" and len(default) > 1:
         lines += ["", "Example (two people at one terminal):", f"  ogames play {description['name']} --{default[1]} human"]
     if description["name"] == "omiga":
         lines += _wrap(
-            "At this prompt: the kids, toddler and zen variants (every seat that is not human is the simple "
-            "Omiga bot). The real-time base and 2v2 games are watched and played by bots: `ogames omiga "
-            "match --show`, `ogames omiga watch FILE`.",
+            "At this prompt: the kids, toddler and zen variants (kids in real time on the simulated clock "
+            "unless --pace turns). The real-time base and 2v2 games are watched and played by bots: "
+            "`ogames omiga match --show`, `ogames omiga watch FILE`.",
             2,
             "  ",
         )
@@ -164,7 +176,7 @@ def games_lines() -> list[str]:
             lead = " " * indent + ("options   " if n == 0 else " " * 10)
             lines += _wrap(option_summary(option), indent + 12, lead)
         seats = " ".join(f"--{c}" for c in most)
-        lines += _wrap(f"{seats} ({SEAT_KINDS})", indent + 10, " " * indent + "seats     ")
+        lines += _wrap(f"{seats} ({seat_kinds(name)})", indent + 10, " " * indent + "seats     ")
         lines.append(" " * indent + f"rules     docs/rules/{name}.md")
         lines.append("")
     lines += _wrap("`ogames play GAME --help` explains every option of a game; the rules of all games: docs/rules/.", 0)

@@ -26,7 +26,9 @@ from rich.text import Text
 import ogames
 from ogames.arena.realtime_match import play_game, run_match
 from ogames.cli import omiga_turns
+from ogames.cli.omiga_seats import DEFAULT_OPPONENT
 from ogames.cli.omiga_turns import bands, column_name, fail, load_state, play_and_save, record_name, save_folder, write_record
+from ogames.cli.prompt import read_line
 from ogames.errors import OgamesError
 from ogames.players.omiga.bots import Bot
 from ogames.rules import REAL_TIME
@@ -42,7 +44,6 @@ console = Console()
 for _command in (omiga_turns.toddler, omiga_turns.zen, omiga_turns.forms):
     app.command()(_command)
 
-DEFAULT_OPPONENT = "racer:reaction=toddler"  # a bot giving a person at a keyboard about 5 s per card
 _HUE_STYLE = {"A": "red", "B": "blue"}
 _OWNER_STYLE = {"white": "black on grey93", "black": "white on grey23"}
 _CELL_WORD = re.compile(r"^[a-z]+\d+$")
@@ -203,7 +204,7 @@ def play_live(
     state: RealtimeState,
     bots: dict[str, Bot],
     seed: int,
-    ask: Callable[[str], str] = input,
+    ask: Callable[[str], str] = read_line,
     think: float | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> RealtimeState:
@@ -280,12 +281,13 @@ def play_live(
     return state
 
 
-def play_any(state: Any, bots: set[int], seed: int, ask: Callable[[str], str] = input) -> Any:
-    """Play any Omiga state at the prompt with bots in the seats listed in `bots`: real-time states
-    live (each bot `DEFAULT_OPPONENT`), turn-based ones in `omiga_turns.loop`. Returns the state."""
+def play_any(state: Any, bots: dict[int, str], seed: int, ask: Callable[[str], str] = read_line) -> Any:
+    """Play any Omiga state at the prompt with bots in the seats of `bots` (seat → spec, see
+    `omiga_seats.seat_bot`): real-time states live, each bot by its spec; turn-based ones in
+    `omiga_turns.loop`, with the climber. Returns the state."""
     if state.game.dynamics != REAL_TIME:
-        return omiga_turns.loop(state, bots, seed, ask=ask)
-    players = {state.actors[seat]: Bot.make(DEFAULT_OPPONENT) for seat in bots}
+        return omiga_turns.loop(state, set(bots), seed, ask=ask)
+    players = {state.actors[seat]: Bot.make(spec) for seat, spec in bots.items()}
     return play_live(state, players, seed, ask=ask)
 
 

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ogames.cli.prompt import read_line
 from ogames.errors import OgamesError
 from ogames.players.omiga.climber import climber_move
 from ogames.rules import REAL_TIME, load
@@ -114,7 +115,7 @@ def render_state(state: Any) -> None:
         console.print(Text(f"{state.to_move} holds {code}", style=STYLE.get(state.to_move, "bold")))
 
 
-def loop(state: Any, bots: set[int], seed: int, ask=input) -> Any:
+def loop(state: Any, bots: set[int], seed: int, ask=read_line) -> Any:
     """Play a turn-based state until the end or `quit`; returns the state. Bots sit in the seats
     listed in `bots`. (Real-time states have their own face, `omiga.play_live`; `omiga.play_any`
     chooses between the two.)"""
