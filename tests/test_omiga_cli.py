@@ -78,7 +78,7 @@ def test_the_turn_based_loop_refuses_a_real_time_state():
     from ogames.cli.omiga_turns import loop
 
     state = ogames.load("omiga", variant="kids", seed=3).new_state()
-    with pytest.raises(ValueError, match="play_live"):
+    with pytest.raises(ogames.CannotPlay, match="play_live"):
         loop(state, set(), 3, ask=lambda _: "quit")
 
 

@@ -20,7 +20,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ogames.cli.prompt import read_line
-from ogames.errors import OgamesError
+from ogames.errors import CannotPlay, OgamesError
 from ogames.players.omiga.climber import climber_move
 from ogames.rules import REAL_TIME, load
 from ogames.rules.omiga.zen.forms import DEFAULT_FORM, FORMS
@@ -120,7 +120,7 @@ def loop(state: Any, bots: set[int], seed: int, ask=read_line) -> Any:
     listed in `bots`. (Real-time states have their own face, `omiga.play_live`; `omiga.play_any`
     chooses between the two.)"""
     if state.game.dynamics == REAL_TIME:
-        raise ValueError("a real-time Omiga state is played by omiga.play_live, not the turn-based loop")
+        raise CannotPlay("a real-time Omiga state is played by omiga.play_live, not the turn-based loop")
     rng = random.Random(seed)
     while not state.is_over:
         render_state(state)
