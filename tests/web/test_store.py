@@ -10,7 +10,9 @@ import pytest
 from sqlalchemy import inspect, text
 
 import ogames
+from ogames.web.settings import default_database_path, default_database_url
 from ogames.web.store import StaleMove, Store, digest, make_engine, migrate
+from ogames.web.store_faults import StorageError
 
 
 def test_the_migrations_build_and_remove_the_schema(tmp_path: Path) -> None:
@@ -20,17 +22,13 @@ def test_the_migrations_build_and_remove_the_schema(tmp_path: Path) -> None:
     with engine.connect() as conn:
         assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     migrate(engine)  # already current: nothing to do
-    from alembic import command
-
-    from ogames.web.store import alembic_config
-
-    command.downgrade(alembic_config(engine), "base")
+    migrate(engine, "base", down=True)
     assert set(inspect(engine).get_table_names()) == {"alembic_version"}
     engine.dispose()
 
 
 def test_a_move_is_stored_only_at_its_ply_and_games_come_back_whole(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'sub' / 'dir' / 's.sqlite3'}"  # folders are made
+    url = f"sqlite:///{tmp_path / 's.sqlite3'}"
     store = Store(url)
     state = ogames.load("omny", variant="y", size=3, pie=True).new_state(["ann", "bob"])
     store.create_game("g1", "omny", "hotseat", ["human", "human"], state.record(), {0: "tok-a", 1: "tok-b"})
@@ -69,10 +67,6 @@ def test_an_action_may_rewrite_the_last_entry(tmp_path: Path) -> None:
 
 
 def test_a_game_stored_before_clocks_reads_the_same_after_the_upgrade(tmp_path: Path) -> None:
-    from alembic import command
-
-    from ogames.web.store import alembic_config
-
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = make_engine(url)
     migrate(engine, "0001")  # the schema of the first release, and a game written into it as it wrote them
@@ -95,7 +89,7 @@ def test_a_game_stored_before_clocks_reads_the_same_after_the_upgrade(tmp_path: 
     assert row is not None and row.record() == record and row.version == 1
     assert row.clock is None and row.listed is False  # old games are untimed and not listed
     assert store.open_games() == []
-    command.downgrade(alembic_config(store.engine), "0001")  # and back: the game is still there
+    migrate(store.engine, "0001", down=True)  # and back: the game is still there
     with store.engine.connect() as conn:
         assert conn.execute(text("select ply from games where id = 'old'")).scalar() == 1
         assert conn.execute(text("select count(*) from moves where game_id = 'old'")).scalar() == 1
@@ -114,3 +108,16 @@ def test_an_open_seat_is_taken_once(tmp_path: Path) -> None:
     assert store.token_digests("j") == {0: digest("tok-a"), 1: digest("tok-b")}
     assert store.open_games() == [] and store.load_game("j").listed is False
     store.close()
+
+
+def test_only_the_default_data_folder_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OGAMES_DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    Store(default_database_url()).close()
+    assert default_database_path().is_file() and default_database_path().parent == tmp_path / "data" / "ogames"
+    with pytest.raises(StorageError, match=r"the folder .*typo does not exist"):
+        Store(f"sqlite:///{tmp_path / 'typo' / 'games.sqlite3'}")
+    (tmp_path / "file").write_text("a file")
+    with pytest.raises(StorageError, match="file is not a folder"):
+        Store(f"sqlite:///{tmp_path / 'file' / 'games.sqlite3'}")
+    assert not (tmp_path / "typo").exists()

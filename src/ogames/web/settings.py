@@ -46,6 +46,10 @@ def default_lease() -> float:
     return seconds
 
 
+# The longest the server waits for the database (a lock another client holds, or its turn on a
+# SQLite file) before answering "busy" (503): a move is stored in milliseconds.
+DEFAULT_BUSY_SECONDS = 2.0
+
 # The longest a board game's computer searches for one move, in seconds, whatever its level: the
 # levels are iteration budgets (web/computer.py), reached well before this on small boards.
 AI_TIME_CAP = 10.0
@@ -61,6 +65,8 @@ class Settings:
     # renews it (if it dies, another process takes the move or the table over after this).
     redis_url: str | None = field(default_factory=default_redis_url)
     bus_lease_seconds: float = field(default_factory=default_lease)
+    # The longest a request waits for the database before it is answered "busy" (503).
+    database_busy_seconds: float = DEFAULT_BUSY_SECONDS
     # How the computer thinks: "process" (a worker process: the server never waits on it) or
     # "thread" (a worker thread in the server process, for tests that must not spawn processes).
     ai_executor: str = "process"
@@ -95,6 +101,8 @@ class Settings:
             raise ValueError(f"ai_executor must be 'process' or 'thread', not {self.ai_executor!r}")
         if not self.ai_time_cap > 0:
             raise ValueError("ai_time_cap must be a positive number of seconds")
+        if not 0 < self.database_busy_seconds < math.inf:
+            raise ValueError("database_busy_seconds must be a positive number of seconds")
         if not self.bus_lease_seconds > 0:
             raise ValueError("bus_lease_seconds must be a positive number of seconds")
         if self.ai_workers < 1:

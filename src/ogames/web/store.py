@@ -11,18 +11,22 @@ if the stored game is still at the version the action was made at, so two writer
 add one. An action usually appends one entry; an Omega placement within a turn rewrites the turn's
 last entry, so an action replaces the entries from the first one it changed. Seat tokens are
 stored as SHA-256 digests only.
+
+Every method either does what it says or raises `StorageError` (web/store_faults.py) having
+changed nothing: the database busy, read-only, unwritable, full or gone, said in a sentence.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-import threading
 import time
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlsplit
 
 from sqlalchemy import (
     JSON,
@@ -45,7 +49,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from ogames.web.settings import DEFAULT_BUSY_SECONDS, default_database_path
+from ogames.web.store_faults import OneAtATime, StorageError, check_file, file_identity, storage_error
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x6F67616D6573  # PostgreSQL advisory lock id held while migrating ("ogames")
@@ -142,24 +150,72 @@ def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str,
     return head, list(record["moves"])
 
 
-class Store:
-    """The games database. Every method is one short transaction (call them off the event loop)."""
+Method = TypeVar("Method", bound=Callable[..., Any])
 
-    def __init__(self, url: str):
+
+def guarded(*, writes: bool = False) -> Callable[[Method], Method]:
+    """A store method that takes its turn on SQLite's one connection (web/store_faults.py) and
+    raises StorageError for any failure of the database; one that `writes` first checks that the
+    SQLite file can still be written."""
+
+    def wrap(method: Method) -> Method:
+        @functools.wraps(method)
+        def run(self: Store, *args: Any, **kwargs: Any) -> Any:
+            def call() -> Any:
+                if writes and self.path is not None:
+                    check_file(self.path, self.identity)
+                return method(self, *args, **kwargs)
+
+            try:
+                return call() if self.turns is None else self.turns.run(call)
+            except (DBAPIError, PoolTimeout) as exc:
+                raise storage_error(exc) from None
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+class Store:
+    """The games database. Every method is one short transaction (call them off the event loop);
+    the database must be writable when the store opens (StorageError says why not)."""
+
+    def __init__(self, url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS):
         self.url = url
-        self.engine = make_engine(url)
-        # SQLite lets one writer in at a time and makes the others sleep and retry (its busy
-        # handler backs off up to 100 ms), which under load costs far more than the writes
-        # themselves: the server's threads queue for a lock of their own instead.
-        self._one_writer: AbstractContextManager[Any] = (
-            threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
-        )
+        self.engine = make_engine(url, busy_seconds)
+        self.path = sqlite_file(url)  # None: PostgreSQL, or SQLite in memory
+        self.identity: tuple[int, int] | None = None
+        # SQLite: one connection, used by one call at a time (make_engine says why); PostgreSQL's
+        # connections are pooled and its own locks keep writers apart.
+        self.turns = OneAtATime(busy_seconds) if self.engine.dialect.name == "sqlite" else None
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+        self.identity = None if self.path is None else file_identity(self.path)
+
+    @guarded()
+    def _open(self) -> None:
+        """Bring the schema up to date, then try a write and take it back: a database the server
+        cannot write is refused now, not at the first move."""
+        if self.path is not None and self.path.exists():
+            check_file(self.path, None)  # before SQLite meets it: the clearest reason
         migrate(self.engine)
+        if self.path is not None:
+            check_file(self.path, None)
+        with self.engine.connect() as conn:
+            trial = conn.begin()
+            conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            trial.rollback()
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections (and SQLite's file), once the calls under way are done."""
+        if self.turns is not None:
+            self.turns.close()
         self.engine.dispose()
 
+    @guarded(writes=True)
     def create_game(
         self,
         game_id: str,
@@ -175,7 +231,7 @@ class Store:
         """Store a new game (with no moves yet), its clock, and the digests of its seat tokens."""
         head, made = split_record(record)
         now = time.time()
-        with self._one_writer, self.engine.begin() as conn:
+        with self.engine.begin() as conn:
             conn.execute(
                 insert(games).values(
                     id=game_id,
@@ -197,6 +253,7 @@ class Store:
             for seat, token in tokens.items():
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
 
+    @guarded(writes=True)
     def add_action(
         self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None
     ) -> None:
@@ -212,7 +269,7 @@ class Store:
             values["clock"] = clock
         if head.get("result"):
             values["listed"] = False
-        with self._one_writer, self.engine.begin() as conn:
+        with self.engine.begin() as conn:
             changed = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             ).rowcount
@@ -222,6 +279,7 @@ class Store:
             for ply in range(first, len(made)):
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=made[ply], stored_at=now))
 
+    @guarded()
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its moves in order, or None."""
         with self.engine.connect() as conn:
@@ -249,18 +307,20 @@ class Store:
             listed=bool(row["listed"]),
         )
 
+    @guarded()
     def token_digests(self, game_id: str) -> dict[int, str]:
         """The stored digests of a game's seat tokens, by seat."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(seat_tokens.c.seat, seat_tokens.c.digest).where(seat_tokens.c.game_id == game_id)).all()
         return {seat: stored for seat, stored in rows}
 
+    @guarded(writes=True)
     def take_seat(self, game_id: str, seat: int, token: str) -> list[str] | None:
         """Give an open seat to whoever asked first: its kind becomes "invited" and the token's
         digest is stored, in one transaction. The game's new seat kinds, or None (nothing written)
         if the seat is not open (taken already, or never offered)."""
         try:
-            with self._one_writer, self.engine.begin() as conn:
+            with self.engine.begin() as conn:
                 row = conn.execute(select(games.c.seat_kinds, games.c.status).where(games.c.id == game_id)).first()
                 if row is None or row.status != "playing":
                     return None
@@ -275,6 +335,7 @@ class Store:
             return None
         return kinds
 
+    @guarded()
     def open_games(self, limit: int = 20) -> list[dict[str, Any]]:
         """Listed games that still have a seat to take, newest first: id, game, options, seat kinds, clock."""
         with self.engine.connect() as conn:
@@ -302,6 +363,7 @@ class Store:
                 for row in rows
             ]
 
+    @guarded()
     def recent_games(self, limit: int = 12, statuses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """The most recently changed games (only those in `statuses` when given): id, game, mode,
         status, ply, result, updated_at."""
@@ -323,10 +385,12 @@ class Store:
                 for row in rows
             ]
 
+    @guarded()
     def finished_games(self, limit: int = 12) -> list[dict[str, Any]]:
         """The games that ended most recently."""
         return self.recent_games(limit, ("over",))
 
+    @guarded()
     def move_count(self, game_id: str) -> int:
         """How many record entries a game has stored (for tests and checks)."""
         with self.engine.connect() as conn:
@@ -337,24 +401,43 @@ def _status(head: dict[str, Any]) -> str:
     return "over" if head.get("result") else "playing"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for a URL (`postgresql://` means psycopg 3); a SQLite file's folder is made, and SQLite runs in WAL mode with
-    foreign keys on and a busy timeout (a killed server loses no committed move)."""
+def make_engine(url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS) -> Engine:
+    """An engine for a URL (`postgresql://` means psycopg 3) on which no lock is waited for longer
+    than `busy_seconds`. StorageError if a SQLite file's folder is not there (only the default
+    data folder is made).
+
+    A SQLite file is held by one connection in WAL mode with EXCLUSIVE locking: WAL's speed (a
+    move is appended to the log, no sync), and no shared-memory index. In WAL's usual shared mode
+    that index is the `-shm` file mapped into memory, and a write into the mapping of a file that
+    has become unwritable (immutable, or on a file system remounted read-only) kills the process
+    with SIGBUS; with EXCLUSIVE locking the index lives on the heap and every fault is an error
+    code. The price: while the server runs, no other program can open the file (one server process
+    per SQLite file, which is how it is served; several processes share PostgreSQL). Memory-mapped
+    reads are off for the same reason. A rollback journal would also avoid the mapping, but its
+    syncs and its readers blocked by every commit made moves several times slower."""
     parsed = make_url(url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3 (the scale extra), not psycopg2
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
-    database = parsed.database
-    if database and database != ":memory:" and not database.startswith("file:"):
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        return _server_engine(parsed, busy_seconds)
+    path = sqlite_file(url)
+    if path is not None:
+        _check_folder(path)
+        if _read_only_uri(parsed):
+            raise StorageError("read-only", "the URL opens it read-only, and the server stores every game and move")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": busy_seconds},
+        **({"pool_size": 1, "max_overflow": 0, "pool_timeout": busy_seconds} if path is not None else {}),
+    )
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        if database and database != ":memory:":
+        cursor.execute("PRAGMA mmap_size=0")
+        if path is not None:
+            cursor.execute("PRAGMA locking_mode=EXCLUSIVE")  # before WAL is entered: no shared memory
             cursor.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL still survives a killed process (a committed move is in the
             # log); only a power cut can lose the last commits. FULL would sync on every move.
@@ -362,6 +445,59 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _server_engine(url: Any, busy_seconds: float) -> Engine:
+    """A PostgreSQL engine whose statements wait at most `busy_seconds` for a lock another client
+    holds (`lock_timeout`), and whose callers wait as long for a pooled connection."""
+    engine = create_engine(url, pool_pre_ping=True, pool_timeout=busy_seconds)
+    if engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "connect")
+        def _timeouts(dbapi_connection: Any, _record: Any) -> None:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET lock_timeout = {int(busy_seconds * 1000)}")
+            dbapi_connection.commit()  # a session setting, kept when the pool rolls back
+
+    return engine
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names (a plain path or a `file:` URI), or None (another database, or
+    SQLite in memory)."""
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        split = urlsplit(database)
+        if not split.path or split.path == ":memory:" or "mode=memory" in split.query:
+            return None
+        return Path(split.path)
+    return Path(database)
+
+
+def _read_only_uri(url: Any) -> bool:
+    """Whether a SQLite `file:` URI opens its file read-only (`mode=ro`, or `immutable=1`; SQLAlchemy
+    keeps the URI's parameters with the URL's)."""
+    if not (url.database or "").startswith("file:"):
+        return False
+    query = {**dict(parse_qsl(urlsplit(url.database).query)), **{key: str(value) for key, value in url.query.items()}}
+    return query.get("mode") == "ro" or query.get("immutable", "0") not in ("", "0", "false", "no", "off")
+
+
+def _check_folder(path: Path) -> None:
+    """Make the default data folder if needed; StorageError if another file's folder is not there
+    (a mistyped path is told, not made)."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if path == default_database_path():
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    if folder.exists():
+        raise StorageError("cannot-open", f"{folder} is not a folder")
+    raise StorageError("cannot-open", f"the folder {folder} does not exist: make it first, or check the path")
 
 
 def alembic_config(engine: Engine | None = None) -> Any:
@@ -375,15 +511,18 @@ def alembic_config(engine: Engine | None = None) -> Any:
     return config
 
 
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to a schema revision (default: the newest)."""
+def migrate(engine: Engine, revision: str = "head", *, down: bool = False) -> None:
+    """Bring the database to a schema revision (default: the newest), or back `down` to an older
+    one, on the engine's own connection (a SQLite file admits no other)."""
     from alembic import command
 
     config = alembic_config(engine)
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             # Several server processes may start at once on a new database: they take turns
-            # (the lock lasts until this transaction ends), so only the first creates the tables.
+            # (the lock lasts until this transaction ends), so only the first creates the tables,
+            # the others waiting for it however long it takes (not just the busy timeout).
+            connection.execute(text("SET LOCAL lock_timeout = 0"))
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+        (command.downgrade if down else command.upgrade)(config, revision)
