@@ -86,6 +86,7 @@ from ogames.web.protocol import (
 )
 from ogames.web.settings import Settings
 from ogames.web.store import Store
+from ogames.web.store_faults import StorageError
 from ogames.web.warm import warm_rules
 
 log = logging.getLogger("ogames.web")
@@ -104,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        store = await asyncio.to_thread(Store, settings.database_url)
+        store = await asyncio.to_thread(Store, settings.database_url, settings.database_busy_seconds)
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
@@ -179,6 +180,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request.url.path.startswith("/api/"):
             return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
         return page(request, "error.html", exc.status_code, message=None)
+
+    @app.exception_handler(StorageError)
+    async def storage_fault(request: Request, exc: StorageError) -> Response:
+        # A read the database could not serve (the hubs answer their own writes): 503, one line logged.
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        message = f"this cannot be shown just now: {exc}"
+        if request.url.path.startswith("/api/"):
+            return error_response(message, "storage", 503)
+        return page(request, "error.html", 503, message=message)
 
     register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
 

@@ -39,6 +39,7 @@ from ogames.web.presence import Presence
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
+from ogames.web.store_faults import StorageError
 
 log = logging.getLogger("ogames.web")
 
@@ -207,17 +208,20 @@ class Hub(Announcer[LiveGame]):
         record = state.record()
         clock = None if request.clock is None else Clock.start(request.clock.minutes, request.clock.increment, len(kinds))
         listed = OPEN in kinds
-        await asyncio.to_thread(
-            self.store.create_game,
-            game_id,
-            name,
-            mode,
-            kinds,
-            record,
-            tokens,
-            clock=None if clock is None else clock.stored(),
-            listed=listed,
-        )
+        try:
+            await asyncio.to_thread(
+                self.store.create_game,
+                game_id,
+                name,
+                mode,
+                kinds,
+                record,
+                tokens,
+                clock=None if clock is None else clock.stored(),
+                listed=listed,
+            )
+        except StorageError as exc:
+            raise unavailable(exc, f"new {name} game", "the game could not be stored, so it was not made") from None
         live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
         live.clock = clock
         self._remember(live)
@@ -240,12 +244,15 @@ class Hub(Announcer[LiveGame]):
             live = self.live.get(game_id)
             if live is not None:
                 return live
-            row = await asyncio.to_thread(self.store.load_game, game_id)
+            try:
+                row = await asyncio.to_thread(self.store.load_game, game_id)
+                digests = await asyncio.to_thread(self.store.token_digests, game_id) if row is not None else {}
+            except StorageError as exc:
+                raise unavailable(exc, f"game {game_id}", "the game cannot be read just now") from None
             if row is None:
                 raise Refusal("there is no such game", "not-found", 404)
             if row.game not in BROWSER_GAMES:
                 raise other_kind(row.id, row.game)  # a card table: never played, shown or analysed here
-            digests = await asyncio.to_thread(self.store.token_digests, game_id)
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
             live.clock = Clock.from_stored(row.clock)
             self._remember(live)
@@ -405,6 +412,8 @@ class Hub(Announcer[LiveGame]):
             token = secrets.token_urlsafe(32)
             try:
                 kinds = await asyncio.to_thread(self.store.take_seat, live.id, seat, token)
+            except StorageError as exc:
+                raise unavailable(exc, f"game {live.id}", "the seat could not be stored, so it was not taken") from None
             except Exception:
                 log.exception("game %s: could not store the taking of seat %d", live.id, seat)
                 raise Refusal("the seat could not be stored, so it was not taken: try again", "storage", 503) from None
@@ -477,6 +486,9 @@ class Hub(Announcer[LiveGame]):
             await self._reload(live)
             await self.announce(live)
             raise Refusal("the game has moved on: look at the board again", "stale", 409) from None
+        except StorageError as exc:
+            what = "the move" if action and "move" in action else "the action"
+            raise unavailable(exc, f"game {live.id}", f"{what} could not be stored, so it was not made") from None
         except Exception:
             log.exception("game %s: could not store action %d", live.id, live.version + 1)
             raise Refusal("the move could not be stored, so it was not made: try again", "storage", 503) from None
@@ -584,6 +596,9 @@ class Hub(Announcer[LiveGame]):
         try:
             row = await asyncio.to_thread(self.store.load_game, live.id)
             digests = await asyncio.to_thread(self.store.token_digests, live.id)
+        except StorageError as exc:
+            log.warning("game %s: its seats could not be read again: %s", live.id, exc)
+            return
         except Exception:
             log.exception("game %s: its seats could not be read again", live.id)
             return
@@ -619,8 +634,11 @@ class Hub(Announcer[LiveGame]):
                 live.state, live.version, live.problem = rebuild(row), row.version, None
                 live.clock = Clock.from_stored(row.clock)
                 self._arm_flag(live)
-        except Exception:
-            log.exception("game %s: could not be read again from the database", live.id)
+        except Exception as exc:
+            if isinstance(exc, StorageError):
+                log.warning("game %s: could not be read again from the database: %s", live.id, exc)
+            else:
+                log.exception("game %s: could not be read again from the database", live.id)
             if self.live.get(live.id) is live:
                 del self.live[live.id]  # the next visit rebuilds it
 
@@ -741,6 +759,13 @@ def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[st
     else:
         mode = "hotseat"
     return mode, kinds, names
+
+
+def unavailable(exc: StorageError, about: str, what: str) -> Refusal:
+    """The answer (503) to a request the database could not serve, nothing changed: `what` was
+    not done, and why; one line in the log, no traceback (the fault is the database's, not a bug)."""
+    log.warning("%s: %s: %s", about, what, exc)
+    return Refusal(f"{what}: {exc}", "storage", 503)
 
 
 def take_back_to(state: State, seat: int) -> State | None:

@@ -42,13 +42,14 @@ from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
 from ogames.web.common import Announcer, broadcast
-from ogames.web.hub import Refusal, first_change, other_kind
+from ogames.web.hub import Refusal, first_change, other_kind, unavailable
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_table import HUMAN, LiveTable
 from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count
 from ogames.web.presence import Presence
 from ogames.web.store import StaleMove, Store, digest
+from ogames.web.store_faults import StorageError
 
 log = logging.getLogger("ogames.web")
 
@@ -107,7 +108,10 @@ class OmigaHub(Announcer[LiveTable]):
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table_id = secrets.token_urlsafe(9)
         mode = "realtime" if is_realtime(state) else "turns"
-        await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
+        try:
+            await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
+        except StorageError as exc:
+            raise unavailable(exc, "new omiga table", "the game could not be stored, so it was not made") from None
         live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
         if self.relay is not None:
             await self.relay.adopt(live)  # a new table: always this process's to referee
@@ -137,7 +141,7 @@ class OmigaHub(Announcer[LiveTable]):
             return True
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             return False
-        row = await asyncio.to_thread(self.store.load_game, table_id)
+        row = await asyncio.to_thread(self.store.load_game, table_id)  # StorageError: the app answers 503
         return row is not None and row.game == "omiga"
 
     async def get(self, table_id: str) -> LiveTable:
@@ -153,7 +157,11 @@ class OmigaHub(Announcer[LiveTable]):
             live = self.tables.get(table_id)
             if live is not None:
                 return live
-            row = await asyncio.to_thread(self.store.load_game, table_id)
+            try:
+                row = await asyncio.to_thread(self.store.load_game, table_id)
+                digests = await asyncio.to_thread(self.store.token_digests, table_id) if row is not None else {}
+            except StorageError as exc:
+                raise unavailable(exc, f"omiga table {table_id}", "the game cannot be read just now") from None
             if row is None:
                 raise Refusal("there is no such game", "not-found", 404)
             if row.game != "omiga":
@@ -163,7 +171,6 @@ class OmigaHub(Announcer[LiveTable]):
             except BadRecord as exc:
                 log.error("omiga table %s cannot be rebuilt: %s", row.id, exc)
                 raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
-            digests = await asyncio.to_thread(self.store.token_digests, table_id)
             live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
             if self.relay is not None and not await self.relay.adopt(live):
                 self._remember(live)  # another process referees it: a mirror, no clock, no bots
@@ -330,6 +337,8 @@ class OmigaHub(Announcer[LiveTable]):
         except StaleMove:
             self.tables.pop(live.id, None)
             raise Refusal("the game has moved on: reload the page", "stale", 409) from None
+        except StorageError as exc:
+            raise unavailable(exc, f"omiga table {live.id}", "the action could not be stored, so it was not made") from None
         except Exception:
             log.exception("omiga table %s: could not store action %d", live.id, live.version + 1)
             raise Refusal("the action could not be stored, so it was not made: try again", "storage", 503) from None
@@ -427,7 +436,10 @@ class OmigaHub(Announcer[LiveTable]):
     async def record(self, table_id: str) -> dict[str, Any]:
         """A table's record: as played here, or as stored when another process referees it."""
         live = await self.get(table_id)
-        row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
+        try:
+            row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
+        except StorageError as exc:
+            raise unavailable(exc, f"omiga table {table_id}", "the record cannot be read just now") from None
         return row.record() if row is not None else live.state.record()
 
     async def take_over(self, live: LiveTable) -> bool:
@@ -439,8 +451,11 @@ class OmigaHub(Announcer[LiveTable]):
                 assert row is not None
                 state = await asyncio.to_thread(ogames.replay, row.record())
                 digests = await asyncio.to_thread(self.store.token_digests, live.id)
-            except Exception:
-                log.exception("omiga table %s could not be taken over", live.id)
+            except Exception as exc:
+                if isinstance(exc, StorageError):
+                    log.warning("omiga table %s could not be taken over: %s", live.id, exc)
+                else:
+                    log.exception("omiga table %s could not be taken over", live.id)
                 self.tables.pop(live.id, None)
                 return False
             live.state, live.version, live.digests, live.remote, live.relayed = state, row.version, digests, False, None
