@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
+import socket
 from typing import Annotated, Any
 
 import typer
@@ -35,7 +37,8 @@ def _hide_password(url: str) -> str:
         scheme, _, rest = url.partition("://")
         return f"{scheme}://{rest.rsplit('@', 1)[-1]}"
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        parsed = make_url(url)
+        return url if parsed.password is None else parsed.render_as_string(hide_password=True)
     except Exception:
         return "(the given database URL)"
 
@@ -64,7 +67,7 @@ def serve(
 
     url = database or default_database_url()
     redis_url = redis or default_redis_url()
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # each message on one line
     problem = _database_problem(url)
     if problem:
         console.print(f"[red]error:[/] cannot use the database {escape(_hide_password(url))}: {escape(problem)}")
@@ -77,9 +80,17 @@ def serve(
     if workers > 1 and not redis_url:
         console.print("[red]error:[/] several workers need --redis URL (or $OGAMES_REDIS_URL) to see each other's moves")
         raise typer.Exit(1)
+    if workers > 1 and url.startswith("sqlite"):
+        why = "a SQLite file is held by one process"
+        console.print(f"[red]error:[/] several workers need a database server (--database postgresql://…): {why}")
+        raise typer.Exit(1)
     problem = _redis_problem(redis_url) if redis_url else None
     if problem:
         console.print(f"[red]error:[/] cannot use Redis at {escape(_hide_password(redis_url or ''))}: {escape(problem)}")
+        raise typer.Exit(1)
+    problem = _port_problem(host, port)
+    if problem:
+        console.print(f"[red]error:[/] {escape(problem)}")
         raise typer.Exit(1)
     together = f" · {workers} workers in step through Redis" if workers > 1 else (" · in step through Redis" if redis_url else "")
     console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}{together}")
@@ -113,19 +124,42 @@ def _redis_problem(url: str) -> str | None:
 
 
 def _database_problem(url: str) -> str | None:
-    """Why the games database cannot be opened and brought up to date, or None: checked before
-    the server starts, so a bad URL or an unwritable folder is one line, not a startup traceback."""
-    from ogames.web.store import make_engine, migrate
+    """Why the games database cannot be opened, brought up to date and written, or None: checked
+    before the server starts, so a bad URL, a missing folder, a read-only or locked file is one
+    line, not a startup traceback."""
+    from ogames.web.store import Store
+    from ogames.web.store_faults import StorageError
 
     try:
-        engine = make_engine(url)
-        try:
-            migrate(engine)
-        finally:
-            engine.dispose()
+        Store(url).close()
     except ModuleNotFoundError as exc:
         return f"its driver {exc.name or ''} is not installed (PostgreSQL: pip install 'ogames[scale]')"
+    except StorageError as exc:
+        if exc.kind == "busy":
+            return f"another program is using it (another ogames server?): {exc.detail}"
+        return str(exc)
     except Exception as exc:  # any driver's error: the person needs its message, not its trace
         return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
     return None
 
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why the server cannot listen on a host and port (most often: another program listens
+    there), or None. Tried as uvicorn binds (address reuse on, IPv6 sockets IPv6 only), so that a
+    busy port is told in one line before the address is printed."""
+    try:
+        addresses = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}: {exc.strerror}"
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return f"port {port} on {host} is in use (another server?): choose another with --port"
+                return f"cannot listen on {host} port {port}: {exc.strerror}"
+    return None
