@@ -232,6 +232,11 @@ def _start(record: dict[str, Any]) -> State:
     except Exception as exc:  # the boundary: whatever the options make the rules raise
         raise BadRecord(f"the record's game or options are not valid: {_why(exc)}") from None
     written = game.jsonable_options()
+    if "seed" in record["options"] and record["options"]["seed"] is None and written.get("seed") is not None:
+        # The web server's download of a card game still being played: its seed stays secret.
+        raise BadRecord("the record's seed is hidden (options.seed is null): a card game's record leaves it out while "
+                        "the game is on, and without it the decks cannot be dealt again — replay the record of the "
+                        "finished game")
     if not _same(written, record["options"]):
         where = _difference(record["options"], written, "options")
         raise BadRecord(f"the record's options are not written as ogames writes them ({where})")

@@ -16,7 +16,7 @@ than its players, an unknown zen form.
 from __future__ import annotations
 
 import importlib
-import random
+import secrets
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -31,6 +31,7 @@ PACES = ("realtime", "turns")
 TODDLER_COLOURS = ("white", "black", "red", "blue", "green", "yellow")
 FIXED_PLAYERS = {"base": 2, "2v2": 4, "kids": 2, "zen": 1}
 TABLE_VARIANTS = ("base", "2v2", "kids", "toddler")  # zen sizes its table from the form
+SEEDS = 2**53  # seeds 0 to 2^53−1: records are read exactly by JavaScript too
 DEFAULTS = {"width": 15, "height": 10, "cards": "standard", "target": 7, "form": DEFAULT_FORM, "pace": "realtime"}
 _STATES = {
     "base": "ogames.rules.omiga.base_variant:BaseState",
@@ -40,6 +41,12 @@ _STATES = {
     "toddler": "ogames.rules.omiga.toddler:ToddlerState",
     "zen": "ogames.rules.omiga.zen.state:ZenState",
 }
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess: drawn by `secrets` from the option's whole range, far too many seeds to
+    find it by dealing each and comparing with the cards on the table (benchmarks/bench_seed_search.py)."""
+    return secrets.randbelow(SEEDS)
 
 
 def parse_cards(text: str) -> tuple[Face, ...]:
@@ -76,7 +83,7 @@ class Omiga(Game):
                 None,
                 "seed of the deck shuffles, 0 to 2^53−1 (chosen and stored when not given)",
                 minimum=0,
-                maximum=2**53 - 1,  # records are read exactly by JavaScript too
+                maximum=SEEDS - 1,
             ),
             Option("players", "int", None, "number of players (toddler: 2 to 6; fixed otherwise)", minimum=1, maximum=6),
             Option("form", "text", None, f"zen: the form to build (default {DEFAULT_FORM}; see `ogames omiga forms`)",
@@ -93,7 +100,7 @@ class Omiga(Game):
         """Fill the seed, the player count and the variant's defaults; refuse what cannot be played."""
         if options["seed"] is None:
             # Records store the chosen seed, so every deck is reproducible from the record.
-            options["seed"] = random.SystemRandom().randrange(2**31)
+            options["seed"] = secret_seed()
         variant = options["variant"]
         for name, default in DEFAULTS.items():
             if variant in self.option_set[name].applies_to and options[name] is None:
