@@ -98,8 +98,8 @@ def main() -> None:
         servers = [start(url, redis.url, Path(folder) / f"{name}.log") for name in "ab"]
         try:
             (_, base_a), (_, base_b) = servers
-            for table in range(args.tables):
-                made = post(base_a, "/api/omiga", {"options": {"seed": table}, "seats": [{"kind": "here"}, {"kind": "invite"}]})
+            for _ in range(args.tables):
+                made = post(base_a, "/api/omiga", {"seats": [{"kind": "here"}, {"kind": "invite"}]})  # dealt by the server
                 tokens = [made["tokens"]["0"], made["invitations"]["1"].split("seats=1.")[1]]
                 pages = [Page(base_a, made["id"], tokens[0]), Page(base_b, made["id"], tokens[1])]
                 for page in pages:

@@ -73,6 +73,16 @@ class Server:
             tokens = db.execute("SELECT seat, digest FROM seat_tokens WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
         return {"game": dict(row) if row else None, "moves": [tuple(e) for e in entries], "tokens": [tuple(t) for t in tokens]}
 
+    def record(self, game_id: str) -> dict[str, Any]:
+        """A game's whole record as the database holds it (a card table's with its seed, which no
+        route shows while the game is on), put together as `store.GameRow.record` does."""
+        stored = self.stored(game_id)
+        head = json.loads(stored["game"]["head"])
+        record = {key: head.pop(key) for key in ("format", "version", "game", "options", "players", "seats")}
+        record["moves"] = [json.loads(entry) for _, entry, _ in stored["moves"]]
+        record.update(head)
+        return record
+
     def clock(self, game_id: str) -> dict[str, Any] | None:
         """The clock the database holds for a game."""
         stored = self.stored(game_id)["game"]["clock"]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hostile_web import Server, new_game, play, receive, running, wait_view
 
-SMALL = {"seed": 3, "width": 7, "height": 5}
+SMALL = {"width": 7, "height": 5}
 NOBODYS = "N0b0dy5-t0ken-0f-f0rty-thr33-charact3rs-xyz"
 SEQ = itertools.count(1)  # a card table's messages are numbered, growing, per seat: one count serves all
 
@@ -173,7 +173,7 @@ def test_a_card_table_refuses_tokens_of_no_seat_there_and_anything_before_the_si
 
 
 def test_a_turn_based_table_takes_a_seats_card_only_in_its_turn_once_and_nothing_after_the_end(server: Server) -> None:
-    options = {"variant": "kids", "pace": "turns", "seed": 1, "width": 7, "height": 5}
+    options = {"variant": "kids", "pace": "turns", "width": 7, "height": 5}
     status, table = server.call("/api/omiga", {"options": options, "seats": [{"kind": "here"}, {"kind": "invite"}]})
     assert status == 201
     table_id = table["id"]

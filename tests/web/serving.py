@@ -24,6 +24,10 @@ CHROMIUM_ARGS = [
 ]
 
 
+# `ogames serve` with the server's secret seed replaced by a known one (the arguments follow).
+KNOWN_DEAL = "from ogames.web import omiga_live; omiga_live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
+
+
 def free_port() -> int:
     """A loopback port nobody listens on now."""
     with socket.socket() as probe:
@@ -38,12 +42,16 @@ def start_server(
     redis: str | None = None,
     port: int | None = None,
     extra: tuple[str, ...] = (),
+    deal: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start the server on a SQLite file (or a database URL), in step with others through a Redis
-    URL if given; (the process, its base address) once it answers."""
+    URL if given; (the process, its base address) once it answers. `deal`: every Omiga table is
+    dealt from this seed instead of the server's secret one, for a test that must know the deal
+    (a table's creator may not choose its seed)."""
     port = port or free_port()
     url = database if isinstance(database, str) else f"sqlite:///{database}"
-    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", url]
+    program = ["-m", "ogames.cli.app"] if deal is None else ["-c", KNOWN_DEAL.format(seed=int(deal))]
+    command = [sys.executable, *program, "serve", "--port", str(port), "--database", url]
     if redis:
         command += ["--redis", redis]
     command += extra

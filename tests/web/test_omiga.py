@@ -19,12 +19,15 @@ from ogames.web import create_app, omiga_live, omiga_routes
 
 from .conftest import quick_settings
 
-SMALL = {"seed": 3, "width": 7, "height": 5}
+SMALL = {"width": 7, "height": 5}
+DEAL = 3  # the seed these tests' tables are dealt from (a creator may not choose it)
 TWO_PEOPLE = [{"kind": "here"}, {"kind": "invite"}]
 
 
 @pytest.fixture
-def client(database: Path) -> Iterator[TestClient]:
+def client(database: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    # The server deals every table from its secret seed; these tests know the deal, as a player cannot.
+    monkeypatch.setattr(omiga_live, "secret_seed", lambda: DEAL)
     with TestClient(create_app(quick_settings(database, omiga_countdown=0.05))) as test_client:
         yield test_client
 
@@ -244,20 +247,20 @@ def test_options_and_seats_are_checked_when_a_table_is_made(client: TestClient) 
 
 def test_a_2v2_table_of_bots_starts_and_plays(client: TestClient) -> None:
     bot = {"kind": "bot", "strategy": "random", "speed": 0.05}
-    body = new_table(client, {"variant": "2v2", "seed": 5, "width": 7, "height": 5, "target": 1}, [bot] * 4)
+    body = new_table(client, {"variant": "2v2", "width": 7, "height": 5, "target": 1}, [bot] * 4)
     assert body["tokens"] == {} and [s["actor"] for s in body["view"]["seats"]] == ["white1", "black1", "white2", "black2"]
     with client.websocket_connect(f"/ws/o/{body['id']}") as ws:
         view = next_of(ws, "state", lambda v: v["count"] >= 3, limit=2000)
     assert view["started"] and view["scores"] is not None and view["round"] >= 1
     assert stored(client, body["id"]) >= 3
-    people = new_table(client, {"variant": "2v2", "seed": 5}, [{"kind": "here"}, bot, {"kind": "invite"}, bot])
+    people = new_table(client, {"variant": "2v2"}, [{"kind": "here"}, bot, {"kind": "invite"}, bot])
     assert set(people["tokens"]) == {"0"} and set(people["invitations"]) == {"2"}
 
 
 def test_toddler_for_four_takes_turns_with_bots(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(omiga_live, "TURN_BOT_PAUSE", 0.01)
     seats = [{"kind": "here"}, {"kind": "bot"}, {"kind": "here"}, {"kind": "bot"}]
-    body = new_table(client, {"variant": "toddler", "players": 4, "seed": 2}, seats)
+    body = new_table(client, {"variant": "toddler", "players": 4}, seats)
     tokens = tokens_of(body)
     view = body["view"]
     assert [s["colour"] for s in view["seats"]] == ["white", "black", "red", "blue"] and not view["realtime"]
@@ -276,9 +279,9 @@ def test_toddler_for_four_takes_turns_with_bots(client: TestClient, monkeypatch:
 
 
 def test_kids_in_real_time_and_in_turns(client: TestClient) -> None:
-    live = new_table(client, {"variant": "kids", "seed": 1, "width": 7, "height": 5})["view"]
+    live = new_table(client, {"variant": "kids", "width": 7, "height": 5})["view"]
     assert live["realtime"] and all(len(seat["hand"]) == 1 for seat in live["seats"])
-    turns = new_table(client, {"variant": "kids", "pace": "turns", "seed": 1, "width": 7, "height": 5})["view"]
+    turns = new_table(client, {"variant": "kids", "pace": "turns", "width": 7, "height": 5})["view"]
     assert not turns["realtime"] and turns["to_move"] == "white" and turns["seats"][0]["hand"][0]["act"] == "place"
 
 
@@ -301,7 +304,8 @@ def test_zen_shows_the_form_the_verdict_and_a_hint_and_is_completed(client: Test
     assert impossible["zen"]["verdict"]["status"] == "impossible" and impossible["zen"]["level"] == "impossible"
 
 
-def test_a_restarted_server_resumes_the_table_and_its_clock(database: Path) -> None:
+def test_a_restarted_server_resumes_the_table_and_its_clock(database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(omiga_live, "secret_seed", lambda: DEAL)
     settings = quick_settings(database, omiga_countdown=0.05)
     with TestClient(create_app(settings)) as client:
         body = new_table(client)
@@ -369,3 +373,18 @@ def test_no_token_reaches_a_watcher_or_the_log(client: TestClient, caplog: pytes
     for token in tokens.values():
         assert all(token not in text for text in seen) and token not in caplog.text
     assert "omiga table" in caplog.text
+
+
+def test_no_seed_reaches_the_log(client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seed fixes the decks' order, which the rules hide: not even the log shows it while the game is on."""
+    secret = 4_503_599_627_370_497
+    monkeypatch.setattr(omiga_live, "secret_seed", lambda: secret)
+    caplog.set_level(logging.INFO, logger="ogames.web")
+    body = new_table(client)
+    tokens = tokens_of(body)
+    with client.websocket_connect(f"/ws/o/{body['id']}") as ws:
+        view = started(ws, list(tokens.values()))
+        ws.send_json({"type": "act", "action": spot(view, 0), "token": tokens[0], "seq": 1})
+        assert next_of(ws, "verdict")["accepted"]
+    assert client.app.state.store.load_game(body["id"]).record()["options"]["seed"] == secret
+    assert "omiga table" in caplog.text and "action 1" in caplog.text and str(secret) not in caplog.text

@@ -75,7 +75,7 @@ def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
 def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     seats = [("here", 0), ("bot", 9)]  # level 9: the rollout bot at the champion's 0.4 s
-    create(page, server, {"variant": "base", "width": "9", "height": "7", "seed": "11"}, seats)
+    create(page, server, {"variant": "base", "width": "9", "height": "7"}, seats)
     assert "#" not in page.url
     expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 9)")
     status = page.locator("#status")
@@ -140,7 +140,7 @@ def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: s
     page = new_page(browser)
     bot = ("bot", 4)  # the racer at a child's 3 s
     seats = [("here", 0), bot, ("invite", 0), bot]
-    create(page, server, {"variant": "2v2", "width": "9", "height": "6", "seed": "4"}, seats)
+    create(page, server, {"variant": "2v2", "width": "9", "height": "6"}, seats)
     expect(page.locator("#invites")).to_be_visible()
     invitation = page.locator(".invite-link").input_value()
     assert "#seats=2." in invitation
@@ -157,7 +157,7 @@ def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: s
 
     toddler = new_page(browser)
     climber = ("bot", 0)
-    create(toddler, server, {"variant": "toddler", "players": "4", "seed": "2"}, [("here", 0), climber, climber, climber])
+    create(toddler, server, {"variant": "toddler", "players": "4"}, [("here", 0), climber, climber, climber])
     expect(toddler.locator("#seats li")).to_have_count(4)
     expect(toddler.locator("#status")).to_contain_text("White to move")
     assert lay_any_card(toddler)

@@ -14,6 +14,7 @@ import pytest
 from .serving import call, start_server, stop_server
 
 pytestmark = pytest.mark.slow
+DEAL = 7  # the seed the table is dealt from: a deal whose game outlasts the two actions below
 websockets_client = pytest.importorskip("websockets.sync.client")
 
 
@@ -43,9 +44,9 @@ def play_one(base: str, table_id: str, tokens: dict[int, str], seat: int, seq: i
 
 def test_a_killed_server_resumes_the_omiga_table(tmp_path: Path) -> None:
     database, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
-    process, base = start_server(database, log)
+    process, base = start_server(database, log, deal=DEAL)
     try:
-        status, made = call(base, "/api/omiga", {"options": {"seed": 7, "width": 7, "height": 5},
+        status, made = call(base, "/api/omiga", {"options": {"width": 7, "height": 5},
                                                  "seats": [{"kind": "here"}, {"kind": "here"}]})
         assert status == 201
         table_id, tokens = made["id"], {int(seat): token for seat, token in made["tokens"].items()}
@@ -56,7 +57,7 @@ def test_a_killed_server_resumes_the_omiga_table(tmp_path: Path) -> None:
         stop_server(process, kill=True)
     assert process.returncode == -9
     time.sleep(1.0)  # the server is down for a while: that time must not count
-    process, base = start_server(database, log)
+    process, base = start_server(database, log)  # the stored seed deals the decks again
     try:
         status, after = call(base, f"/api/omiga/{table_id}")
         assert status == 200 and after["moves"] == before["moves"] and after["table"] == before["table"]
@@ -66,5 +67,6 @@ def test_a_killed_server_resumes_the_omiga_table(tmp_path: Path) -> None:
         assert first["t"] <= second["t"] < first["t"] + 1.0
         record = call(base, f"/o/{table_id}/record.json")[1]
         assert [entry["by"] for entry in record["moves"]] == ["white", "black"]
+        assert record["options"]["seed"] is None  # the decks stay secret while the game is on
     finally:
         stop_server(process)

@@ -40,7 +40,7 @@ def test_a_board_games_view_shows_which_seats_have_a_page_open(client: TestClien
 
 
 def test_an_omiga_seat_is_away_once_its_page_closes(client: TestClient) -> None:
-    table_id, tokens = _new(client, "/api/omiga", {"options": {"seed": 3}, "seats": [{"kind": "here"}, {"kind": "invite"}]})
+    table_id, tokens = _new(client, "/api/omiga", {"seats": [{"kind": "here"}, {"kind": "invite"}]})
     with client.websocket_connect(f"/ws/o/{table_id}") as watcher:
         receive_state(watcher)
         with client.websocket_connect(f"/ws/o/{table_id}") as white:

@@ -24,7 +24,8 @@ from .serving import call, start_server, stop_server
 pytestmark = [pytest.mark.slow, needs_services]
 
 LEASE = 2.0  # seconds: a killed referee's table is taken over within about this
-SMALL = {"seed": 3}  # the default table: long enough a game for every step below
+SMALL: dict[str, Any] = {}  # the default table, dealt from DEAL: long enough a game for every step below
+DEAL = 3
 TWO_PEOPLE = [{"kind": "here"}, {"kind": "invite"}]
 
 
@@ -101,7 +102,7 @@ def two_workers(services: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.M
     started: list[Any] = []
     try:
         for name in ("a", "b"):
-            started.append(start_server(url, tmp_path / f"{name}.log", redis=redis.url))
+            started.append(start_server(url, tmp_path / f"{name}.log", redis=redis.url, deal=DEAL))
         yield [url, redis.url, tmp_path, *started]
     finally:
         for process, _ in started:
@@ -310,7 +311,7 @@ def test_a_referee_steps_down_when_its_lease_is_taken_and_hands_its_tables_over_
 
     async def scene() -> None:
         (a, relay_a, bus_a), (b, relay_b, bus_b) = await hub(), await hub()
-        live_a, _, _ = await a.create(NewTable(options={"seed": 1}, seats=[{"kind": "here"}, {"kind": "invite"}]))
+        live_a, _, _ = await a.create(NewTable(seats=[{"kind": "here"}, {"kind": "invite"}]))
         owner = OWNER_KEY + live_a.id
         assert await bus_a.redis.get(owner) == bus_a.worker.encode()
         live_b = await b.get(live_a.id)

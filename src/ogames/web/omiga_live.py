@@ -15,6 +15,11 @@ table is rebuilt from the record and waits for its people again; the clock then 
 time of the last stored action: time while the server was down (or before everyone was back) does
 not count, so nobody loses a race to a server outage.
 
+**The decks stay secret.** The seed fixes the order of every deck, which the rules hide: the
+server draws it with `secrets` (`secret_seed`) and refuses a seed chosen by the creator of a table
+played against someone (only zen, one person alone, may choose it); views, the record download
+and the log leave it out until the game is over (`omiga_view.shown_options`, `shown_record`).
+
 **Several processes** (`--redis`): one process referees each table and the others relay their
 pages' actions to it and its views back (web/omiga_relay.py); who is at a table is shared
 (web/presence.py). One process alone has no relay.
@@ -38,6 +43,7 @@ import ogames
 from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
 from ogames.players.levels import omiga_spec
 from ogames.players.omiga.climber import climber_move
+from ogames.rules.omiga.game import secret_seed
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
@@ -46,7 +52,7 @@ from ogames.web.hub import Refusal, first_change, other_kind, unavailable
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_table import HUMAN, LiveTable
-from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count
+from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, shown_options, shown_record
 from ogames.web.presence import Presence
 from ogames.web.store import StaleMove, Store, digest
 from ogames.web.store_faults import StorageError
@@ -57,6 +63,10 @@ COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
 TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
 TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
 KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
+SEED_REFUSED = (
+    "the seed of a table played against someone (a bot or another person) is chosen by the server, in secret: "
+    "leave it out (only zen, played alone, may choose its seed)"
+)
 QUEUE_SIZE = 16
 
 
@@ -93,11 +103,14 @@ class OmigaHub(Announcer[LiveTable]):
 
     async def create(self, request: NewTable) -> tuple[LiveTable, dict[int, str], dict[int, str]]:
         """A new stored table, and the tokens of the seats played here and by invitation."""
+        chosen = request.options.get("seed")
         try:
-            game = ogames.load("omiga", **request.options)
+            game = ogames.load("omiga", **{**request.options, "seed": secret_seed() if chosen is None else chosen})
         except (OgamesError, TypeError) as exc:
             raise Refusal(str(exc), "bad-option") from None
         count = game.seat_count
+        if chosen is not None and count > 1:
+            raise Refusal(SEED_REFUSED, "bad-option")
         choices = list(request.seats)[:count] + [SeatChoice(kind="bot")] * max(0, count - len(request.seats))
         # Off the event loop: the first state of a server loads the rules' compiled kernels.
         state = await asyncio.to_thread(game.new_state)
@@ -117,7 +130,7 @@ class OmigaHub(Announcer[LiveTable]):
             await self.relay.adopt(live)  # a new table: always this process's to referee
         await self._settle(live)
         self._remember(live)
-        log.info("omiga table %s created: %s, seats %s", table_id, game.jsonable_options(), kinds)
+        log.info("omiga table %s created: %s, seats %s", table_id, shown_options(game.jsonable_options(), False), kinds)
         here = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "here"}
         invites = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "invite"}
         self._warm(live)
@@ -434,13 +447,14 @@ class OmigaHub(Announcer[LiveTable]):
         await super().announce(live)
 
     async def record(self, table_id: str) -> dict[str, Any]:
-        """A table's record: as played here, or as stored when another process referees it."""
+        """A table's record as anyone may have it (the seed only once the game is over): as played
+        here, or as stored when another process referees it."""
         live = await self.get(table_id)
         try:
             row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
         except StorageError as exc:
             raise unavailable(exc, f"omiga table {table_id}", "the record cannot be read just now") from None
-        return row.record() if row is not None else live.state.record()
+        return shown_record(row.record() if row is not None else live.state.record())
 
     async def take_over(self, live: LiveTable) -> bool:
         """Referee a mirrored table whose referee is gone: rebuilt from the database, as after a

@@ -88,7 +88,8 @@ class SeatChoice(Message):
 
 
 class NewTable(Message):
-    """A new Omiga game: its options (as `ogames.load` takes them) and who sits in each seat."""
+    """A new Omiga game: its options (as `ogames.load` takes them) and who sits in each seat. Only a
+    table of one seat (zen) may give a `seed`: any other is dealt from the server's secret seed."""
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
 

@@ -2,7 +2,7 @@
 
     GET  /new/omiga               the form: the mode's options and who plays each seat;  POST creates
     GET  /o/{id}                  the table: cards, hands, counts, scores, the clock (anyone may watch)
-    GET  /o/{id}/record.json      the record, with each action's time `t`
+    GET  /o/{id}/record.json      the record, with each action's time `t` (the seed only once the game is over)
     WS   /ws/o/{id}               views out; `ready`, `act`, `resign`, `ping` in; a `verdict` answers each act
     POST /api/omiga               create (JSON `NewTable`) → id, link, tokens of the seats here, invitations
     GET  /api/omiga/{id}          the view
@@ -87,12 +87,15 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
 
 
 def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
-    """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms."""
+    """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms.
+    The seed is offered for zen only: every other table is played against someone, and the server
+    deals it from a secret seed (`OmigaHub.create` refuses a chosen one)."""
     game = find_game("omiga")
     assert game is not None
+    fields = [{**field, "applies_to": ["zen"]} if field["name"] == "seed" else field for field in form_fields(game)]
     return {
         "game": game,
-        "fields": form_fields(game),
+        "fields": fields,
         "values": values or {},
         "seat_range": range(MAX_SEATS),
         "seat_names": SEAT_NAMES,

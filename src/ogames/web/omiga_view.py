@@ -1,6 +1,12 @@
 """What the page of an Omiga table shows, built from the state (no secrets: hands lie face up in
 Omiga, and the decks' order is never sent).
 
+**Hidden while the game is on.** The rules hide one thing, the order of the cards in each deck,
+and the `seed` option fixes it (with `ogames.load("omiga", seed=…)` anyone could deal the decks
+again and know which cards will come). So the view's options and the table's record leave the
+seed out until the game is over (`shown_options`, `shown_record`); then the whole record is
+public, for replays. Hands and discard piles lie face up, and are shown.
+
 Seats: in real time a seat is one of the state's actors (`white`, `black`; 2v2 `white1`, `black1`,
 `white2`, `black2`); in toddler and kids with `pace=turns` the seat's colour; zen has one seat
 laying cards of both colours. Each seat's hand comes with the drawings of its cards and, for the
@@ -17,6 +23,7 @@ from ogames.rules.protocol import State
 from ogames.web.computer import level_shown
 
 MOVES_SHOWN = 12
+HIDDEN_OPTIONS = ("seed",)  # what the rules keep secret while the game is on: the decks' order
 
 
 def is_realtime(state: State) -> bool:
@@ -45,6 +52,20 @@ def colour_of(state: State, seat: int) -> str | None:
     if is_zen(state):
         return None
     return str(state.game.colours[seat])
+
+
+def shown_options(options: dict[str, Any], over: bool) -> dict[str, Any]:
+    """A table's options as anyone may see them: without the seed until the game is over."""
+    return dict(options) if over else {name: value for name, value in options.items() if name not in HIDDEN_OPTIONS}
+
+
+def shown_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A table's record as anyone may download it: whole once the game is over; before, every action
+    with its time but the seed null — such a record cannot be replayed (`ogames.replay` says why)."""
+    if record.get("result") is not None:
+        return record
+    options = {name: None if name in HIDDEN_OPTIONS else value for name, value in record["options"].items()}
+    return {**record, "options": options}
 
 
 def seat_count(state: State) -> int:
@@ -182,7 +203,7 @@ def table_view(live: Any, clock: float, signal_in: float | None) -> dict[str, An
         "id": live.id,
         "game": "omiga",
         "variant": options.get("variant"),
-        "options": {k: v for k, v in options.items() if v is not None},
+        "options": {k: v for k, v in shown_options(options, state.is_over).items() if v is not None},
         "realtime": is_realtime(state),
         "version": live.version,
         "over": state.is_over,
@@ -216,4 +237,4 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "table_view"]
+__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "shown_options", "shown_record", "table_view"]
