@@ -4,8 +4,8 @@ order: with `ogames.load("omiga", seed=…)` anyone could deal the decks again a
 will come. So, against the server as a process, over HTTP and WebSockets:
 
 - a table played against someone (a bot or another person) is dealt from the server's secret seed,
-  drawn from the option's whole range; a seed its creator gives is refused, by the API and by the
-  form, and nothing is stored; only zen, one person alone, may choose its seed;
+  drawn from the option's whole range; a seed its creator gives is refused by the API (nothing is
+  stored), and the form offers it for zen only; only zen, one person alone, may choose its seed;
 - while a table of any mode is live, no answer — its view, its page, the record download, its
   socket's messages, the home page, the open games, the board games' routes — nor the server's
   log holds the seed (as a number anywhere in the raw text) or a deck's order; the record download
@@ -188,14 +188,17 @@ def test_a_creator_may_not_choose_the_seed_of_a_table_against_someone(server: Se
     assert games_stored(server) == before
 
 
-def test_the_form_offers_the_seed_for_zen_only_and_refuses_it_for_a_table_against_someone(server: Server) -> None:
+def test_the_form_offers_the_seed_for_zen_only(server: Server) -> None:
+    """The seed is a zen field: sent for another mode (a page without its script sends every field),
+    it is left out as any field of another mode is, and the server deals the table."""
     status, form, _ = server.page("/new/omiga")
     assert status == 200 and '<div class="field" data-option="seed" data-applies-to="zen">' in form
-    before = games_stored(server)
-    answer = _post_form(server, {"opt_variant": "base", "opt_seed": str(CHOSEN), "seat0_kind": "here", "seat1_kind": "bot",
-                                 "seat1_level": "1"})
-    assert answer[0] == 400 and "chosen by the server" in answer[1]
-    assert games_stored(server) == before
+    for variant, seats, dealt_from_chosen in (("base", {"seat1_kind": "bot", "seat1_level": "1"}, False), ("zen", {}, True)):
+        before = games_stored(server)
+        fields = {"opt_variant": variant, "opt_seed": str(CHOSEN), "seat0_kind": "here", **seats}
+        status, page = _post_form(server, fields)
+        assert status == 200 and games_stored(server) == before + 1, page  # the new table's page
+        assert (server.record(_newest_table(server))["options"]["seed"] == CHOSEN) is dealt_from_chosen
 
 
 def test_zen_alone_may_choose_its_seed_and_still_does_not_show_it_while_live(server: Server) -> None:
@@ -206,6 +209,11 @@ def test_zen_alone_may_choose_its_seed_and_still_does_not_show_it_while_live(ser
         assert str(CHOSEN) not in text
     assert server.call(f"/api/omiga/{table_id}/resign", {"token": tokens[0], "seq": 1})[0] == 200
     assert server.call(f"/o/{table_id}/record.json")[1]["options"]["seed"] == CHOSEN
+
+
+def _newest_table(server: Server) -> str:
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        return str(db.execute("SELECT id FROM games ORDER BY created_at DESC LIMIT 1").fetchone()[0])
 
 
 def _post_form(server: Server, fields: dict[str, str]) -> tuple[int, str]:

@@ -26,11 +26,11 @@ OMNY_SHOWN = {
     "custom": set(OMNY),
 }
 OMIGA = ["variant", "width", "height", "turning", "seed", "players", "form", "target", "pace", "cards"]
-OMIGA_SHOWN = {
-    "base": {"variant", "width", "height", "turning", "seed", "cards"},
-    "2v2": {"variant", "width", "height", "turning", "seed", "target", "cards"},
-    "kids": {"variant", "width", "height", "turning", "seed", "pace", "cards"},
-    "toddler": {"variant", "width", "height", "turning", "seed", "players", "cards"},
+OMIGA_SHOWN = {  # the seed for zen only: a table against someone is dealt from the server's secret seed
+    "base": {"variant", "width", "height", "turning", "cards"},
+    "2v2": {"variant", "width", "height", "turning", "target", "cards"},
+    "kids": {"variant", "width", "height", "turning", "pace", "cards"},
+    "toddler": {"variant", "width", "height", "turning", "players", "cards"},
     "zen": {"variant", "turning", "seed", "form"},
 }
 

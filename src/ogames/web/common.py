@@ -296,8 +296,9 @@ def options_text(options: dict[str, Any]) -> str:
 
 
 # Options a form shows for some variants only although the rules accept them for every one: Omiga's
-# `players` is fixed by every variant but toddler (the rules take the fixed number, which records store).
-FORM_VARIANTS: dict[tuple[str, str], tuple[str, ...]] = {("omiga", "players"): ("toddler",)}
+# `players` is fixed by every variant but toddler (the rules take the fixed number, which records store);
+# its `seed` is chosen only in zen, alone: the server deals every other table from its secret seed.
+FORM_VARIANTS: dict[tuple[str, str], tuple[str, ...]] = {("omiga", "players"): ("toddler",), ("omiga", "seed"): ("zen",)}
 
 
 def form_fields(game: dict[str, Any]) -> list[dict[str, Any]]:

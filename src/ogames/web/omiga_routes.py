@@ -87,15 +87,12 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
 
 
 def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
-    """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms.
-    The seed is offered for zen only: every other table is played against someone, and the server
-    deals it from a secret seed (`OmigaHub.create` refuses a chosen one)."""
+    """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms."""
     game = find_game("omiga")
     assert game is not None
-    fields = [{**field, "applies_to": ["zen"]} if field["name"] == "seed" else field for field in form_fields(game)]
     return {
         "game": game,
-        "fields": fields,
+        "fields": form_fields(game),
         "values": values or {},
         "seat_range": range(MAX_SEATS),
         "seat_names": SEAT_NAMES,
