@@ -28,7 +28,8 @@ DEADLINE = 60.0  # seconds any awaited condition may take on a loaded machine
 
 @dataclass
 class Server:
-    """A server process on a SQLite file (restartable on the same file)."""
+    """A server process on a SQLite file (restartable on the same file), shared (`--share-sqlite`)
+    so that the tests can read exactly what it stored while it runs."""
 
     database: Path
     log: Path
@@ -36,7 +37,7 @@ class Server:
     base: str = ""
 
     def start(self) -> None:
-        self.process, self.base = start_server(self.database, self.log)
+        self.process, self.base = start_server(self.database, self.log, extra=("--share-sqlite",))
 
     def stop(self, kill: bool = False) -> None:
         if self.process is not None:

@@ -121,3 +121,28 @@ def test_only_the_default_data_folder_is_made(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(StorageError, match="file is not a folder"):
         Store(f"sqlite:///{tmp_path / 'file' / 'games.sqlite3'}")
     assert not (tmp_path / "typo").exists()
+
+
+def test_the_file_is_held_alone_unless_shared(tmp_path: Path) -> None:
+    """By default no other program may read the file while a store has it (no shared-memory
+    index that a fault could turn into SIGBUS); `shared` lets a reader in (an online backup)."""
+    import sqlite3
+
+    def read(path: Path) -> int:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.1) as db:
+            return db.execute("SELECT count(*) FROM games").fetchone()[0]
+
+    record = ogames.load("omny", variant="y", size=3).new_state().record()
+    for shared in (False, True):
+        path = tmp_path / f"{shared}.sqlite3"
+        store = Store(f"sqlite:///{path}", shared=shared)
+        try:
+            store.create_game("g1", "omny", "hotseat", ["human", "human"], record, {})
+            if shared:
+                assert read(path) == 1
+            else:
+                with pytest.raises(sqlite3.OperationalError, match="locked"):
+                    read(path)
+        finally:
+            store.close()
+        assert read(path) == 1  # once the store lets go, anyone may read it

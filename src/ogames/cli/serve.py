@@ -12,7 +12,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ogames.web.settings import DATABASE_ENV, REDIS_ENV, default_database_url, default_redis_url
+from ogames.web.settings import (
+    DATABASE_ENV,
+    REDIS_ENV,
+    SQLITE_SHARED_ENV,
+    default_database_url,
+    default_redis_url,
+    default_sqlite_shared,
+)
 
 WS_MAX_BYTES = 65536  # the server refuses larger WebSocket frames; the app refuses messages over its own limit
 
@@ -58,6 +65,14 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="server processes on this port (more than 1 needs --redis and a shared database)")
     ] = 1,
+    share_sqlite: Annotated[
+        bool,
+        typer.Option(
+            "--share-sqlite",
+            help=f"let other programs read the SQLite file while serving (an online backup); a file made unwritable "
+            f"underneath may then crash the server (default: ${SQLITE_SHARED_ENV}, else the server holds it alone)",
+        ),
+    ] = False,
 ) -> None:
     """Start the web server: play every board game in the browser, on one screen or against the computer."""
     import uvicorn
@@ -68,7 +83,8 @@ def serve(
     url = database or default_database_url()
     redis_url = redis or default_redis_url()
     console = Console(highlight=False, soft_wrap=True)  # each message on one line
-    problem = _database_problem(url)
+    shared = share_sqlite or default_sqlite_shared()
+    problem = _database_problem(url, shared)
     if problem:
         console.print(f"[red]error:[/] cannot use the database {escape(_hide_password(url))}: {escape(problem)}")
         raise typer.Exit(1)
@@ -98,7 +114,7 @@ def serve(
     common: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES, "log_level": "info"}
     common["server_header"] = False
     if workers == 1:
-        uvicorn.run(create_app(Settings(database_url=url, redis_url=redis_url)), **common)
+        uvicorn.run(create_app(Settings(database_url=url, redis_url=redis_url, sqlite_shared=shared)), **common)
         return
     # uvicorn's workers each import the app afresh: they read their settings from the environment.
     os.environ[DATABASE_ENV] = url
@@ -123,7 +139,7 @@ def _redis_problem(url: str) -> str | None:
     return None
 
 
-def _database_problem(url: str) -> str | None:
+def _database_problem(url: str, shared: bool = False) -> str | None:
     """Why the games database cannot be opened, brought up to date and written, or None: checked
     before the server starts, so a bad URL, a missing folder, a read-only or locked file is one
     line, not a startup traceback."""
@@ -131,7 +147,7 @@ def _database_problem(url: str) -> str | None:
     from ogames.web.store_faults import StorageError
 
     try:
-        Store(url).close()
+        Store(url, shared=shared).close()
     except ModuleNotFoundError as exc:
         return f"its driver {exc.name or ''} is not installed (PostgreSQL: pip install 'ogames[scale]')"
     except StorageError as exc:

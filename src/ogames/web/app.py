@@ -105,7 +105,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        store = await asyncio.to_thread(Store, settings.database_url, settings.database_busy_seconds)
+        store = await asyncio.to_thread(
+            Store, settings.database_url, settings.database_busy_seconds, shared=settings.sqlite_shared
+        )
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any

@@ -15,6 +15,7 @@ from pathlib import Path
 DATABASE_ENV = "OGAMES_DATABASE_URL"
 REDIS_ENV = "OGAMES_REDIS_URL"
 LEASE_ENV = "OGAMES_BUS_LEASE"
+SQLITE_SHARED_ENV = "OGAMES_SQLITE_SHARED"
 
 
 def default_database_path() -> Path:
@@ -32,6 +33,11 @@ def default_database_url() -> str:
 def default_redis_url() -> str | None:
     """`OGAMES_REDIS_URL` if set (several processes in step through Redis), else None (one process)."""
     return os.environ.get(REDIS_ENV, "").strip() or None
+
+
+def default_sqlite_shared() -> bool:
+    """Whether `OGAMES_SQLITE_SHARED` asks for a SQLite file other programs may open while serving."""
+    return os.environ.get(SQLITE_SHARED_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def default_lease() -> float:
@@ -67,6 +73,9 @@ class Settings:
     bus_lease_seconds: float = field(default_factory=default_lease)
     # The longest a request waits for the database before it is answered "busy" (503).
     database_busy_seconds: float = DEFAULT_BUSY_SECONDS
+    # A SQLite file is held by the server alone (web/store.py `make_engine` says why); shared, other
+    # programs may read it while the server runs, at the price of a crash if it turns unwritable.
+    sqlite_shared: bool = field(default_factory=default_sqlite_shared)
     # How the computer thinks: "process" (a worker process: the server never waits on it) or
     # "thread" (a worker thread in the server process, for tests that must not spawn processes).
     ai_executor: str = "process"

@@ -180,9 +180,9 @@ class Store:
     """The games database. Every method is one short transaction (call them off the event loop);
     the database must be writable when the store opens (StorageError says why not)."""
 
-    def __init__(self, url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS):
+    def __init__(self, url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS, *, shared: bool = False):
         self.url = url
-        self.engine = make_engine(url, busy_seconds)
+        self.engine = make_engine(url, busy_seconds, shared=shared)
         self.path = sqlite_file(url)  # None: PostgreSQL, or SQLite in memory
         self.identity: tuple[int, int] | None = None
         # SQLite: one connection, used by one call at a time (make_engine says why); PostgreSQL's
@@ -401,7 +401,7 @@ def _status(head: dict[str, Any]) -> str:
     return "over" if head.get("result") else "playing"
 
 
-def make_engine(url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS) -> Engine:
+def make_engine(url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS, *, shared: bool = False) -> Engine:
     """An engine for a URL (`postgresql://` means psycopg 3) on which no lock is waited for longer
     than `busy_seconds`. StorageError if a SQLite file's folder is not there (only the default
     data folder is made).
@@ -414,7 +414,11 @@ def make_engine(url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS) -> Engine:
     code. The price: while the server runs, no other program can open the file (one server process
     per SQLite file, which is how it is served; several processes share PostgreSQL). Memory-mapped
     reads are off for the same reason. A rollback journal would also avoid the mapping, but its
-    syncs and its readers blocked by every commit made moves several times slower."""
+    syncs and its readers blocked by every commit made moves several times slower.
+
+    `shared` keeps WAL's usual locking instead, for an operator who must read the file while the
+    server runs (an online `sqlite3 .backup`, a test comparing what is stored): other programs
+    may then open it, and a file made unwritable underneath the server may crash it."""
     parsed = make_url(url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3 (the scale extra), not psycopg2
@@ -437,7 +441,8 @@ def make_engine(url: str, busy_seconds: float = DEFAULT_BUSY_SECONDS) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA mmap_size=0")
         if path is not None:
-            cursor.execute("PRAGMA locking_mode=EXCLUSIVE")  # before WAL is entered: no shared memory
+            if not shared:
+                cursor.execute("PRAGMA locking_mode=EXCLUSIVE")  # before WAL is entered: no shared memory
             cursor.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL still survives a killed process (a committed move is in the
             # log); only a power cut can lose the last commits. FULL would sync on every move.
