@@ -1,6 +1,6 @@
 """The computer's analysis of any position of a game: its best move (marked on the board), its
-estimate of the mover's chance and the line it expects — bounded, one at a time per client, and
-only when the game is over or played on one screen."""
+estimate of the mover's chance and the line it expects — bounded (the quotas and caps have their
+own tests: test_analysis_desk.py), and only when the game is over or played on one screen."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 import ogames
 from ogames.web import replaying
 from ogames.web.hub import Refusal
-from ogames.web.pages import Analyses
 
 from .conftest import create
 from .test_replay import finished_record
@@ -104,18 +103,32 @@ def test_hostile_analysis_requests_are_refused_clearly(client: TestClient) -> No
     assert client.post(f"/api/games/{game_id}/analysis", content=b"x" * 70_000).status_code == 413
 
 
-def test_one_analysis_at_a_time_per_client(client: TestClient) -> None:
+def test_two_analyses_at_a_time_per_client_then_busy_with_when_to_retry(client: TestClient) -> None:
     game_id = finished_game(client)
+    desk = client.app.state.analyses
     answers: list[int] = []
-    first = threading.Thread(target=lambda: answers.append(analyse(client, game_id, ply=0, seconds=1.5).status_code))
-    first.start()
-    deadline = time.monotonic() + 10
-    while not client.app.state.analyses.clients and time.monotonic() < deadline:  # until it is searching
-        time.sleep(0.01)
-    second = analyse(client, game_id, ply=1, seconds=0.1)
-    assert second.status_code == 429 and second.json()["code"] == "busy"
-    first.join(20)
-    assert answers == [200]
+
+    def ask(seconds: float) -> threading.Thread:
+        thread = threading.Thread(target=lambda: answers.append(analyse(client, game_id, ply=0, seconds=seconds).status_code))
+        thread.start()
+        return thread
+
+    def until(condition: Any) -> None:
+        deadline = time.monotonic() + 20
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert condition()
+
+    first = ask(1.5)
+    until(lambda: desk.running == 1)  # searching (one worker)
+    second = ask(0.1)
+    until(lambda: desk.waiting == 1)  # waiting for the worker
+    third = analyse(client, game_id, ply=1, seconds=0.1)
+    assert third.status_code == 429 and third.json()["code"] == "busy"
+    assert int(third.headers["retry-after"]) >= 1 and third.json()["retry_after"] >= 1
+    first.join(30)
+    second.join(30)
+    assert answers == [200, 200]
     assert analyse(client, game_id, ply=1, seconds=0.1).status_code == 200  # free again
 
 
@@ -147,18 +160,6 @@ def test_an_omiga_zen_record_is_analysed_with_its_card_marked(client: TestClient
     assert answer.status_code == 200, answer.text
     found = answer.json()
     assert found["move"] in ogames.replay(state.record(), upto=0).legal_moves()
-
-
-def test_analyses_are_bounded_per_client_and_in_all() -> None:
-    analyses = Analyses(capacity=1)
-    analyses.start("ann")
-    with pytest.raises(Refusal) as same:
-        analyses.start("ann")
-    with pytest.raises(Refusal) as other:
-        analyses.start("bob")
-    assert (same.value.status, other.value.status) == (429, 503)
-    analyses.end("ann")
-    analyses.start("bob")
 
 
 def test_an_analysis_models_the_opponent_strong(monkeypatch: pytest.MonkeyPatch) -> None:

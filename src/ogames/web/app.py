@@ -44,6 +44,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.errors import shown as quoted
+from ogames.web.analysis import AnalysisDesk
 from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
@@ -60,12 +61,12 @@ from ogames.web.common import (
     script_json,
     serve_socket,
 )
+from ogames.web.guard import Guard
 from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
 from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_routes import router as omiga_router
-from ogames.web.pages import RECORD_PATHS
 from ogames.web.pages import register as register_pages
 from ogames.web.presence import Presence, RedisPresence
 from ogames.web.protocol import (
@@ -91,12 +92,6 @@ from ogames.web.warm import warm_rules
 
 log = logging.getLogger("ogames.web")
 HERE = Path(__file__).parent
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -115,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # refereed by one process each and relayed by the others (web/omiga_relay.py).
         presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
         hub = Hub(store, settings, bus, presence)
+        app.state.analyses = AnalysisDesk.for_settings(settings)  # analyses' own workers, quotas
         await bus.start(hub.heard, hub.resync)
         app.state.store = store
         app.state.hub = hub
@@ -138,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await presence.close()
             await bus.close()
             await hub.close()
+            await app.state.analyses.close()
             store.close()
 
     app = FastAPI(title="ogames", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -147,21 +144,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_limits = ClientLimits(settings.api_rate, settings.api_burst)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        # Records may be larger than other bodies; the upload form checks its own size and
-        # answers with the form page, so it is not refused here.
-        path = request.url.path
-        limit = settings.max_record_bytes + 8192 if path in RECORD_PATHS else settings.max_body_bytes
-        if path != "/replay" and length is not None and (not length.isdigit() or int(length) > limit):
-            return error_response(f"the request is too large (at most {limit} bytes)", "too-large", 413)
-        if request.url.path.startswith("/api/") and not api_limits.allow(request.client.host if request.client else "?"):
-            return error_response(api_limits.refusal(), "rate-limited", 429)
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
+    # Body limits while reading, the API's rate limit, security headers (web/guard.py).
+    app.add_middleware(Guard, settings=settings, api_limits=api_limits)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         return request.app.state.hub
@@ -337,8 +321,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
-    """One message from a page: None when it was carried out (the new view goes to everyone),
-    else the answer for that page alone (an error saying why nothing changed, or a pong)."""
+    """One message from a page: None when it was carried out — the new view, which goes to every
+    page and always arrives (`common.Outbox`), is the sender's acknowledgement —, else the answer
+    for that page alone (an error saying why nothing changed, or a pong)."""
     message, problem = read_message(incoming, limit, parse_client, explain)
     if problem is not None:
         return problem

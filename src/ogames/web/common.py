@@ -1,6 +1,6 @@
 """Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
 (`pages.py`) and Omiga's tables (`omiga_routes.py`, `omiga_live.py`) — kept here so that none of
-them imports another for them: refusals, JSON answers and errors, a WebSocket's queue of outgoing messages,
+them imports another for them: refusals, JSON answers and errors, a WebSocket's outbox,
 reading one incoming message, and the games' descriptions for the new-game forms."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import contextlib
 import functools
 import json
 import logging
+import math
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
-from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -77,19 +79,30 @@ async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]]
 
 
 class Refusal(Exception):
-    """A request that is refused with a reason; nothing was changed."""
+    """A request that is refused with a reason; nothing was changed. `retry_after`: seconds after
+    which the same request may succeed (a refusal for load: busy, over a quota)."""
 
-    def __init__(self, message: str, code: str = "refused", status: int = 400):
+    def __init__(self, message: str, code: str = "refused", status: int = 400, retry_after: float | None = None):
         super().__init__(message)
         self.message = message
         self.code = code
         self.status = status
+        self.retry_after = retry_after
 
 
+def error_response(message: str, code: str, status: int, retry_after: float | None = None) -> JSONResponse:
+    """An API error: `{error, code}` with the HTTP status; with `retry_after`, also the whole
+    seconds to wait, in the body and as the Retry-After header."""
+    if retry_after is None:
+        return JSONResponse({"error": message, "code": code}, status_code=status)
+    seconds = max(1, math.ceil(retry_after))
+    body = {"error": message, "code": code, "retry_after": seconds}
+    return JSONResponse(body, status_code=status, headers={"Retry-After": str(seconds)})
 
-def error_response(message: str, code: str, status: int) -> JSONResponse:
-    """An API error: `{error, code}` with the HTTP status."""
-    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+def refusal_response(refusal: Refusal) -> JSONResponse:
+    """The API's answer to a refusal."""
+    return error_response(refusal.message, refusal.code, refusal.status, refusal.retry_after)
 
 
 def answers_errors(
@@ -107,7 +120,7 @@ def answers_errors(
         except ValidationError as exc:
             return error_response(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+            return refusal_response(refusal)
 
     return answered
 
@@ -122,72 +135,123 @@ def script_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-# ----- a connection's outgoing queue -----------------------------------------------------------
+# ----- a connection's outgoing messages -----------------------------------------------------
+
+MAX_UNSENT_ANSWERS = 256  # answers waiting for a page that does not read them before it is closed
 
 
-def offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
-    """Put a message on a watcher's queue, dropping the oldest if it is full (views are whole:
-    the newest replaces the oldest)."""
-    while queue.full():
-        queue.get_nowait()
-    queue.put_nowait(message)
+class Outbox:
+    """What a page's connection has yet to send, in order: answers for that page alone (pongs,
+    errors, verdicts, acks), every one sent once and never dropped, and views of the game, of
+    which only the newest matters: a new view replaces one not sent yet (so the newest view always
+    arrives, however far behind the page is). A page that lets more than `limit` answers pile up
+    (it sends but does not read) is `overflowed`: its connection is closed, saying why."""
+
+    def __init__(self, limit: int = MAX_UNSENT_ANSWERS):
+        self.limit = limit
+        self.overflowed = False
+        self._items: deque[dict[str, Any]] = deque()
+        self._view: dict[str, Any] | None = None  # the unsent view among the items
+        self._arrived = asyncio.Event()
+
+    def answer(self, message: dict[str, Any]) -> None:
+        """Queue an answer for this page."""
+        if self.overflowed:
+            return
+        self._items.append(message)
+        if len(self._items) - (self._view is not None) > self.limit:
+            self.overflowed = True
+        self._arrived.set()
+
+    def show(self, view: dict[str, Any]) -> None:
+        """Queue the newest view, in place of an older one not sent yet."""
+        if self._view is not None:
+            for index, item in enumerate(self._items):
+                if item is self._view:
+                    del self._items[index]
+                    break
+        self._items.append(view)
+        self._view = view
+        self._arrived.set()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def get_nowait(self) -> dict[str, Any]:
+        """The next message to send; asyncio.QueueEmpty if there is none."""
+        if not self._items:
+            raise asyncio.QueueEmpty
+        message = self._items.popleft()
+        if message is self._view:
+            self._view = None
+        return message
+
+    async def get(self) -> dict[str, Any]:
+        """The next message to send, once there is one."""
+        while not self._items:
+            self._arrived.clear()
+            await self._arrived.wait()
+        return self.get_nowait()
 
 
-def broadcast(watchers: set[asyncio.Queue], message: dict[str, Any]) -> None:
-    """Offer one message to every watcher's queue."""
-    for queue in list(watchers):
-        offer(queue, message)
+def broadcast(watchers: set[Outbox], view: dict[str, Any]) -> None:
+    """Show a view to every watcher."""
+    for outbox in list(watchers):
+        outbox.show(view)
 
 
 class Watched(Protocol):
-    """A live game or table: the queues of the connections watching it."""
+    """A live game or table: the outboxes of the connections watching it."""
 
-    watchers: set[asyncio.Queue]
+    watchers: set[Outbox]
 
 
 LiveT = TypeVar("LiveT", bound=Watched)
 
 
 class Announcer(Generic[LiveT]):
-    """What a hub does for the connections watching its live games or tables: give each a queue
-    of views, forget it, and send every watcher the newest view. A hub names its queue's length
-    and how it draws a view."""
-
-    queue_size: ClassVar[int] = 8
+    """What a hub does for the connections watching its live games or tables: give each an
+    outbox, forget it, and show every watcher the newest view. A hub says how it draws a view, and
+    may first `prepare` its costly parts in a thread (so that the event loop never waits on them)."""
 
     def view_of(self, live: LiveT) -> dict[str, Any]:
         raise NotImplementedError
 
-    def watch(self, live: LiveT) -> asyncio.Queue:
-        """A queue that receives every new view (the newest ones, if it falls behind)."""
-        queue: asyncio.Queue = asyncio.Queue(self.queue_size)
-        live.watchers.add(queue)
-        return queue
+    def prepare(self, live: LiveT) -> None:
+        """Draw the costly parts of a view ahead, off the event loop (called in a thread); the view
+        itself is then made on the loop, from the live object as it is when it is sent."""
 
-    def unwatch(self, live: LiveT, queue: asyncio.Queue) -> None:
-        """Stop sending views to a queue."""
-        live.watchers.discard(queue)
+    def watch(self, live: LiveT) -> Outbox:
+        """An outbox that receives every new view (the newest one, if it falls behind)."""
+        outbox = Outbox()
+        live.watchers.add(outbox)
+        return outbox
+
+    def unwatch(self, live: LiveT, outbox: Outbox) -> None:
+        """Stop sending views to an outbox."""
+        live.watchers.discard(outbox)
 
     async def announce(self, live: LiveT) -> None:
         """Send the current view to everyone watching."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
+        await asyncio.to_thread(self.prepare, live)
         broadcast(live.watchers, self.view_of(live))
 
 
-async def send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
-    """Send a connection's queued messages in order until it closes."""
+async def send_all(websocket: WebSocket, outbox: Outbox) -> None:
+    """Send a connection's messages in order until it closes."""
     try:
         while True:
-            await websocket.send_json(await queue.get())
+            await websocket.send_json(await outbox.get())
     except Exception:  # the connection closed: the receiving side ends the session
         return
 
 
-async def drain(queue: asyncio.Queue, seconds: float = 0.5) -> None:
+async def drain(outbox: Outbox, seconds: float = 0.5) -> None:
     """Give the sender a moment to deliver what is queued (the last refusal) before a close."""
     deadline = asyncio.get_running_loop().time() + seconds
-    while not queue.empty() and asyncio.get_running_loop().time() < deadline:
+    while not outbox.empty() and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.01)
 
 
@@ -196,9 +260,11 @@ class LiveHub(Protocol):
 
     presence: Any
 
-    def watch(self, live: Any) -> asyncio.Queue: ...
+    def watch(self, live: Any) -> Outbox: ...
 
-    def unwatch(self, live: Any, queue: asyncio.Queue) -> None: ...
+    def unwatch(self, live: Any, outbox: Outbox) -> None: ...
+
+    def prepare(self, live: Any) -> None: ...
 
 
 # One message of a page (its page number, the raw message): the answer for that page alone, or None.
@@ -215,12 +281,14 @@ async def serve_socket(
     code: str,
 ) -> None:
     """A page's WebSocket on a live game or table, until it closes: its presence joined, the view
-    `first()` (made once the page has joined) and then every announced one sent in order, each message rate-limited (refused with
-    `code`; a connection that keeps sending past the limit's strikes is closed) and handled."""
+    `first()` (made once the page has joined) and then every announced one sent (the newest, if it
+    falls behind), each message rate-limited (refused with `code`: every message gets an answer or
+    a refusal; a connection that keeps sending past the limit's strikes is closed) and handled."""
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-    queue = hub.watch(live)
-    offer(queue, first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
-    sender = asyncio.create_task(send_all(websocket, queue))
+    outbox = hub.watch(live)
+    await asyncio.to_thread(hub.prepare, live)
+    outbox.show(first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
+    sender = asyncio.create_task(send_all(websocket, outbox))
     try:
         while True:
             incoming = await websocket.receive()
@@ -229,21 +297,32 @@ async def serve_socket(
             if not limit.allow():
                 if limit.exhausted:
                     log.warning("%s: a connection kept sending too fast and was closed", live.id)
-                    await drain(queue)
-                    await websocket.close(code=1008, reason="too many messages")
+                    await drain(outbox)
+                    await _close(websocket, 1008, "too many messages")
                     break
-                offer(queue, refused(limit.refusal(), code))
-                continue
-            answer = await handle(page, incoming)
-            if answer is not None:
-                offer(queue, answer)
+                outbox.answer(refused(limit.refusal(), code))
+            else:
+                answer = await handle(page, incoming)
+                if answer is not None:
+                    outbox.answer(answer)
+            if outbox.overflowed:
+                log.warning("%s: a connection did not read its answers and was closed", live.id)
+                sender.cancel()
+                await _close(websocket, 1008, "too many unread messages: this page does not read its answers")
+                break
     except WebSocketDisconnect:
         pass
     finally:
-        hub.unwatch(live, queue)
+        hub.unwatch(live, outbox)
         sender.cancel()
         with contextlib.suppress(Exception):
             await hub.presence.leave(live.id, page)
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a connection saying why (given up on after a few seconds: the peer may not be reading)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.close(code=code, reason=reason), 5)
 
 
 def read_message(

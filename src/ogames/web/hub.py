@@ -16,7 +16,6 @@ import asyncio
 import concurrent.futures
 import json
 import logging
-import multiprocessing
 import secrets
 import time
 from collections import OrderedDict
@@ -32,7 +31,7 @@ from ogames.web import ai
 from ogames.web.board import board_part, move_list, winning_cells
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock, NoTakeBack
-from ogames.web.common import Announcer, Refusal
+from ogames.web.common import Announcer, Outbox, Refusal
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.hints import Watched
 from ogames.web.presence import Presence
@@ -40,6 +39,7 @@ from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
 from ogames.web.store_faults import StorageError
+from ogames.web.workers import move_pool
 
 log = logging.getLogger("ogames.web")
 
@@ -53,7 +53,6 @@ INVITED = "invited"
 OPEN = "open"
 PEOPLE = (HUMAN, INVITED, OPEN)
 FLAG_GRACE = 0.05  # seconds after a clock reaches zero before the server looks (timers may fire early)
-QUEUE_SIZE = 8  # views waiting for one slow watcher before older ones are dropped
 
 
 @dataclass(eq=False)
@@ -68,7 +67,7 @@ class LiveGame:
     created_at: float
     version: int = 0  # actions accepted so far (moves and resignations; Omega: each placement)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[asyncio.Queue] = field(default_factory=set)
+    watchers: set[Outbox] = field(default_factory=set)
     thinking: bool = False
     problem: str | None = None
     ai_task: asyncio.Task | None = None
@@ -159,8 +158,6 @@ def heard_undo_request(live: LiveGame, request: Any) -> bool:
 class Hub(Announcer[LiveGame]):
     """Every live game of one server, their storage and the computer's worker."""
 
-    queue_size = QUEUE_SIZE
-
     def __init__(self, store: Store, settings: Settings, bus: Bus | None = None, presence: Presence | None = None):
         self.store = store
         self.settings = settings
@@ -169,13 +166,8 @@ class Hub(Announcer[LiveGame]):
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
         self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
-        if settings.ai_executor == "process":
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self.executor: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
-                settings.ai_workers, mp_context=context
-            )
-        else:
-            self.executor = concurrent.futures.ThreadPoolExecutor(settings.ai_workers, thread_name_prefix="ogames-ai")
+        # The computer's moves and Omiga's bots (analyses have workers of their own: web/analysis.py).
+        self.executor: concurrent.futures.Executor = move_pool(settings)
 
     async def close(self) -> None:
         """Stop the computer's work and let go of the worker."""
@@ -720,6 +712,10 @@ class Hub(Announcer[LiveGame]):
     def view_of(self, live: LiveGame) -> dict[str, Any]:
         """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
         return view(live)
+
+    def prepare(self, live: LiveGame) -> None:
+        """Draw the board of a game's position (a large board takes a while), in a thread."""
+        board_part(live.state)
 
 
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:

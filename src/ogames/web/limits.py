@@ -27,15 +27,35 @@ class Bucket:
         if self.tokens < 0:
             self.tokens = self.burst
 
-    def allow(self, now: float | None = None) -> bool:
-        """Whether one more message may pass now (and take its token if so)."""
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+    def allow(self, now: float | None = None, cost: float = 1.0) -> bool:
+        """Whether one more message (or something worth `cost` tokens) may pass now, taking its
+        tokens if so."""
+        self._refill(now)
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
+
+    def wait(self, cost: float = 1.0, now: float | None = None) -> float:
+        """Seconds until `cost` tokens are there (0: now; never, beyond the burst: infinity).
+
+        >>> bucket = Bucket(rate=0.5, burst=30, tokens=0, stamp=0.0)
+        >>> bucket.wait(10, now=0.0), bucket.wait(31, now=0.0)
+        (20.0, inf)
+        """
+        if cost > self.burst:
+            return float("inf")
+        self._refill(now)
+        return max(0.0, (cost - self.tokens) / self.rate)
+
+    def give_back(self, cost: float) -> None:
+        """Return tokens taken for something that was not done."""
+        self.tokens = min(self.burst, self.tokens + cost)
+
+    def _refill(self, now: float | None) -> None:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = max(self.stamp, now)
 
 
 @dataclass
@@ -79,6 +99,10 @@ class ClientLimits:
 
     def allow(self, client: str) -> bool:
         """Whether a request from a client may be handled now."""
+        return self.bucket(client).allow()
+
+    def bucket(self, client: str) -> Bucket:
+        """A client's bucket (a new, full one for a client not seen lately)."""
         bucket = self.clients.get(client)
         if bucket is None:
             bucket = self.clients[client] = Bucket(self.rate, self.burst)
@@ -86,7 +110,7 @@ class ClientLimits:
                 self.clients.popitem(last=False)
         else:
             self.clients.move_to_end(client)
-        return bucket.allow()
+        return bucket
 
     def refusal(self) -> str:
         """What a refused request is told."""

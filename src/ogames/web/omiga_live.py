@@ -67,13 +67,10 @@ SEED_REFUSED = (
     "the seed of a table played against someone (a bot or another person) is chosen by the server, in secret: "
     "leave it out (only zen, played alone, may choose its seed)"
 )
-QUEUE_SIZE = 16
 
 
 class OmigaHub(Announcer[LiveTable]):
     """Every live Omiga table of one server, their storage, their bots."""
-
-    queue_size = QUEUE_SIZE
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ogames.rules.protocol import State
+from ogames.web.common import Outbox
 from ogames.web.omiga_view import is_realtime, is_zen, table_view
 from ogames.web.store import seat_of_token
 
@@ -25,7 +26,7 @@ class LiveTable:
     digests: dict[int, str]
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[asyncio.Queue] = field(default_factory=set)
+    watchers: set[Outbox] = field(default_factory=set)
     ready: set[int] = field(default_factory=set)  # the seats of people with a page open (any process)
     pages: int = 0  # pages open on the table (any process)
     signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here

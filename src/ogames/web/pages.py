@@ -12,7 +12,8 @@ replay page (a record uploaded or a stored game, step by step) and the computer'
     POST /api/analysis              {record, ply, seconds}: the same for a finished uploaded record
 
 `register(app, page)` adds them to the app `create_app` makes (`page` renders a template in the
-visitor's language). The search runs in the hub's worker, one analysis per client at a time.
+visitor's language). The search runs in an analysis worker, within each client's quota
+(web/analysis.py).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.web import ai, hints, replaying, rulebook
-from ogames.web.common import options_text, request_language, script_json
+from ogames.web.analysis import AnalysisDesk, unless_gone
+from ogames.web.common import options_text, refusal_response, request_language, script_json
 from ogames.web.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
 from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
@@ -39,7 +41,6 @@ from ogames.web.settings import Settings
 PLAYABLE = (*BROWSER_GAMES, "omiga")
 
 Page = Callable[..., HTMLResponse]
-RECORD_PATHS = ("/replay", "/api/replay/position", "/api/analysis")  # bodies up to max_record_bytes
 DEFAULT_SECONDS = 2.0
 
 
@@ -65,29 +66,9 @@ class PositionRequest(BaseModel):
     ply: int = Field(ge=0, le=100_000)
 
 
-class Analyses:
-    """Who is analysing now: one search per client, and no more at once than the worker has
-    processes (a search holds a worker for its whole time)."""
-
-    def __init__(self, capacity: int):
-        self.capacity = capacity
-        self.clients: set[str] = set()
-
-    def start(self, client: str) -> None:
-        if client in self.clients:
-            raise Refusal("an analysis of yours is still running: wait for its answer", "busy", 429)
-        if len(self.clients) >= self.capacity:
-            raise Refusal("the computer is busy with other analyses: try again in a few seconds", "busy", 503)
-        self.clients.add(client)
-
-    def end(self, client: str) -> None:
-        self.clients.discard(client)
-
-
 def register(app: FastAPI, page: Page) -> None:
     """Add the home page, rules, replay and analysis routes to an app."""
     settings: Settings = app.state.settings
-    analyses = app.state.analyses = Analyses(settings.ai_workers)
 
     def hub_of(request: Request) -> Hub:
         return request.app.state.hub
@@ -203,7 +184,7 @@ def register(app: FastAPI, page: Page) -> None:
         except ValidationError as exc:
             return error(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return error(refusal.message, refusal.code, refusal.status)
+            return refusal_response(refusal)
 
     # ----- analysis ---------------------------------------------------------------------------
 
@@ -219,14 +200,11 @@ def register(app: FastAPI, page: Page) -> None:
             raise Refusal("this position is on the board of a game being played against someone on this server: "
                           "the computer analyses it once that game is over", "not-allowed", 403)
         client = request.client.host if request.client else "?"
-        analyses.start(client)
-        try:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(hub_of(request).executor, ai.analyse, record, ply, seconds)
-        except Exception as exc:
-            raise Refusal(f"the computer could not analyse this position ({type(exc).__name__})", "analysis", 500) from None
-        finally:
-            analyses.end(client)
+        desk: AnalysisDesk = request.app.state.analyses
+        # The page may be closed while it waits: then the analysis is cancelled (its worker freed).
+        waited, found = await unless_gone(request.receive, desk.analyse(client, seconds, ai.analyse, record, ply, seconds))
+        if not waited:
+            return Response(status_code=499)  # nobody is there to read it
         shown = await asyncio.to_thread(replaying.analysis_view, state, found)
         return JSONResponse({"ply": ply, **shown})
 
@@ -242,7 +220,7 @@ def register(app: FastAPI, page: Page) -> None:
         except ValidationError as exc:
             return error(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return error(refusal.message, refusal.code, refusal.status)
+            return refusal_response(refusal)
 
     @app.post("/api/analysis", response_model=None)
     async def api_record_analysis(request: Request) -> Response:
@@ -254,7 +232,7 @@ def register(app: FastAPI, page: Page) -> None:
         except ValidationError as exc:
             return error(explain(exc), "invalid", 422)
         except Refusal as refusal:
-            return error(refusal.message, refusal.code, refusal.status)
+            return refusal_response(refusal)
 
 
 async def limited_body(request: Request, limit: int) -> bytes:
@@ -281,6 +259,8 @@ async def uploaded(request: Request, limit: int) -> bytes:
         raise Refusal("send the record with the upload form (multipart/form-data)", "invalid", 415)
     try:
         form = await request.form(max_files=1, max_fields=4)
+    except Refusal:  # the body grew past its limit while it was read (web/guard.py)
+        raise
     except Exception:  # the multipart parser's own errors: a malformed form
         raise Refusal("the upload form could not be read", "invalid", 400) from None
     upload = form.get("record")
@@ -296,4 +276,4 @@ def error(message: str, code: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
 
-__all__ = ["RECORD_PATHS", "register"]
+__all__ = ["register"]

@@ -76,8 +76,10 @@ class Settings:
     # A SQLite file is held by the server alone (web/store.py `make_engine` says why); shared, other
     # programs may read it while the server runs, at the price of a crash if it turns unwritable.
     sqlite_shared: bool = field(default_factory=default_sqlite_shared)
-    # How the computer thinks: "process" (a worker process: the server never waits on it) or
-    # "thread" (a worker thread in the server process, for tests that must not spawn processes).
+    # How the computer thinks: "process" (worker processes: the server never waits on them) or
+    # "thread" (worker threads in the server process, for tests that must not spawn processes).
+    # `ai_workers` play the computer's moves and Omiga's bots; analyses have workers of their own
+    # (web/workers.py), so that they never delay a move.
     ai_executor: str = "process"
     ai_workers: int = 1
     # The most seconds the computer searches for one move at any level; tests shorten it.
@@ -92,8 +94,14 @@ class Settings:
     # The largest game record accepted for the replay page (an upload, or a record sent back to
     # draw one of its positions).
     max_record_bytes: int = 524288
-    # Analysis: the longest search a page may ask for, and the default.
+    # Analysis (web/analysis.py): the longest search a page may ask for; the workers searching
+    # analyses at once; what one client (an address) may ask — seconds of search a minute, and
+    # analyses running or waiting at once —; and how many may wait for a worker in all.
     max_analysis_seconds: float = 10.0
+    analysis_workers: int = 1
+    analysis_quota: float = 30.0
+    analysis_per_client: int = 2
+    analysis_waiting: int = 4
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
     # Rate limits (token buckets): WebSocket messages per connection — `ws_rate` a second, bursts
@@ -114,7 +122,11 @@ class Settings:
             raise ValueError("database_busy_seconds must be a positive number of seconds")
         if not self.bus_lease_seconds > 0:
             raise ValueError("bus_lease_seconds must be a positive number of seconds")
-        if self.ai_workers < 1:
-            raise ValueError("ai_workers must be at least 1")
+        if self.ai_workers < 1 or self.analysis_workers < 1:
+            raise ValueError("ai_workers and analysis_workers must be at least 1")
+        if not self.analysis_quota >= self.max_analysis_seconds:
+            raise ValueError("analysis_quota must allow the longest analysis (max_analysis_seconds) at least")
+        if self.analysis_per_client < 1 or self.analysis_waiting < 0:
+            raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:
             raise ValueError("rate limits must be positive")

@@ -1,0 +1,127 @@
+"""What stands in front of every HTTP route (an ASGI middleware, `Guard`):
+
+- **bodies are refused while they are read**: a body whose declared length is over its route's
+  limit is answered 413 before a byte of it is read, and one that grows past the limit as it
+  arrives (chunked, or longer than declared) is answered 413 the moment it does — the reading
+  stops there, so a large body never fills the server's memory. A route answering before it has
+  read the whole body (a refusal) closes the connection after its answer, so the rest is never
+  read either;
+- **the JSON API's rate limit** per client address (429 `rate-limited`);
+- **the security headers** on every answer.
+
+The limit is `max_body_bytes`, and for the routes that take game records `max_record_bytes` (plus
+room for the upload form's own fields). The upload form (`POST /replay`) answers a body too large
+by its declared length itself, with the form page again.
+
+Written as plain ASGI rather than as Starlette's `BaseHTTPMiddleware`, which hands the route a body
+it has read already and hides the client's disconnection from it.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ogames.web.common import Refusal, error_response
+from ogames.web.limits import ClientLimits
+from ogames.web.settings import Settings
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+RECORD_PATHS = ("/replay", "/api/replay/position", "/api/analysis")  # bodies up to max_record_bytes
+FORM_ROOM = 8192  # bytes of an upload form beyond its file
+SELF_CHECKED = ("/replay",)  # routes that answer a declared length over the limit themselves
+
+
+class BodyTooLarge(Refusal):
+    """A request body passed its route's limit while it was read (nothing was done with it)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+
+    async def respond(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer the request with this refusal (JSON, as the API's errors)."""
+        await error_response(self.message, self.code, self.status)(scope, receive, send)
+
+
+class Guard:
+    """The middleware: body limits, the API's rate limit, security headers (see the module)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, api_limits: ClientLimits):
+        self.app = app
+        self.settings = settings
+        self.api_limits = api_limits
+
+    def limit(self, path: str) -> int:
+        """The most bytes a route's request body may have."""
+        if path in RECORD_PATHS:
+            return self.settings.max_record_bytes + FORM_ROOM
+        return self.settings.max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        limit = self.limit(path)
+        headers = Headers(scope=scope)
+        declared = headers.get("content-length")
+        has_body = bool(headers.get("transfer-encoding")) or declared not in (None, "0")
+        reading = Reading(limit, has_body)
+
+        async def answer(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                reading.answered = True
+                out = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    if name not in out:
+                        out[name] = value
+                if not reading.finished:  # answered before the body was read: its rest never will be
+                    out["connection"] = "close"
+            await send(message)
+
+        if declared is not None and path not in SELF_CHECKED and (not declared.isdigit() or int(declared) > limit):
+            await BodyTooLarge(limit).respond(scope, receive, answer)
+            return
+        if path.startswith("/api/"):
+            client = scope.get("client")
+            if not self.api_limits.allow(client[0] if client else "?"):
+                await error_response(self.api_limits.refusal(), "rate-limited", 429)(scope, receive, answer)
+                return
+
+        async def read() -> Message:
+            message = await receive()
+            if message["type"] == "http.request":
+                reading.took(message)
+            return message
+
+        try:
+            await self.app(scope, read, answer)
+        except BodyTooLarge as refusal:
+            if not reading.answered:  # the route let it through: answer for it
+                await refusal.respond(scope, receive, answer)
+
+
+class Reading:
+    """How much of a request's body has been read, against its limit."""
+
+    def __init__(self, limit: int, has_body: bool):
+        self.limit = limit
+        self.size = 0
+        self.finished = not has_body
+        self.answered = False
+
+    def took(self, message: Message) -> None:
+        """Count a part of the body; BodyTooLarge once the body is over the limit."""
+        self.size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            self.finished = True
+        if self.size > self.limit:
+            raise BodyTooLarge(self.limit)
+
+
+__all__ = ["RECORD_PATHS", "SECURITY_HEADERS", "BodyTooLarge", "Guard"]
