@@ -28,6 +28,8 @@ with each move.
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import logging
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
@@ -45,7 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.errors import shown as quoted
 from ogames.web.analysis import AnalysisDesk
-from ogames.web.board import board_setup, board_svg, position_view
+from ogames.web.board import board_setup, position_facts, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
@@ -53,6 +55,7 @@ from ogames.web.common import (
     find_game,
     form_fields,
     form_options,
+    heavy,
     open_live,
     options_text,
     read_message,
@@ -153,6 +156,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return render_page(templates, request, name, status, **context)
 
+    async def drawn_view(live: LiveGame) -> dict[str, Any]:
+        """A game's view, its position drawn in a thread first: a large board takes a while to
+        draw, and the event loop serves every other game meanwhile."""
+        await heavy(position_facts, live.state)
+        return view(live)
+
     async def body_of(request: Request) -> bytes:
         body = await request.body()
         if len(body) > settings.max_body_bytes:
@@ -216,15 +225,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
-        shown = view(live)
+        shown = await drawn_view(live)
+        setup = await heavy(board_setup, live.state)
         return page(
             request,
             "game.html",
             game=shown,
-            board=board_svg(live.state),
+            board=shown["board"].get("svg", ""),
             options_text=options_text(shown["options"]),
             view_json=script_json(shown),
-            setup_json=script_json(board_setup(live.state)),
+            setup_json=script_json(setup),
             max_seconds=settings.max_analysis_seconds,
         )
 
@@ -252,8 +262,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for seat, token in tokens.items()
             if live.seat_kinds[seat] == INVITED
         }
-        answer = {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations, "view": view(live)}
-        return JSONResponse(answer, status_code=201)
+        shown = await drawn_view(live)
+        answer = {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations, "view": shown}
+        return await json_answer(answer, 201)
 
     @app.get("/api/open-games", response_model=None)
     async def api_open_games(request: Request) -> Response:
@@ -264,19 +275,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_undo(request: Request, game_id: str) -> Response:
         message = UndoRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
-        return JSONResponse(view(live))
+        return await json_answer(await drawn_view(live))
 
     @app.post("/api/games/{game_id}/join", response_model=None)
     @answers_errors
     async def api_join(request: Request, game_id: str) -> Response:
         message = JoinRequest.model_validate_json(await body_of(request))
         live, token = await hub_of(request).join(game_id, message.seat)
-        return JSONResponse({"seat": message.seat, "token": token, "view": view(live)}, status_code=201)
+        return await json_answer({"seat": message.seat, "token": token, "view": await drawn_view(live)}, 201)
 
     @app.get("/api/games/{game_id}", response_model=None)
     @answers_errors
     async def api_view(request: Request, game_id: str) -> Response:
-        return JSONResponse(view(await hub_of(request).get(game_id)))
+        return await json_answer(await drawn_view(await hub_of(request).get(game_id)))
 
     @app.get("/api/games/{game_id}/position/{k}", response_model=None)
     @answers_errors
@@ -293,14 +304,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_move(request: Request, game_id: str) -> Response:
         message = MoveRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).move(game_id, message.token, message.version, message.move)
-        return JSONResponse(view(live))
+        return await json_answer(await drawn_view(live))
 
     @app.post("/api/games/{game_id}/resign", response_model=None)
     @answers_errors
     async def api_resign(request: Request, game_id: str) -> Response:
         message = ResignRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).resign(game_id, message.token, message.version)
-        return JSONResponse(view(live))
+        return await json_answer(await drawn_view(live))
 
     # ----- live play -------------------------------------------------------------------------
 
@@ -342,6 +353,13 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     return None
+
+
+async def json_answer(content: Any, status: int = 200) -> Response:
+    """A JSON answer written in a thread (a large board's view is megabytes of text), as
+    JSONResponse writes it."""
+    text = await heavy(functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":")), content)
+    return Response(text, status_code=status, media_type="application/json")
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:

@@ -59,7 +59,42 @@ def board_part(state: State) -> dict[str, Any]:
     return part
 
 
-# The latest board part of each live state, dropped with the state.
+def position_facts(state: State) -> dict[str, Any]:
+    """What a game's view says about its position, made once per position (a large board's
+    takes a while; the server makes it in a thread): the stones by cell, the moves as listed, the
+    legal moves split into cells and others (`specials`: a swap, a komi), the last move placed,
+    the winning cells and the board part. The lists are shared by every view of the position:
+    never change them."""
+    last = state.history[-1] if state.history else {}
+    stamp = (len(state.history), id(last), last.get("move"), state.result)
+    kept = _facts.get(state)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    board = board_of(state)
+    labels = board.labels if board is not None else ()
+    stones = {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
+    legal: list[str] = []
+    specials: list[str] = []
+    if not state.is_over:
+        cells = set(labels)
+        for move in state.legal_moves():
+            (legal if move in cells else specials).append(move)
+    placed = next((entry for entry in reversed(state.history) if entry.get("move") in stones), None)
+    facts = {
+        "stones": stones,
+        "moves": move_list(state),
+        "legal": legal,
+        "specials": specials,
+        "last": placed.get("move") if placed else None,
+        "winning": winning_cells(state),
+        "board": board_part(state),
+    }
+    _facts[state] = (stamp, facts)
+    return facts
+
+
+# The latest facts and board part of each live state, dropped with the state.
+_facts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
 _parts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
 
 

@@ -6,6 +6,7 @@ reading one incoming message, and the games' descriptions for the new-game forms
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import json
@@ -28,6 +29,7 @@ from ogames.web.protocol import explain
 log = logging.getLogger("ogames.web")
 
 Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
 
 def request_language(request: Request) -> str:
@@ -135,6 +137,19 @@ def script_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+# ----- heavy work, off the event loop ------------------------------------------------------------
+
+# One thread builds large boards, draws their views and writes their JSON: off the event loop, and
+# one thing at a time, so that however many clients ask for large boards at once the event loop
+# still gets the interpreter every few milliseconds (each more thread would take a share from it).
+_HEAVY = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ogames-heavy")
+
+
+async def heavy(function: Callable[..., Result], *args: Any) -> Result:
+    """`function(*args)` in the thread of heavy work."""
+    return await asyncio.get_running_loop().run_in_executor(_HEAVY, functools.partial(function, *args))
+
+
 # ----- a connection's outgoing messages -----------------------------------------------------
 
 MAX_UNSENT_ANSWERS = 256  # answers waiting for a page that does not read them before it is closed
@@ -235,7 +250,7 @@ class Announcer(Generic[LiveT]):
         """Send the current view to everyone watching."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
-        await asyncio.to_thread(self.prepare, live)
+        await heavy(self.prepare, live)
         broadcast(live.watchers, self.view_of(live))
 
 
@@ -286,7 +301,7 @@ async def serve_socket(
     a refusal; a connection that keeps sending past the limit's strikes is closed) and handled."""
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
     outbox = hub.watch(live)
-    await asyncio.to_thread(hub.prepare, live)
+    await heavy(hub.prepare, live)
     outbox.show(first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
     sender = asyncio.create_task(send_all(websocket, outbox))
     try:

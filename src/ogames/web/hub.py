@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import json
 import logging
 import secrets
@@ -28,10 +29,10 @@ from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game, State
 from ogames.web import ai
-from ogames.web.board import board_part, move_list, winning_cells
+from ogames.web.board import position_facts
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock, NoTakeBack
-from ogames.web.common import Announcer, Outbox, Refusal
+from ogames.web.common import Announcer, Outbox, Refusal, heavy
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.hints import Watched
 from ogames.web.presence import Presence
@@ -188,13 +189,13 @@ class Hub(Announcer[LiveGame]):
         if name not in BROWSER_GAMES:
             raise Refusal(f"{name} cannot be played in the browser yet: play it in the terminal (ogames {name} …)", "bad-game")
         try:
-            game = ogames.load(name, **request.options)
+            game = await heavy(functools.partial(ogames.load, name, **request.options))  # a large board takes a while
         except (OgamesError, TypeError) as exc:
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
             raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
         mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
-        state = game.new_state(names)
+        state = await heavy(game.new_state, names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
         record = state.record()
@@ -714,8 +715,8 @@ class Hub(Announcer[LiveGame]):
         return view(live)
 
     def prepare(self, live: LiveGame) -> None:
-        """Draw the board of a game's position (a large board takes a while), in a thread."""
-        board_part(live.state)
+        """Draw a game's position (a large board takes a while), in a thread."""
+        position_facts(live.state)
 
 
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:
@@ -900,22 +901,15 @@ def _movers(state: State, wanted: set[int], enough: int | None = None) -> set[in
 def view(live: LiveGame) -> dict[str, Any]:
     """What everyone watching a game sees (no secrets): position, turn, moves, result, seats."""
     state = live.state
-    board = getattr(state, "board", None)
-    labels = board.labels if board is not None else ()
-    stones = {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
+    position = position_facts(state)  # drawn once per position (Hub.prepare: in a thread)
     over = state.is_over
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
-    moves = move_list(state)
+    moves = position["moves"]
     if moves and live.clock is not None and live.clock.flagged is not None:
-        moves[-1]["move"] = "lost on time"  # the record writes the loss on time as a resignation
-    legal: list[str] = []
-    specials: list[str] = []
-    if not over and not computer_to_move:
-        cells = set(labels)
-        for move in state.legal_moves():
-            (legal if move in cells else specials).append(move)
-    last = next((entry for entry in reversed(state.history) if entry.get("move") in stones), None)
+        moves = [*moves[:-1], {**moves[-1], "move": "lost on time"}]  # the record writes it as a resignation
+    offered = not over and not computer_to_move
+    legal, specials = (position["legal"], position["specials"]) if offered else ([], [])
     seats = []
     for seat, name in enumerate(state.players):
         colours = [colour for colour, owner in state.owner.items() if owner == seat]
@@ -943,11 +937,11 @@ def view(live: LiveGame) -> dict[str, Any]:
         "mover": mover,
         "seats": seats,
         "moves": moves,
-        "stones": stones,
-        "last": last.get("move") if last else None,
+        "stones": position["stones"],
+        "last": position["last"],
         "legal": legal,
         "specials": specials,
-        "winning": winning_cells(state),
+        "winning": position["winning"],
         "scores": _plain(state.scores),
         "result": None
         if result is None
@@ -959,7 +953,7 @@ def view(live: LiveGame) -> dict[str, Any]:
         },
         "thinking": live.thinking,
         "problem": live.problem,
-        "board": board_part(state),
+        "board": position["board"],
         "clock": None if live.clock is None else live.clock.view(mover),
         "undo": bool(may_undo),
         "undo_seats": may_undo,  # the page offers Undo to a browser holding one of these seats
