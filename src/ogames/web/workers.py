@@ -140,12 +140,12 @@ class ProcessLane(Lane):
     async def start(self) -> None:
         context = multiprocessing.get_context("spawn")
         here, there = context.Pipe()
-        self.process = context.Process(
-            target=_serve, args=(there, os.getpid(), self.niceness), name="ogames-analysis", daemon=True
-        )
-        self.process.start()
-        there.close()
-        self.connection = here
+        process = context.Process(target=_serve, args=(there, os.getpid(), self.niceness), name="ogames-analysis", daemon=True)
+        try:
+            process.start()
+        finally:
+            there.close()
+        self.process, self.connection = process, here
         await self._receive()  # "ready": its modules are imported (a large send never waits on them)
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
