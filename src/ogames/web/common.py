@@ -68,12 +68,16 @@ def plural_in(language: str, n: int, forms: str, **values: Any) -> str:
 async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]], game_id: str) -> LiveT | None:
     """Accept a page's WebSocket and find its game; None (the page told why, the socket closed)
     when there is no such game or it cannot be rebuilt."""
-    await websocket.accept()
+    try:
+        await websocket.accept()
+    except (WebSocketDisconnect, OSError):
+        return None  # the page went away before it was let in
     try:
         return await get(game_id)
     except Refusal as refusal:
-        await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
-        await websocket.close(code=4404 if refusal.status == 404 else 4500)
+        with contextlib.suppress(WebSocketDisconnect, OSError):  # the page may have gone already
+            await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+            await websocket.close(code=4404 if refusal.status == 404 else 4500)
         return None
 
 

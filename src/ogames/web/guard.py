@@ -7,7 +7,8 @@
   read the whole body (a refusal) closes the connection after its answer, so the rest is never
   read either;
 - **the JSON API's rate limit** per client address (429 `rate-limited`);
-- **the security headers** on every answer.
+- **the security headers** on every answer;
+- a client that goes away while it sends its body is no error: nobody is left to answer.
 
 The limit is `max_body_bytes`, and for the routes that take game records `max_record_bytes` (plus
 room for the upload form's own fields). The upload form (`POST /replay`) answers a body too large
@@ -20,6 +21,7 @@ it has read already and hides the client's disconnection from it.
 from __future__ import annotations
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ogames.web.common import Refusal, error_response
@@ -104,6 +106,8 @@ class Guard:
         except BodyTooLarge as refusal:
             if not reading.answered:  # the route let it through: answer for it
                 await refusal.respond(scope, receive, answer)
+        except ClientDisconnect:
+            pass  # the client went away before its body was read: nobody is there to answer
 
 
 class Reading:
