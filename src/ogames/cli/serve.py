@@ -16,6 +16,7 @@ from ogames.web.settings import (
     DATABASE_ENV,
     REDIS_ENV,
     SQLITE_SHARED_ENV,
+    SUPERVISED_ENV,
     default_database_url,
     default_redis_url,
     default_sqlite_shared,
@@ -119,6 +120,7 @@ def serve(
     # uvicorn's workers each import the app afresh: they read their settings from the environment.
     os.environ[DATABASE_ENV] = url
     os.environ[REDIS_ENV] = redis_url or ""
+    os.environ[SUPERVISED_ENV] = "1"  # each server process ends with uvicorn's supervisor, even a killed one
     uvicorn.run("ogames.web.app:create_app", factory=True, workers=workers, **common)
 
 

@@ -31,6 +31,7 @@ import asyncio
 import functools
 import json
 import logging
+import os
 from collections.abc import MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,7 +48,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.errors import shown as quoted
 from ogames.web.analysis import AnalysisDesk
-from ogames.web.board import board_setup, position_facts, position_view
+from ogames.web.board import board_setup, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
@@ -65,7 +66,7 @@ from ogames.web.common import (
     serve_socket,
 )
 from ogames.web.guard import Guard
-from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, view
+from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, draw_position, large, view
 from ogames.web.limits import ClientLimits, ConnectionLimit
 from ogames.web.omiga_live import OmigaHub
 from ogames.web.omiga_relay import OmigaRelay
@@ -88,10 +89,11 @@ from ogames.web.protocol import (
     level_of,
     parse_client,
 )
-from ogames.web.settings import Settings
+from ogames.web.settings import SUPERVISED_ENV, Settings
 from ogames.web.store import Store
 from ogames.web.store_faults import StorageError
 from ogames.web.warm import warm_rules
+from ogames.web.workers import watch_parent
 
 log = logging.getLogger("ogames.web")
 HERE = Path(__file__).parent
@@ -103,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if os.environ.get(SUPERVISED_ENV):
+            watch_parent(os.getppid())  # one of several server processes: it ends with their supervisor
         store = await asyncio.to_thread(
             Store, settings.database_url, settings.database_busy_seconds, shared=settings.sqlite_shared
         )
@@ -157,10 +161,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return render_page(templates, request, name, status, **context)
 
     async def drawn_view(live: LiveGame) -> dict[str, Any]:
-        """A game's view, its position drawn in a thread first: a large board takes a while to
-        draw, and the event loop serves every other game meanwhile."""
-        await heavy(position_facts, live.state)
+        """A game's view, its position drawn first (a large board's off the event loop)."""
+        await draw_position(live.state)
         return view(live)
+
+    async def view_answer(live: LiveGame, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
+        """A JSON answer holding a game's view (in `extra`'s "view" if given, else alone); a large
+        board's (megabytes of SVG) is written off the event loop."""
+        shown = await drawn_view(live)
+        content = shown if extra is None else {**extra, "view": shown}
+        if not large(live.state):
+            return JSONResponse(content, status_code=status)
+        text = await heavy(functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":")), content)
+        return Response(text, status_code=status, media_type="application/json")
 
     async def body_of(request: Request) -> bytes:
         body = await request.body()
@@ -226,7 +239,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
         shown = await drawn_view(live)
-        setup = await heavy(board_setup, live.state)
+        setup = await heavy(board_setup, live.state) if large(live.state) else board_setup(live.state)
         return page(
             request,
             "game.html",
@@ -262,9 +275,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for seat, token in tokens.items()
             if live.seat_kinds[seat] == INVITED
         }
-        shown = await drawn_view(live)
-        answer = {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations, "view": shown}
-        return await json_answer(answer, 201)
+        return await view_answer(live, {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations}, 201)
 
     @app.get("/api/open-games", response_model=None)
     async def api_open_games(request: Request) -> Response:
@@ -275,19 +286,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_undo(request: Request, game_id: str) -> Response:
         message = UndoRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).undo(game_id, message.token, message.version, decline=message.decline)
-        return await json_answer(await drawn_view(live))
+        return await view_answer(live)
 
     @app.post("/api/games/{game_id}/join", response_model=None)
     @answers_errors
     async def api_join(request: Request, game_id: str) -> Response:
         message = JoinRequest.model_validate_json(await body_of(request))
         live, token = await hub_of(request).join(game_id, message.seat)
-        return await json_answer({"seat": message.seat, "token": token, "view": await drawn_view(live)}, 201)
+        return await view_answer(live, {"seat": message.seat, "token": token}, 201)
 
     @app.get("/api/games/{game_id}", response_model=None)
     @answers_errors
     async def api_view(request: Request, game_id: str) -> Response:
-        return await json_answer(await drawn_view(await hub_of(request).get(game_id)))
+        return await view_answer(await hub_of(request).get(game_id))
 
     @app.get("/api/games/{game_id}/position/{k}", response_model=None)
     @answers_errors
@@ -304,14 +315,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_move(request: Request, game_id: str) -> Response:
         message = MoveRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).move(game_id, message.token, message.version, message.move)
-        return await json_answer(await drawn_view(live))
+        return await view_answer(live)
 
     @app.post("/api/games/{game_id}/resign", response_model=None)
     @answers_errors
     async def api_resign(request: Request, game_id: str) -> Response:
         message = ResignRequest.model_validate_json(await body_of(request))
         live = await hub_of(request).resign(game_id, message.token, message.version)
-        return await json_answer(await drawn_view(live))
+        return await view_answer(live)
 
     # ----- live play -------------------------------------------------------------------------
 
@@ -353,13 +364,6 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     return None
-
-
-async def json_answer(content: Any, status: int = 200) -> Response:
-    """A JSON answer written in a thread (a large board's view is megabytes of text), as
-    JSONResponse writes it."""
-    text = await heavy(functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":")), content)
-    return Response(text, status_code=status, media_type="application/json")
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:

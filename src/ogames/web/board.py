@@ -59,6 +59,19 @@ def board_part(state: State) -> dict[str, Any]:
     return part
 
 
+def position_drawn(state: State) -> bool:
+    """Whether a position's facts are made already (`position_facts` returns them at once)."""
+    last = state.history[-1] if state.history else {}
+    kept = _facts.get(state)
+    return kept is not None and kept[0] == (len(state.history), id(last), last.get("move"), state.result)
+
+
+def cells(state: State) -> int:
+    """The cells of a state's board (0 without one): what drawing its position costs grows with."""
+    board = board_of(state)
+    return len(board.labels) if board is not None else 0
+
+
 def position_facts(state: State) -> dict[str, Any]:
     """What a game's view says about its position, made once per position (a large board's
     takes a while; the server makes it in a thread): the stones by cell, the moves as listed, the

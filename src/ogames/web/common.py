@@ -231,14 +231,14 @@ LiveT = TypeVar("LiveT", bound=Watched)
 class Announcer(Generic[LiveT]):
     """What a hub does for the connections watching its live games or tables: give each an
     outbox, forget it, and show every watcher the newest view. A hub says how it draws a view, and
-    may first `prepare` its costly parts in a thread (so that the event loop never waits on them)."""
+    may first `prepare` its costly parts (so that the event loop never waits on them)."""
 
     def view_of(self, live: LiveT) -> dict[str, Any]:
         raise NotImplementedError
 
-    def prepare(self, live: LiveT) -> None:
-        """Draw the costly parts of a view ahead, off the event loop (called in a thread); the view
-        itself is then made on the loop, from the live object as it is when it is sent."""
+    async def prepare(self, live: LiveT) -> None:
+        """Draw the costly parts of a view ahead (off the event loop, if they take a while); the
+        view itself is then made on the loop, from the live object as it is when it is sent."""
 
     def watch(self, live: LiveT) -> Outbox:
         """An outbox that receives every new view (the newest one, if it falls behind)."""
@@ -254,7 +254,7 @@ class Announcer(Generic[LiveT]):
         """Send the current view to everyone watching."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
-        await heavy(self.prepare, live)
+        await self.prepare(live)
         broadcast(live.watchers, self.view_of(live))
 
 
@@ -283,7 +283,7 @@ class LiveHub(Protocol):
 
     def unwatch(self, live: Any, outbox: Outbox) -> None: ...
 
-    def prepare(self, live: Any) -> None: ...
+    async def prepare(self, live: Any) -> None: ...
 
 
 # One message of a page (its page number, the raw message): the answer for that page alone, or None.
@@ -305,7 +305,7 @@ async def serve_socket(
     a refusal; a connection that keeps sending past the limit's strikes is closed) and handled."""
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
     outbox = hub.watch(live)
-    await heavy(hub.prepare, live)
+    await hub.prepare(live)
     outbox.show(first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
     sender = asyncio.create_task(send_all(websocket, outbox))
     try:

@@ -29,7 +29,7 @@ from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game, State
 from ogames.web import ai
-from ogames.web.board import position_facts
+from ogames.web.board import cells, position_drawn, position_facts
 from ogames.web.bus import Bus
 from ogames.web.clock import Clock, NoTakeBack
 from ogames.web.common import Announcer, Outbox, Refusal, heavy
@@ -189,13 +189,13 @@ class Hub(Announcer[LiveGame]):
         if name not in BROWSER_GAMES:
             raise Refusal(f"{name} cannot be played in the browser yet: play it in the terminal (ogames {name} …)", "bad-game")
         try:
-            game = await heavy(functools.partial(ogames.load, name, **request.options))  # a large board takes a while
+            game = await asyncio.to_thread(functools.partial(ogames.load, name, **request.options))  # a large board: 0.1 s
         except (OgamesError, TypeError) as exc:
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
             raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
         mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
-        state = await heavy(game.new_state, names)
+        state = await asyncio.to_thread(game.new_state, names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
         record = state.record()
@@ -714,9 +714,27 @@ class Hub(Announcer[LiveGame]):
         """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
         return view(live)
 
-    def prepare(self, live: LiveGame) -> None:
-        """Draw a game's position (a large board takes a while), in a thread."""
-        position_facts(live.state)
+    async def prepare(self, live: LiveGame) -> None:
+        """Draw a game's position before its view is made (`draw_position`)."""
+        await draw_position(live.state)
+
+
+SMALL_BOARD = 250  # cells: a position of a board up to this size is drawn on the event loop (milliseconds)
+
+
+def large(state: State) -> bool:
+    """Whether a state's board is large enough that its views are made off the event loop."""
+    return cells(state) > SMALL_BOARD
+
+
+async def draw_position(state: State) -> None:
+    """Make a position's facts (`board.position_facts`) before a view of it is made: at once for
+    a small board or a position drawn already, else in the thread of heavy work (a 25-sided polar
+    board takes a second), so that the event loop serves every other game meanwhile."""
+    if large(state) and not position_drawn(state):
+        await heavy(position_facts, state)
+    else:
+        position_facts(state)
 
 
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:

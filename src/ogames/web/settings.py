@@ -16,6 +16,8 @@ DATABASE_ENV = "OGAMES_DATABASE_URL"
 REDIS_ENV = "OGAMES_REDIS_URL"
 LEASE_ENV = "OGAMES_BUS_LEASE"
 SQLITE_SHARED_ENV = "OGAMES_SQLITE_SHARED"
+# Set by `ogames serve --workers N` for its server processes: each exits when uvicorn's supervisor is gone.
+SUPERVISED_ENV = "OGAMES_SUPERVISED"
 
 
 def default_database_path() -> Path:

@@ -11,21 +11,22 @@ window.OgamesAnalysis = (function () {
   }
 
   // POST JSON and read the answer; the server's refusal becomes an Error with its reason. The
-  // server limits requests per client (429): someone stepping fast (an arrow key held) goes over
-  // that, so wait a moment and ask again rather than fail.
+  // server limits requests per client (429 rate-limited): someone stepping fast (an arrow key
+  // held) goes over that, so wait a moment and ask again rather than fail. Other refusals — the
+  // analysis quota spent, the computer busy — are shown with their reason (it says when to retry).
   async function post(url, body) {
     let response;
+    let answer = {};
     for (let attempt = 0; ; attempt++) {
       response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-      if (response.status !== 429 || attempt >= 20) break;
+      try { answer = await response.json(); } catch (e) { answer = { error: response.statusText }; }
+      if (response.status !== 429 || answer.code !== "rate-limited" || attempt >= 20) break;
       await new Promise(function (resolve) { setTimeout(resolve, 250); });
     }
-    let answer = {};
-    try { answer = await response.json(); } catch (e) { answer = { error: response.statusText }; }
     if (!response.ok) throw new Error(answer.error || response.statusText);
     return answer;
   }
