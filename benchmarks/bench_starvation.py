@@ -19,6 +19,9 @@ run, each thing twice — quiet, and under load:
     python benchmarks/bench_starvation.py                     # levels 1, 4, 7; 5 replies each
     python benchmarks/bench_starvation.py --levels 1,7 --moves 3 --analysts 4 --out benchmarks/results/starvation.md
 
+`PYTHONPATH=OTHER/src python benchmarks/bench_starvation.py` measures another checkout's server (the
+one before this benchmark, say) with the same clients.
+
 Timings on a shared machine are noisy: run it with `nice -n 10`, and read the two columns of one
 run against each other rather than against another run's.
 """
@@ -104,13 +107,12 @@ class Server:
     def socket(self, path: str) -> ClientConnection:
         return connect(f"ws://127.0.0.1:{self.port}{path}", open_timeout=60, max_size=2**25)
 
-    def analysis_workers(self) -> list[psutil.Process]:
-        """The server's analysis workers: spawned children at a lower priority than the server."""
-        own = psutil.Process(self.process.pid)
+    def workers(self) -> list[psutil.Process]:
+        """The server's spawned worker processes (moves and analyses)."""
         found = []
-        for child in own.children(recursive=True):
+        for child in psutil.Process(self.process.pid).children(recursive=True):
             try:
-                if "spawn_main" in " ".join(child.cmdline()) and child.nice() > own.nice():
+                if "spawn_main" in " ".join(child.cmdline()):
                     found.append(child)
             except psutil.NoSuchProcess:
                 pass
@@ -169,7 +171,7 @@ def analyses_flat_out(server: Server, clients: int) -> Iterator[dict[str, int]]:
     for thread in threads:
         thread.start()
     busy_since = time.monotonic()
-    while not any(_searching(worker) for worker in server.analysis_workers()):  # the load is on
+    while not any(_searching(worker) for worker in server.workers()):  # the load is on (nothing else searches now)
         if time.monotonic() - busy_since > 120:
             raise SystemExit("no analysis worker started searching")
     try:

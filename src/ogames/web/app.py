@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import json
 import logging
 import os
@@ -112,6 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
+        # What was loaded so far (the libraries, the rules' kernels) lives as long as the server: the
+        # garbage collector need not look at it again. Its full collections, which stop every thread
+        # and so the event loop, then take a fraction of the time.
+        gc.freeze()
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
         # Several processes: who is at a game is shared (web/presence.py), and Omiga's tables are
         # refereed by one process each and relayed by the others (web/omiga_relay.py).
