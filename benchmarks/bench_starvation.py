@@ -235,7 +235,7 @@ def computer_replies(server: Server, level: int, moves: int) -> list[float]:
 
 def bot_first_card(server: Server, level: int) -> float:
     """The game time of an Omiga bot's first accepted card (seconds after the signal)."""
-    body = {"options": {"seed": 11, "width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "bot", "level": level}]}
+    body = {"options": {"width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "bot", "level": level}]}
     made = server.post("/api/omiga", body)
     with server.socket(f"/ws/o/{made['id']}") as ws:
         ws.send(json.dumps({"type": "ready", "tokens": [made["tokens"]["0"]]}))

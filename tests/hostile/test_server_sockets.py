@@ -79,7 +79,7 @@ def test_every_ping_beyond_the_allowance_is_refused_saying_so(server: Server) ->
 def started_table(server: Server) -> Iterator[tuple[Any, str, dict[str, Any]]]:
     """A real-time Omiga table for two people, both seats held by one page, after the signal:
     (the page's socket, white's token, the view)."""
-    body = {"options": {"seed": 5, "width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "here"}]}
+    body = {"options": {"width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "here"}]}
     status, made = post(server, "/api/omiga", body)
     assert status == 201, made
     with socket_to(server, f"/ws/o/{made['id']}") as ws:
