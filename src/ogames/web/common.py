@@ -196,6 +196,10 @@ class Outbox:
     def empty(self) -> bool:
         return not self._items
 
+    def qsize(self) -> int:
+        """Messages waiting to be sent."""
+        return len(self._items)
+
     def get_nowait(self) -> dict[str, Any]:
         """The next message to send; asyncio.QueueEmpty if there is none."""
         if not self._items:
