@@ -18,6 +18,7 @@ from ogames.kernels.oddy import cell_side_masks, group_sides, playout_fill, run_
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Result
 from ogames.rules.stones import StoneGame, StoneState
+from ogames.wording import say
 
 MAX_SIDES = 25  # touched-side masks are int64 bitmasks; 25 keeps sector letters a … y
 MIN_SIZE, MAX_SIZE = 2, 30
@@ -93,7 +94,9 @@ class OddYState(StoneState):
         self.winning_group = group
         colour = self.game.colours[self.turn]
         sides = ", ".join(str(s) for s in range(self.game.options["sides"]) if touched >> s & 1)
-        return Result(colour, f"{colour}'s group {' '.join(group)} touches sides {sides}"), {"group": group}
+        reason = say("oddy-win",
+                     "{colour}'s group {group} touches sides {sides}", colour=colour, group=" ".join(group), sides=sides)
+        return Result(colour, reason), {"group": group}
 
     def sides_touched(self, label: str) -> list[int]:
         """The sides touched by the group on a cell (empty list for an empty cell)."""

@@ -24,6 +24,7 @@ from ogames.kernels import reference
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Result
 from ogames.rules.stones import BLACK, StoneGame, StoneState
+from ogames.wording import say
 
 VARIANTS = ("sunder", "y", "gyre", "free-y", "custom")
 SHAPES = ("triangle", "hexagon", "rhombus", "irregular")
@@ -247,27 +248,29 @@ class OmnyState(StoneState):
     def swap_refusal(self) -> str:
         options = self.game.options
         if not options["pie"] and not options["komi_choice"]:
-            return "the pie rule is off in this game (and komi is not chosen in play)"
+            return say("pie-off", "the pie rule is off in this game")
         if self.twice_komi is None:
-            return "Black must choose komi first"
+            return say("komi-first", "Black must choose komi first")
         if options["komi_choice"] and not options["pie"]:
-            return "swap is only allowed as White's reply to Black's komi choice"
-        return "swap is only allowed as White's first move"
+            return say("swap-after-komi", "swap is only allowed as White's reply to Black's komi choice")
+        return say("swap-first-move", "swap is only allowed as White's first move")
 
     def apply(self, move: str) -> dict[str, Any]:
         if move.startswith("komi") and not self.board.has(move):
             return self.choose_komi(move)
         if self.twice_komi is None:
-            raise IllegalMove(move, "Black's first action must choose komi, written komi=K (K from 0 to S/2 in steps of 0.5)")
+            raise IllegalMove(move, say("komi-first-action", "Black's first action is to choose komi (the buttons, or komi=K: "
+                                        "K from 0 to {most} in steps of 0.5)", most=format_komi(self.game.total_stars)))
         return super().apply(move)
 
     def choose_komi(self, move: str) -> dict[str, Any]:
         """Black's komi choice (`komi=K`), only as Black's first action when komi_choice is on."""
         options = self.game.options
         if not options["komi_choice"]:
-            raise IllegalMove(move, f"komi is fixed at {format_komi(self.twice_komi or 0)} by the options (komi_choice is off)")
+            raise IllegalMove(move, say("komi-fixed", "komi is fixed at {komi} by the game's options: it is not chosen in play",
+                                        komi=format_komi(self.twice_komi or 0)))
         if self.twice_komi is not None:
-            raise IllegalMove(move, f"komi was already chosen: komi={format_komi(self.twice_komi)}")
+            raise IllegalMove(move, say("komi-chosen", "komi was already chosen: {komi}", komi=format_komi(self.twice_komi)))
         total = self.game.total_stars
         match = _KOMI_MOVE.match(move)
         try:
@@ -275,9 +278,10 @@ class OmnyState(StoneState):
         except (ValueError, ZeroDivisionError):
             exact = None
         if exact is None or (2 * exact).denominator != 1:
-            raise IllegalMove(move, "write komi as komi=K, K a whole number or a whole number plus 0.5")
+            raise IllegalMove(move, say("komi-form", "write komi as komi=K, K a whole number or a whole number plus 0.5"))
         if not 0 <= 2 * exact <= total:
-            raise IllegalMove(move, f"komi must be from 0 to S/2 = {format_komi(total)} ({total} star cells)")
+            raise IllegalMove(move, say("komi-range", "komi is from 0 to half the star cells: {most} ({stars} star cells)",
+                                        most=format_komi(total), stars=total))
         self.twice_komi = int(2 * exact)
         if not options["pie"]:
             self.turn = 1  # choosing komi is Black's whole turn; with pie, Black also places a stone
@@ -295,10 +299,8 @@ class OmnyState(StoneState):
         labels = sorted(self.board.labels[c] for c in group[:count])
         self.winning_group = labels
         colour = game.colours[self.turn]
-        reason = (
-            f"{colour} group {' '.join(labels)} leaves no region with more than {bound // 2} "
-            f"of the {game.total_stars} star cells"
-        )
+        reason = say("omny-win", "{colour} group {group} leaves no region with more than {most} of the {stars} star cells",
+                     colour=colour, group=" ".join(labels), most=bound // 2, stars=game.total_stars)
         return Result(colour, reason), {"group": labels}
 
     def group_satisfies(self, label: str) -> bool:
