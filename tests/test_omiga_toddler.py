@@ -69,7 +69,7 @@ def test_toddler_cards_of_other_players_need_not_fit_but_own_cards_must():
     assert state.table.misfit(b1, Face.from_code("AA\\\\"), "white") is None
     assert not any(m.startswith("place b1") for m in state.legal_moves())
     before = snapshot(state)
-    with pytest.raises(IllegalMove, match=r"does not fit the card right it on c1 \(rule 1\)"):
+    with pytest.raises(IllegalMove, match=r"does not match the card to its right, on c1 \(rule 1\)"):
         state.play("place b1")
     assert snapshot(state) == before
 
