@@ -51,9 +51,28 @@ def say(key: str, text: str, /, **values: Any) -> Said:
     return Said(key, text.format(**{name: english(value) for name, value in values.items()}), values)
 
 
+def as_json(value: Any) -> Any:
+    """A sentence as JSON keeps its key and values (`{"said": key, "text": …, "values": …}`);
+    anything else as it is. `from_json` reads it back."""
+    if isinstance(value, Said):
+        return {"said": value.key, "text": str(value), "values": {name: as_json(item) for name, item in value.values.items()}}
+    if isinstance(value, (list, tuple)):
+        return [as_json(item) for item in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    """What `as_json` wrote, sentences made again (with the same English text)."""
+    if isinstance(value, dict) and set(value) == {"said", "text", "values"} and isinstance(value["values"], dict):
+        return Said(str(value["said"]), str(value["text"]), {name: from_json(item) for name, item in value["values"].items()})
+    if isinstance(value, list):
+        return [from_json(item) for item in value]
+    return value
+
+
 def key_of(text: object) -> str | None:
     """The key of a sentence made by `say` (None for any other text)."""
     return text.key if isinstance(text, Said) else None
 
 
-__all__ = ["Said", "english", "key_of", "say"]
+__all__ = ["Said", "as_json", "english", "from_json", "key_of", "say"]

@@ -21,7 +21,7 @@ from ogames.draw import style
 from ogames.draw.geometry import UNIT, centroid, dual_cells, hex_cells, position, room, spacing
 from ogames.draw.markup import Bounds, Point, document, element, group, num, polygon, text, title
 from ogames.rules.protocol import State
-from ogames.wording import say
+from ogames.wording import Said, say
 
 # How a drawing words its texts (titles, labels): English by default; a face passes its translator
 # of `ogames.wording` sentences (the web face: `ogames.web.messages.speaker`).
@@ -46,7 +46,7 @@ class Marks:
 
 
 def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: Marks | None = None, cell: int = -1,
-                  more: tuple[str, ...] = ()) -> str:
+                  more: tuple[Said, ...] = ()) -> str:
     """The words of a cell's title: `c3: black stone, star cell, last move` (and `more`)."""
     words = [say("stone", "{colour} stone", colour=colour) if colour else say("empty", "empty")]
     if star:
@@ -432,7 +432,7 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
         if cell in marks.highlight:
             parts.append(element("circle", class_="highlight", data_cell=label, cx=x, cy=y, r=r_stone + 0.07 * u, fill="none",
                                  stroke=style.HIGHLIGHT, stroke_width=0.07 * u))
-        more = ()
+        more: tuple[Said, ...] = ()
         if midpoint and colour is None:
             more = (say("open-midpoint", "open midpoint") if "open" in classes.split()
                     else say("closed-midpoint", "closed midpoint (a corner is taken)"),)

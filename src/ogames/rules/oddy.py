@@ -51,10 +51,13 @@ class OddY(StoneGame):
         """Check that m is odd and fits the board; fill the board and size defaults."""
         m = options["sides"]
         if m % 2 == 0:
-            raise self.fail(f"option sides={m} is not valid: Odd-Y needs an odd number of sides (3, 5, 7, …)")
+            raise self.fail(say("odd-sides",
+                                "option sides={m} is not valid: Odd-Y needs an odd number of sides (3, 5, 7, …)", m=m))
         board = options["board"] or ("triangle" if m == 3 else "polar")
         if board == "triangle" and m != 3:
-            raise self.fail(f"option board='triangle' is not valid with sides={m}: the triangle has 3 sides; use board='polar'")
+            raise self.fail(say("triangle-sides",
+                                "option board='triangle' is not valid with sides={m}: the triangle has 3 sides; "
+                                "use board='polar'", m=m))
         size = DEFAULT_SIZE[board] if options["size"] is None else options["size"]
         return {"sides": m, "size": size, "board": board, "pie": options["pie"]}
 

@@ -145,10 +145,9 @@ class Omny(StoneGame):
                 stars = board.cells("perimeter")
                 if len(stars) % 2 == 0:
                     a, b = options["sides"]
-                    raise BadOption(
-                        f"free-y needs an odd number of perimeter (star) cells; sides=({a}, {b}) gives {len(stars)}: "
-                        "choose side lengths of different parity"
-                    )
+                    raise BadOption(say("free-y-parity",
+                                        "free-y needs an odd number of perimeter (star) cells; sides=({a}, {b}) gives "
+                                        "{n}: choose side lengths of different parity", a=a, b=b, n=len(stars)))
             else:
                 options["size"] = options["size"] or DEFAULT_SIZE[variant]
                 board = triangle(options["size"]) if variant == "y" else hexagon(options["size"])
@@ -156,9 +155,13 @@ class Omny(StoneGame):
         total = len(stars)
         komi = options["komi"]
         if options["komi_choice"] and komi != 0:
-            raise BadOption(f"komi={komi} cannot be set with komi_choice on: Black chooses komi as the first action")
+            raise BadOption(say("komi-with-choice",
+                                "komi={komi} cannot be set with komi_choice on: Black chooses komi as the first action",
+                                komi=komi))
         if 2 * komi > total:
-            raise BadOption(f"komi={komi} is too large: it may be at most S/2 = {format_komi(total)} ({total} star cells)")
+            raise BadOption(say("komi-too-large",
+                                "komi={komi} is too large: it may be at most half the star cells, {most} ({stars} star cells)",
+                                komi=komi, most=format_komi(total), stars=total))
         self.board = board
         self.star_cells = frozenset(stars)
         mask = board.mask(stars)
@@ -376,11 +379,12 @@ def _cell_board(labels: tuple[str, ...]) -> Board:
     try:
         board = explicit_cells(labels)
     except (UnknownLabel, ValueError) as exc:
-        raise BadOption(f"option cells is not valid: {exc}") from None
+        reason = exc.said if isinstance(exc, UnknownLabel) else str(exc)
+        raise BadOption(say("cells-invalid", "option cells is not valid: {reason}", reason=reason)) from None
     if len(board) < 2:
-        raise BadOption("option cells is not valid: a board needs at least two cells")
+        raise BadOption(say("cells-too-few", "option cells is not valid: a board needs at least two cells"))
     if len(reference.components([False] * len(board), board.neighbours)) != 1:
-        raise BadOption("option cells is not valid: the cells must form one connected board")
+        raise BadOption(say("cells-not-connected", "option cells is not valid: the cells must form one connected board"))
     return board
 
 
@@ -390,18 +394,21 @@ def _resolve_stars(board: Board, spec: str | tuple[str, ...]) -> frozenset[int]:
         cells: set[int] = set()
         for word in spec.split("+"):
             if word == "centre" and len(board.cells("centre")) != 1:
-                raise BadOption(f"option stars={spec!r} is not valid: this board has no single centre cell")
+                raise BadOption(say("stars-no-centre", "option stars={spec} is not valid: this board has no single centre cell",
+                                    spec=repr(spec)))
             cells |= board.cells(word)
         if not cells:
-            raise BadOption(f"option stars={spec!r} is not valid: it names no cell of this board")
+            raise BadOption(say("stars-none",
+                                "option stars={spec} is not valid: it names no cell of this board", spec=repr(spec)))
         return frozenset(cells)
     found: list[int] = []
     for label in spec:
         try:
             cell = board.index(label)
         except UnknownLabel:
-            raise BadOption(f"option stars is not valid: star {label!r} is not a cell of this board") from None
+            raise BadOption(say("star-not-a-cell", "option stars is not valid: star {label} is not a cell of this board",
+                                label=repr(label))) from None
         if cell in found:
-            raise BadOption(f"option stars is not valid: star {label!r} is named twice")
+            raise BadOption(say("star-twice", "option stars is not valid: star {label} is named twice", label=repr(label)))
         found.append(cell)
     return frozenset(found)

@@ -48,6 +48,7 @@ from ogames.web.board import board_setup, board_svg, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
+    api_language,
     error_response,
     find_game,
     form_fields,
@@ -57,6 +58,7 @@ from ogames.web.common import (
     read_message,
     refused,
     render_page,
+    request_language,
     script_json,
     serve_socket,
 )
@@ -88,6 +90,7 @@ from ogames.web.settings import Settings
 from ogames.web.store import Store
 from ogames.web.store_faults import StorageError
 from ogames.web.warm import warm_rules
+from ogames.wording import Said, say
 
 log = logging.getLogger("ogames.web")
 HERE = Path(__file__).parent
@@ -155,9 +158,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         path = request.url.path
         limit = settings.max_record_bytes + 8192 if path in RECORD_PATHS else settings.max_body_bytes
         if path != "/replay" and length is not None and (not length.isdigit() or int(length) > limit):
-            return error_response(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+            return error_response(too_large(limit), "too-large", 413, api_language(request))
         if request.url.path.startswith("/api/") and not api_limits.allow(request.client.host if request.client else "?"):
-            return error_response(api_limits.refusal(), "rate-limited", 429)
+            return error_response(api_limits.refusal(), "rate-limited", 429, api_language(request))
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
@@ -172,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def body_of(request: Request) -> bytes:
         body = await request.body()
         if len(body) > settings.max_body_bytes:
-            raise Refusal(f"the request is too large (at most {settings.max_body_bytes} bytes)", "too-large", 413)
+            raise Refusal(too_large(settings.max_body_bytes), "too-large", 413)
         return body
 
     # ----- pages ----------------------------------------------------------------------------
@@ -180,7 +183,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
-            return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
+            return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code,
+                                  api_language(request))
         return page(request, "error.html", exc.status_code, message=None)
 
     @app.exception_handler(StorageError)
@@ -221,7 +225,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ValidationError as exc:
             return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
         except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
-            return page(request, "new.html", 400, **form_context(game, form), message=str(exc)[:200])
+            message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
+            return page(request, "new.html", 400, **form_context(game, form), message=message)
         return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
 
     @app.get("/g/{game_id}", response_model=None)
@@ -232,15 +237,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
-        shown = view(live)
+        language = request_language(request)
+        shown = view(live, language)
         return page(
             request,
             "game.html",
             game=shown,
-            board=board_svg(live.state),
-            options_text=options_text(shown["options"]),
+            board=board_svg(live.state, language),
+            options_text=options_text(shown["options"], language),
             view_json=script_json(shown),
-            setup_json=script_json(board_setup(live.state)),
+            setup_json=script_json(board_setup(live.state, language)),
             max_seconds=settings.max_analysis_seconds,
         )
 
@@ -249,7 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
         text = ogames.records.dumps(live.state.record())
         filename = f"ogames-{live.state.game.name}-{live.id}.json"
         disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
@@ -300,9 +306,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await hub_of(request).get(game_id)
         state = live.state  # replaced, never changed, by each move: safe to read in a thread
         if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
-            why = f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)"
-            return error_response(why, "not-found", 404)
-        return JSONResponse(await asyncio.to_thread(position_view, state, int(k)))
+            why = say("no-position",
+                      "there is no position {k}: positions are 0 to {last} (moves made)", k=quoted(k), last=state.ply)
+            return error_response(why, "not-found", 404, api_language(request))
+        return JSONResponse(await asyncio.to_thread(position_view, state, int(k), api_language(request)))
 
     @app.post("/api/games/{game_id}/moves", response_model=None)
     @answers_errors
@@ -331,7 +338,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
             return await _handle(hub, live, page, incoming, settings.max_message_bytes)
 
-        await serve_socket(websocket, hub, live, lambda: view(live), limit, handle, "rate-limited")
+        await serve_socket(websocket, hub, live, lambda language: view(live, language), limit, handle, "rate-limited")
 
     return app
 
@@ -357,6 +364,11 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     return None
+
+
+def too_large(limit: int) -> str:
+    """A request body over the limit."""
+    return say("too-large", "the request is too large (at most {limit} bytes)", limit=limit)
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
@@ -414,7 +426,7 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
     mode = form.get("mode", "hotseat")
     seat = form.get("seat", "1")
     if not seat.isdigit() or len(seat) > 2:
-        raise ValueError("choose your seat by its number")
+        raise ValueError(say("seat-by-number", "choose your seat by its number"))
     request: dict[str, Any] = {"game": game["name"], "options": options, "level": form.get("level", str(DEFAULT_LEVEL))}
     if mode == "seats":  # who sits in each seat, one choice per seat (`who_1`, `who_2`, …)
         request["seats"] = seat_choices_from_form(game["name"], options, form)

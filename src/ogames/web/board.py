@@ -29,7 +29,9 @@ from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
+from ogames.web.messages import speaker, word
 
 
 def board_of(state: State) -> Board | None:
@@ -37,36 +39,38 @@ def board_of(state: State) -> Board | None:
     return getattr(state, "board", None)
 
 
-def board_svg(state: State) -> str:
-    """The board of a state as SVG markup, every cell an element with `data-cell` (empty without a board)."""
+def board_svg(state: State, language: str = ENGLISH) -> str:
+    """The board of a state as SVG markup, every cell an element with `data-cell` (empty without a
+    board), its titles and labels in `language`."""
     if board_of(state) is None:
         return ""
-    return draw_board(state, highlight=winning_cells(state))
+    return draw_board(state, highlight=winning_cells(state), speak=speaker(language))
 
 
-def board_part(state: State) -> dict[str, Any]:
-    """What a view says about the board: the drawing and the facts shown beside it (made once per
-    position: a game's view is sent again while the computer thinks, and to every watcher)."""
+def board_part(state: State, language: str = ENGLISH) -> dict[str, Any]:
+    """What a view says about the board: the drawing (in `language`) and the facts shown beside it
+    (made once per position and language: a game's view is sent again while the computer thinks,
+    and to every watcher)."""
     if board_of(state) is None:
         return {}
     last = state.history[-1] if state.history else {}
-    stamp = (len(state.history), id(last), last.get("move"), state.result)
-    kept = _parts.get(state)
+    stamp = (len(state.history), id(last), last.get("move"), state.result, language)
+    kept = _parts.setdefault(state, {}).get(language)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    part = _board_part(state)
-    _parts[state] = (stamp, part)
+    part = _board_part(state, language)
+    _parts[state][language] = (stamp, part)
     return part
 
 
-# The latest board part of each live state, dropped with the state.
-_parts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
+# The latest board part of each live state in each language, dropped with the state.
+_parts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[str, Any]]]] = weakref.WeakKeyDictionary()
 
 
-def _board_part(state: State) -> dict[str, Any]:
+def _board_part(state: State, language: str) -> dict[str, Any]:
     winning = winning_cells(state)
     part: dict[str, Any] = {
-        "svg": draw_board(state, highlight=winning),
+        "svg": draw_board(state, highlight=winning, speak=speaker(language)),
         "winning": winning,
         "captures": list(getattr(state, "last_captures", []) or []),
     }
@@ -156,13 +160,13 @@ def move_list(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def board_setup(state: State) -> dict[str, Any]:
+def board_setup(state: State, language: str = ENGLISH) -> dict[str, Any]:
     """What the page needs once for a whole game: each cell's stone place `[x, y, r]`, a ghost stone
     per colour (drawn at the origin with radius 1, for the page to move and scale), and each colour's
     small stone picture (turn indicator, players, moves)."""
     board = board_of(state)
     colours = state.game.colours
-    pictures = {colour: stone_svg(colour, 22) for colour in colours}
+    pictures = {colour: stone_svg(colour, 22, speak=speaker(language)) for colour in colours}
     if board is None:
         return {"places": {}, "ghosts": {}, "stones": pictures}
     places = {label: [num(x), num(y), num(r)] for label, (x, y, r) in zip(board.labels, stone_places(board), strict=True)}
@@ -184,8 +188,9 @@ def position_state(state: State, k: int) -> State:
     return earlier
 
 
-def position_view(state: State, k: int) -> dict[str, Any]:
-    """What the page shows of an earlier position (read-only): its board, whose turn it was, its result."""
+def position_view(state: State, k: int, language: str = ENGLISH) -> dict[str, Any]:
+    """What the page shows of an earlier position (read-only): its board, whose turn it was, its
+    result (in `language`)."""
     earlier = position_state(state, k)
     result = earlier.result
     return {
@@ -194,8 +199,9 @@ def position_view(state: State, k: int) -> dict[str, Any]:
         "of": len(state.history),
         "to_move": None if earlier.is_over else earlier.to_move,
         "scores": earlier.scores,
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
-        "board": board_part(earlier),
+        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
+                                               "text": word(result.describe(), language)},
+        "board": board_part(earlier, language),
     }
 
 

@@ -15,13 +15,16 @@ from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from markupsafe import Markup, escape
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
 from ogames.web.limits import ConnectionLimit
+from ogames.web.messages import word
 from ogames.web.protocol import explain
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
@@ -34,14 +37,25 @@ def request_language(request: Request) -> str:
     return i18n.pick(asked, request.headers.get("accept-language"))
 
 
+def api_language(request: Request | WebSocket) -> str:
+    """The language of a JSON answer or a WebSocket's messages: English (the API is for programs)
+    unless the page that asks says `?lang=` (its own language)."""
+    asked = request.query_params.get("lang")
+    return asked if asked in i18n.LANGUAGES else i18n.DEFAULT
+
+
 def render_page(templates: Any, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie."""
+    """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie. The
+    template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
     response = templates.TemplateResponse(
         request,
         name,
         {
             "t": i18n.words(language),
+            "word": lambda text: word(text, language),
+            "choice_words": lambda option, value: i18n.choice(i18n.words(language), option, value),
+            "code_spans": code_spans,
             "option_help": option_help.texts(language),
             "lang": language,
             "plural": functools.partial(plural_in, language),  # plural(n, t.key, **values): the form for n, filled in
@@ -61,6 +75,13 @@ def plural_in(language: str, n: int, forms: str, **values: Any) -> str:
     return i18n.plural(n, forms, language, **values)
 
 
+def code_spans(text: object) -> Markup:
+    """Text for a page with its `backticked` parts as code (what is typed as it stands: `all`), escaped."""
+    parts = str(text).split("`")
+    return Markup("").join(Markup("<code>{}</code>").format(part) if index % 2 else escape(part)
+                           for index, part in enumerate(parts))
+
+
 async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]], game_id: str) -> LiveT | None:
     """Accept a page's WebSocket and find its game; None (the page told why, the socket closed)
     when there is no such game or it cannot be rebuilt."""
@@ -68,7 +89,7 @@ async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]]
     try:
         return await get(game_id)
     except Refusal as refusal:
-        await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+        await websocket.send_json(worded(refused(refusal.message, refusal.code), api_language(websocket)))
         await websocket.close(code=4404 if refusal.status == 404 else 4500)
         return None
 
@@ -77,7 +98,9 @@ async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]]
 
 
 class Refusal(Exception):
-    """A request that is refused with a reason; nothing was changed."""
+    """A request that is refused with a reason; nothing was changed. The message is English, made
+    by `say` (a key and values) so that a page in another language shows it in its own
+    (`ogames.web.messages`); the JSON API answers the English."""
 
     def __init__(self, message: str, code: str = "refused", status: int = 400):
         super().__init__(message)
@@ -87,9 +110,17 @@ class Refusal(Exception):
 
 
 
-def error_response(message: str, code: str, status: int) -> JSONResponse:
-    """An API error: `{error, code}` with the HTTP status."""
-    return JSONResponse({"error": message, "code": code}, status_code=status)
+def error_response(message: str, code: str, status: int, language: str = i18n.DEFAULT) -> JSONResponse:
+    """An API error: `{error, code}` with the HTTP status (the error worded in `language`)."""
+    return JSONResponse({"error": word(message, language), "code": code}, status_code=status)
+
+
+def worded(message: dict[str, Any], language: str) -> dict[str, Any]:
+    """A page's message with its sentences (an error's `message`, a verdict's `reason`) in the
+    page's language; the same message in English."""
+    if language == i18n.DEFAULT:
+        return message
+    return {key: word(value, language) if key in ("message", "reason") else value for key, value in message.items()}
 
 
 def answers_errors(
@@ -105,11 +136,17 @@ def answers_errors(
         try:
             return await handler(*args, **kwargs)
         except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422, _language_of(args, kwargs))
         except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status, _language_of(args, kwargs))
 
     return answered
+
+
+def _language_of(args: Any, kwargs: Any) -> str:
+    """The answer's language, from the handler's request (`api_language`)."""
+    request = kwargs.get("request") or next((arg for arg in args if isinstance(arg, Request)), None)
+    return api_language(request) if request is not None else i18n.DEFAULT
 
 
 def refused(message: str, code: str) -> dict[str, Any]:
@@ -133,16 +170,20 @@ def offer(queue: asyncio.Queue, message: dict[str, Any]) -> None:
     queue.put_nowait(message)
 
 
-def broadcast(watchers: set[asyncio.Queue], message: dict[str, Any]) -> None:
-    """Offer one message to every watcher's queue."""
-    for queue in list(watchers):
-        offer(queue, message)
+def broadcast(watchers: dict[asyncio.Queue, str], message: Callable[[str], dict[str, Any]]) -> None:
+    """Offer every watcher's queue the message in its page's language (`message(language)`, made
+    once per language)."""
+    made: dict[str, dict[str, Any]] = {}
+    for queue, language in list(watchers.items()):
+        if language not in made:
+            made[language] = message(language)
+        offer(queue, made[language])
 
 
 class Watched(Protocol):
-    """A live game or table: the queues of the connections watching it."""
+    """A live game or table: the queues of the connections watching it, each with its page's language."""
 
-    watchers: set[asyncio.Queue]
+    watchers: dict[asyncio.Queue, str]
 
 
 LiveT = TypeVar("LiveT", bound=Watched)
@@ -155,24 +196,24 @@ class Announcer(Generic[LiveT]):
 
     queue_size: ClassVar[int] = 8
 
-    def view_of(self, live: LiveT) -> dict[str, Any]:
+    def view_of(self, live: LiveT, language: str = i18n.DEFAULT) -> dict[str, Any]:
         raise NotImplementedError
 
-    def watch(self, live: LiveT) -> asyncio.Queue:
-        """A queue that receives every new view (the newest ones, if it falls behind)."""
+    def watch(self, live: LiveT, language: str = i18n.DEFAULT) -> asyncio.Queue:
+        """A queue that receives every new view in a language (the newest ones, if it falls behind)."""
         queue: asyncio.Queue = asyncio.Queue(self.queue_size)
-        live.watchers.add(queue)
+        live.watchers[queue] = language
         return queue
 
     def unwatch(self, live: LiveT, queue: asyncio.Queue) -> None:
         """Stop sending views to a queue."""
-        live.watchers.discard(queue)
+        live.watchers.pop(queue, None)
 
     async def announce(self, live: LiveT) -> None:
-        """Send the current view to everyone watching."""
+        """Send the current view to everyone watching, drawn once for each language watched."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
-        broadcast(live.watchers, self.view_of(live))
+        broadcast(live.watchers, lambda language: self.view_of(live, language))
 
 
 async def send_all(websocket: WebSocket, queue: asyncio.Queue) -> None:
@@ -196,7 +237,7 @@ class LiveHub(Protocol):
 
     presence: Any
 
-    def watch(self, live: Any) -> asyncio.Queue: ...
+    def watch(self, live: Any, language: str = ...) -> asyncio.Queue: ...
 
     def unwatch(self, live: Any, queue: asyncio.Queue) -> None: ...
 
@@ -209,17 +250,20 @@ async def serve_socket(
     websocket: WebSocket,
     hub: LiveHub,
     live: Any,
-    first: Callable[[], dict[str, Any]],
+    first: Callable[[str], dict[str, Any]],
     limit: ConnectionLimit,
     handle: PageHandler,
     code: str,
 ) -> None:
     """A page's WebSocket on a live game or table, until it closes: its presence joined, the view
-    `first()` (made once the page has joined) and then every announced one sent in order, each message rate-limited (refused with
-    `code`; a connection that keeps sending past the limit's strikes is closed) and handled."""
+    `first(language)` (made once the page has joined) and then every announced one sent in order,
+    each message rate-limited (refused with `code`; a connection that keeps sending past the
+    limit's strikes is closed) and handled. Views and answers are in the page's language (`?lang=`
+    on the socket's address; English without it)."""
+    language = api_language(websocket)
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-    queue = hub.watch(live)
-    offer(queue, first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
+    queue = hub.watch(live, language)
+    offer(queue, first(language))  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
     sender = asyncio.create_task(send_all(websocket, queue))
     try:
         while True:
@@ -232,11 +276,11 @@ async def serve_socket(
                     await drain(queue)
                     await websocket.close(code=1008, reason="too many messages")
                     break
-                offer(queue, refused(limit.refusal(), code))
+                offer(queue, worded(refused(limit.refusal(), code), language))
                 continue
             answer = await handle(page, incoming)
             if answer is not None:
-                offer(queue, answer)
+                offer(queue, worded(answer, language))
     except WebSocketDisconnect:
         pass
     finally:
@@ -254,17 +298,17 @@ def read_message(
     message `parse` accepts (`explain` words the last)."""
     text = incoming.get("text")
     if text is None:
-        return None, refused("messages are JSON text, not binary", "invalid")
+        return None, refused(say("binary-message", "messages are JSON text, not binary"), "invalid")
     if len(text.encode("utf-8")) > limit:
-        return None, refused(f"the message is too long (at most {limit} bytes)", "too-large")
+        return None, refused(say("message-too-long", "the message is too long (at most {limit} bytes)", limit=limit), "too-large")
     try:
         return parse(json.loads(text)), None
     except json.JSONDecodeError:
-        return None, refused("the message is not JSON", "invalid")
+        return None, refused(say("not-json", "the message is not JSON"), "invalid")
     except ValidationError as exc:
         return None, refused(explain(exc), "invalid")
     except RecursionError:
-        return None, refused("the message is nested too deeply", "invalid")
+        return None, refused(say("nested-too-deeply", "the message is nested too deeply"), "invalid")
 
 
 # ----- games and their forms ------------------------------------------------------------------
@@ -280,17 +324,21 @@ def find_game(name: str) -> dict[str, Any] | None:
     return next((game for game in catalogue() if game["name"] == name), None)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    """A game's options in one line, as the command line writes them (`size=5 · pie=on`)."""
+def options_text(options: dict[str, Any], language: str = i18n.DEFAULT) -> str:
+    """A game's options in one line: in English as the command line writes them (`size=5 · pie=on`),
+    in another language with the form's words for the names and values (`размер: 5 · правило пирога: нет`)."""
+    t = i18n.words(language)
     shown = []
     for name, value in options.items():
         if value is None:
             continue
         if isinstance(value, bool):
-            value = "on" if value else "off"
+            value = ("on" if value else "off") if language == i18n.DEFAULT else t["yes" if value else "no"]
         elif isinstance(value, list):
             value = ",".join(str(item) for item in value)
-        text = f"{name}={value}"
+        elif isinstance(value, str) and language != i18n.DEFAULT:
+            value = i18n.choice(t, name, value)
+        text = f"{name}={value}" if language == i18n.DEFAULT else f"{i18n.option_label(t, name)}: {value}"
         shown.append(text if len(text) <= 60 else text[:57] + "…")
     return " · ".join(shown)
 

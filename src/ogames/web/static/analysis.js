@@ -15,8 +15,10 @@ window.OgamesAnalysis = (function () {
   // that, so wait a moment and ask again rather than fail.
   async function post(url, body) {
     let response;
+    // Answers and refusals in the page's language.
+    const worded = url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(document.documentElement.lang || "en");
     for (let attempt = 0; ; attempt++) {
-      response = await fetch(url, {
+      response = await fetch(worded, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -73,7 +75,7 @@ window.OgamesAnalysis = (function () {
     function show(found) {
       box.replaceChildren();
       box.hidden = false;
-      const best = line(words.best_move, found.move);
+      const best = line(words.best_move, found.move_text || found.move);
       best.className = "best-move";
       best.dataset.move = found.move;
       box.append(best);
@@ -101,7 +103,7 @@ window.OgamesAnalysis = (function () {
         }
       }
       if (found.pv && found.pv.length) {
-        const expected = line(words.line, found.pv.join(" → "));
+        const expected = line(words.line, (found.pv_text || found.pv).join(" → "));
         expected.className = "pv";
         box.append(expected);
       }

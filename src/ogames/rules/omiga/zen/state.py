@@ -170,7 +170,7 @@ class ZenState(State):
             raise IllegalMove(move, say("zen-name-deck", "name a deck: white or black"))
         if word not in self.supplies:
             raise IllegalMove(move, say("zen-deck-aside", "the {colour} deck is set aside: the form {form} has no {colour} cells",
-                                        colour=word, form=self.form.english))
+                                        colour=word, form=self.form.english, russian=self.form.russian))
         return word
 
     def _turned(self, move: str, extra: list[str]) -> bool:
