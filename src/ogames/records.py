@@ -258,8 +258,8 @@ def replay_move(state: State, number: int, entry: Any) -> None:
         state.replay_entry(entry)
         made = state.history[-1]
     except Exception as exc:  # the boundary: whatever the rules raise for this entry
-        raise BadRecord(say("record-bad-move",
-                            "move {n} ({by} {move}) cannot be replayed: {reason}", n=number, by=shown(entry["by"]),
+        by = entry["by"] if isinstance(entry["by"], str) and len(entry["by"]) <= 40 else shown(entry["by"])
+        raise BadRecord(say("record-bad-move", "move {n} ({by} {move}) cannot be replayed: {reason}", n=number, by=by,
                             move=shown(entry["move"]), reason=_why(exc))) from None
     if "t" in entry:
         made["t"] = entry["t"]  # the record's own number (ogames rounds times it makes to milliseconds)

@@ -51,7 +51,8 @@ COLLECT = """() => {
     const text = node.nodeValue.trim();
     if (text && !foreign(node.parentElement)) out.push([where(node.parentElement), text]);
   }
-  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt], input[type=submit], input[type=button]')) {
+  const named = '[aria-label], [title], [placeholder], [alt], input[type=submit], input[type=button]';
+  for (const el of document.querySelectorAll(named)) {
     if (foreign(el)) continue;
     for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
       const value = el.getAttribute(name);
@@ -120,7 +121,8 @@ class Walk:
             for where, text in items:
                 seen.setdefault(re.sub(r"[0-9]+", "N", re.sub(r"\b[a-z]{1,3}[0-9]+\b", "CELL", text)), f"{where}: {text!r}")
             shown = list(seen.values())
-            lines.append(f"{name}:\n" + "\n".join(f"    {line}" for line in shown[:12]) + (f"\n    … {len(shown) - 12} more" if len(shown) > 12 else ""))
+            more = f"\n    … {len(shown) - 12} more" if len(shown) > 12 else ""
+            lines.append(f"{name}:\n" + "\n".join(f"    {line}" for line in shown[:12]) + more)
         assert not self.found, f"English on {len(self.found)} of {len(self.visited)} Russian pages:\n" + "\n".join(lines)
 
 
@@ -146,10 +148,11 @@ def move(server: str, made: dict[str, Any], view: dict[str, Any], chosen: str, s
     return after
 
 
-def play_out(server: str, made: dict[str, Any], seed: int = 1, limit: int = 10_000) -> dict[str, Any]:
+def play_out(server: str, made: dict[str, Any], view: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
+    """Random moves until the game is over (from `view`, else the start); the last view."""
     rng = random.Random(seed)
-    view = made["view"]
-    for _ in range(limit):
+    view = view or made["view"]
+    for _ in range(10_000):
         if view["over"]:
             break
         cells = view["legal"] or view["specials"]
@@ -206,7 +209,7 @@ def board_game_pages(walk: Walk, game: str) -> None:
         expect(page.locator("#message")).to_be_visible()
         walk.check(f"{game}: a move before the komi is chosen")
     # Played to its end, and resigned.
-    over = play_out(server, made)
+    over = play_out(server, made, view)
     walk.goto(f"/g/{made['id']}", live=True)
     expect(page.locator("#status.result")).to_be_visible()
     walk.check(f"{game}: a finished game ({over['result']['reason']})")
@@ -292,7 +295,7 @@ def test_home_rules_forms_replay_and_errors_in_russian(walk: Walk, server: str) 
     walk.check("a refused new-game form")
     walk.goto("/new/omiga")
     page.select_option("#opt_variant", "zen")
-    page.fill("#opt_form", "no-such-form")
+    page.fill("#opt_form", "Бармаглот")  # a form nobody knows (the refusal quotes it)
     page.click("button[type=submit]")
     expect(page.locator(".problem")).to_be_visible()
     walk.check("a refused Omiga form")
@@ -307,8 +310,8 @@ def test_home_rules_forms_replay_and_errors_in_russian(walk: Walk, server: str) 
     walk.goto("/replay")
     walk.check("the upload page")
     record = call(server, f"/g/{finished['id']}/record.json")[1]
-    page.set_input_files("#record", files=[{"name": "bad.json", "mimeType": "application/json",
-                                            "buffer": json.dumps({**record, "moves": [{"move": "zz9", "by": "black"}]}).encode()}])
+    bad = json.dumps({**record, "moves": [{"move": "zz9", "by": "black"}]}).encode()  # a cell that is not on the board
+    page.set_input_files("#record", files=[{"name": "bad.json", "mimeType": "application/json", "buffer": bad}])
     page.click("form.upload button[type=submit]")
     expect(page.locator(".problem")).to_be_visible()
     walk.check("a refused upload")

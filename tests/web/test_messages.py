@@ -32,7 +32,8 @@ def said_calls() -> dict[str, list[tuple[str, set[str], str]]]:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "say":
                 key, text = node.args[0], node.args[1]
                 where = f"{path.relative_to(SOURCE)}:{node.lineno}"
-                assert isinstance(key, ast.Constant) and isinstance(text, ast.Constant), f"{where}: say() needs a literal key and text"
+                literal = isinstance(key, ast.Constant) and isinstance(text, ast.Constant)
+                assert literal, f"{where}: say() needs a literal key and text"
                 names = {keyword.arg for keyword in node.keywords if keyword.arg}
                 found.setdefault(key.value, []).append((text.value, names, where))
     return found
@@ -115,7 +116,7 @@ def test_text_without_a_translation_stays_english() -> None:
 
 
 sentences = st.deferred(lambda: st.builds(
-    lambda key, values: say(key, " ".join("{%s}" % name for name in values), **values),
+    lambda key, values: say(key, " ".join(f"{{{name}}}" for name in values), **values),
     st.sampled_from(sorted(SAID)),
     st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.one_of(st.text(max_size=8), st.integers(), sentences),
                     max_size=3),

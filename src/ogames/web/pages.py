@@ -102,7 +102,8 @@ def register(app: FastAPI, page: Page) -> None:
             lambda: (store.open_games(), store.recent_games(8, ("playing",)), store.finished_games())
         )
         games = ogames.games()
-        pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"]) for game in games})
+        language = request_language(request)
+        pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"], language) for game in games})
         return page(
             request,
             "home.html",
@@ -123,7 +124,7 @@ def register(app: FastAPI, page: Page) -> None:
         language = request_language(request)
         text_language = language if rulebook.translated(game, language) else rulebook.ENGLISH
         body = await asyncio.to_thread(rulebook.html, game, text_language)
-        picture = await asyncio.to_thread(sample_svg, game)
+        picture = await asyncio.to_thread(sample_svg, game, language)
         titles = {name: ogames.load(name).title for name in rulebook.GAMES}
         return page(request, "rules.html", game=game, title=rulebook.title(game, text_language), body=body,
                     picture=picture, text_language=text_language, playable=game in PLAYABLE, games=rulebook.GAMES, titles=titles)
