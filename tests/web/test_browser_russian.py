@@ -160,6 +160,22 @@ def play_out(server: str, made: dict[str, Any], view: dict[str, Any] | None = No
     return view
 
 
+def advance(server: str, made: dict[str, Any], view: dict[str, Any], turns: int) -> dict[str, Any]:
+    """Play the first legal move until `turns` whole turns are made (Omega's turn places a stone of
+    every colour); the last view."""
+    def turn_starts(view: dict[str, Any]) -> bool:
+        placing = (view.get("board") or {}).get("placing")
+        return placing is None or placing["index"] == 1
+
+    while len(view["moves"]) < turns or not turn_starts(view):
+        view = move(server, made, view, view["legal"][0])
+    return view
+
+
+def options_colours(made: dict[str, Any]) -> list[str]:
+    return list(made["view"]["colours"])
+
+
 def seats_fragment(made: dict[str, Any]) -> str:
     here = ",".join(f"{seat}.{token}" for seat, token in made["tokens"].items())
     invited = ",".join(f"{seat}.{item['token']}" for seat, item in made["invitations"].items())
@@ -182,8 +198,7 @@ def board_game_pages(walk: Walk, game: str) -> None:
     made = create(server, game, options)
     view = made["view"]
     first = view["legal"][0]
-    view = move(server, made, view, first)
-    view = move(server, made, view, view["legal"][0])  # two moves: the first one is an earlier position
+    view = advance(server, made, view, 2)  # two turns: the first one is an earlier position
     walk.goto(f"/g/{made['id']}{seats_fragment(made)}", live=True)
     walk.check(f"{game}: a new game on one screen")
     page.click(f'#board [data-cell="{first}"]')  # taken already
@@ -200,7 +215,7 @@ def board_game_pages(walk: Walk, game: str) -> None:
     # Special moves offered to the player to move: the swap (pie rule), Omny's komi to choose.
     special = create(server, game, {**options, "komi_choice": True} if game == "omny" else options)
     if game != "omny":
-        move(server, special, special["view"], special["view"]["legal"][0])
+        advance(server, special, special["view"], 1)  # the first turn: the next player may swap
     walk.goto(f"/g/{special['id']}{seats_fragment(special)}", live=True)
     expect(page.locator("#specials button").first).to_be_visible()
     walk.check(f"{game}: special moves offered")
@@ -226,15 +241,17 @@ def board_game_pages(walk: Walk, game: str) -> None:
     expect(page.locator("#clocks")).to_be_visible()
     walk.check(f"{game}: with a clock")
     flagged = create(server, game, options, clock={"minutes": 0.05, "increment": 0})
-    move(server, flagged, flagged["view"], flagged["view"]["legal"][0])
+    advance(server, flagged, flagged["view"], len(flagged["view"]["seats"]))  # a seat's clock runs from its second turn
     walk.goto(f"/g/{flagged['id']}", live=True)
     expect(page.locator("#status.result")).to_be_visible(timeout=30_000)
     walk.check(f"{game}: lost on time")
     # Against the computer.
     against = create(server, game, options, mode="ai", seat=0, level=1)
     walk.goto(f"/g/{against['id']}{seats_fragment(against)}", live=True)
-    page.locator("#board g.cell[data-legal]").first.click()
-    expect(page.locator("#moves li")).to_have_count(2, timeout=60_000)
+    for placed in range(1, len(options_colours(against)) + 1 if game == "omega" else 2):  # Omega: a stone of every colour
+        page.locator("#board g.cell[data-legal]").first.click()
+        page.wait_for_function("n => document.querySelectorAll('#board g.cell[data-stone]').length >= n", arg=placed)
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 2", timeout=120_000)  # the computer moved
     walk.check(f"{game}: against the computer")
     # Online: a friend invited by a link, an open seat; a take-back asked.
     seats = ["here", "invite", "open"][: 3 if game == "omega" else 2]
@@ -359,7 +376,7 @@ def test_omiga_tables_in_russian(walk: Walk, server: str) -> None:
     expect(page.locator("#status .countdown")).to_be_visible()
     walk.check("Omiga: the countdown to the signal")
     expect(page.locator("#actions button, #my-hands .hand-card").first).to_be_visible()
-    wait_until(lambda: page.evaluate("!document.querySelector('#status .countdown')"))
+    wait_until(lambda: page.evaluate("() => !document.querySelector('#status .countdown')"))
     page.locator("#my-hands .hand-card").first.click()
     page.locator("#table [data-cell]:not([data-fits])").last.click()
     expect(page.locator("#message")).to_be_visible()
