@@ -149,3 +149,54 @@ def test_every_language_has_the_fields_english_has() -> None:
     for language in LANGUAGES:
         for key, english in i18n.WORDS[i18n.DEFAULT].items():
             assert fields(i18n.WORDS[language][key]) <= fields(english) | {"colour"}, key
+
+
+# ----- the server: a page's language over the socket and the API; the API's own English ------------------
+
+
+def test_a_page_socket_in_russian_and_one_in_english_watch_the_same_game(client) -> None:
+    from .conftest import create, receive_state
+
+    game_id, tokens = create(client)
+    with client.websocket_connect(f"/ws/g/{game_id}?lang=ru") as russian, \
+            client.websocket_connect(f"/ws/g/{game_id}") as english:
+        receive_state(russian), receive_state(english)
+        russian.send_json({"type": "move", "move": "a1", "token": tokens["0"], "version": 0})
+        moved = lambda view: view["version"] == 1  # noqa: E731
+        seen_ru, seen_en = receive_state(russian, moved), receive_state(english, moved)
+        assert seen_ru["seats"][0]["name"] == "игрок 1" and seen_en["seats"][0]["name"] == "player 1"
+        assert "сторона" not in seen_ru["board"]["svg"] and "a1: чёрный камень" in seen_ru["board"]["svg"]
+        assert "a1: black stone" in seen_en["board"]["svg"]
+        russian.send_json({"type": "move", "move": "a1", "token": tokens["1"], "version": 1})  # taken
+        refusal = next(message for message in iter(russian.receive_json, None) if message["type"] == "error")
+        taken = "ход «a1» невозможен: клетка a1 уже занята (чёрный камень)"
+        assert refusal == {"type": "error", "code": "illegal", "message": taken}
+        russian.send_json({"type": "resign", "token": tokens["1"], "version": 1})
+        over_ru, over_en = receive_state(russian, lambda view: view["over"]), receive_state(english, lambda view: view["over"])
+        assert over_ru["result"]["text"] == "чёрные победили (белые сдались)"
+        assert over_en["result"]["text"] == "black won (white resigned)"
+        assert [move.get("text") for move in over_ru["moves"]] == ["a1", "сдача"]
+        assert all("text" not in move for move in over_en["moves"])  # the English view is as it always was
+
+
+def test_the_api_answers_in_english_unless_a_page_asks_for_its_language(client) -> None:
+    from .conftest import create
+
+    game_id, tokens = create(client)
+    body = {"move": "zz9", "token": tokens["0"], "version": 0}
+    english = client.post(f"/api/games/{game_id}/moves", json=body).json()
+    russian = client.post(f"/api/games/{game_id}/moves?lang=ru", json=body).json()
+    assert english == {"error": "illegal move 'zz9': 'zz9' is not a cell of this board", "code": "illegal"}
+    assert russian == {"error": "ход «zz9» невозможен: на этой доске нет клетки 'zz9'", "code": "illegal"}
+    assert client.get("/api/games/nope?lang=ru").json()["error"] == "такой партии нет"
+    assert client.get(f"/api/games/{game_id}").json()["seats"][0]["name"] == "player 1"
+
+
+def test_pages_show_refusals_in_their_language(client) -> None:
+    form = {"opt_variant": "custom", "opt_cells": "a1 zz99"}  # two cells far apart
+    page = client.post("/new/omny?lang=ru", data=form)
+    assert page.status_code == 400
+    assert "список клеток неверен: клетки должны составлять одну связную доску" in page.text
+    english = client.post("/new/omny?lang=en", data=form)
+    assert "option cells is not valid: the cells must form one connected board" in english.text
+    assert "такой партии нет" in client.get("/g/nope?lang=ru").text

@@ -262,8 +262,8 @@ class OmnyState(StoneState):
         if move.startswith("komi") and not self.board.has(move):
             return self.choose_komi(move)
         if self.twice_komi is None:
-            raise IllegalMove(move, say("komi-first-action", "Black's first action is to choose komi (the buttons, or komi=K: "
-                                        "K from 0 to {most} in steps of 0.5)", most=format_komi(self.game.total_stars)))
+            raise IllegalMove(move, say("komi-first-action", "Black's first action is to choose komi: komi=K, K from 0 to {most} "
+                                        "in steps of 0.5", most=format_komi(self.game.total_stars)))
         return super().apply(move)
 
     def choose_komi(self, move: str) -> dict[str, Any]:
