@@ -225,8 +225,8 @@ def register(app: FastAPI, page: Page) -> None:
         # Whatever the route (a finished game, one on one screen, an upload), never a position a
         # live game against someone has been through: its best move would be a hint to one side.
         if await asyncio.to_thread(hints.is_hint, state, hub_of(request).games_against_someone()):
-            raise Refusal("this position is on the board of a game being played against someone on this server: "
-                          "the computer analyses it once that game is over", "not-allowed", 403)
+            raise Refusal(say("position-in-play", "this position is on the board of a game being played against someone on "
+                              "this server: the computer analyses it once that game is over"), "not-allowed", 403)
         client = request.client.host if request.client else "?"
         analyses.start(client)
         try:
