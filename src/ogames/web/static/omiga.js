@@ -321,8 +321,9 @@
       const parts = [words.in_hand.replace("{n}", seat.hand.length)];
       Object.keys(seat.supplies).forEach(function (colour) {
         const s = seat.supplies[colour];
-        const name = Object.keys(seat.supplies).length > 1 ? colourName(colour) + " " : "";
-        parts.push(name + words.deck_n.replace("{n}", s.deck) + ", " + words.discards_n.replace("{n}", s.discards));
+        // Zen draws from both decks: each is named by its colour ("white deck 32").
+        const deck = Object.keys(seat.supplies).length > 1 ? words["deck_" + colour + "_n"] || colourName(colour) + " " + words.deck_n : words.deck_n;
+        parts.push(deck.replace("{n}", s.deck) + ", " + words.discards_n.replace("{n}", s.discards));
       });
       counts.textContent = parts.join(" · ");
       li.append(counts);
