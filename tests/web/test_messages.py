@@ -86,6 +86,14 @@ def test_refusals_and_reasons_are_sentences_never_bare_text(name: str, argument:
     bare = [where for where, node in raised_messages(name, argument)
             if where.split("/")[0] in packages and isinstance(node, (ast.JoinedStr, ast.Constant, ast.BinOp))]
     assert not bare, f"{name} with bare English at {bare}"
+    named = {node.id for where, node in raised_messages(name, argument)
+             if where.split("/")[0] in packages and isinstance(node, ast.Name)}
+    for package in packages:
+        for path in sorted((SOURCE / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:  # a module's constants used as messages
+                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in named for t in node.targets):
+                    said = isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "say"
+                    assert said, f"{path.relative_to(SOURCE)}:{node.lineno}: a constant message that is not a sentence"
 
 
 def test_a_refusal_reaches_russian_words_through_nested_sentences() -> None:

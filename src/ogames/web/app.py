@@ -191,9 +191,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def storage_fault(request: Request, exc: StorageError) -> Response:
         # A read the database could not serve (the hubs answer their own writes): 503, one line logged.
         log.warning("%s %s: %s", request.method, request.url.path, exc)
-        message = f"this cannot be shown just now: {exc}"
+        message = say("cannot-show", "this cannot be shown just now: {reason}", reason=exc.args[0] if exc.args else "")
         if request.url.path.startswith("/api/"):
-            return error_response(message, "storage", 503)
+            return error_response(message, "storage", 503, api_language(request))
         return page(request, "error.html", 503, message=message)
 
     register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)

@@ -235,7 +235,8 @@ class Hub(Announcer[LiveGame]):
                 listed=listed,
             )
         except StorageError as exc:
-            raise unavailable(exc, f"new {name} game", "the game could not be stored, so it was not made") from None
+            raise unavailable(exc, f"new {name} game", say("game-not-stored",
+                                                           "the game could not be stored, so it was not made")) from None
         live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
         live.clock = clock
         self._remember(live)
@@ -262,7 +263,7 @@ class Hub(Announcer[LiveGame]):
                 row = await asyncio.to_thread(self.store.load_game, game_id)
                 digests = await asyncio.to_thread(self.store.token_digests, game_id) if row is not None else {}
             except StorageError as exc:
-                raise unavailable(exc, f"game {game_id}", "the game cannot be read just now") from None
+                raise unavailable(exc, f"game {game_id}", say("game-not-read", "the game cannot be read just now")) from None
             if row is None:
                 raise Refusal(NO_SUCH_GAME, "not-found", 404)
             if row.game not in BROWSER_GAMES:
@@ -434,7 +435,8 @@ class Hub(Announcer[LiveGame]):
             try:
                 kinds = await asyncio.to_thread(self.store.take_seat, live.id, seat, token)
             except StorageError as exc:
-                raise unavailable(exc, f"game {live.id}", "the seat could not be stored, so it was not taken") from None
+                raise unavailable(exc, f"game {live.id}", say("seat-not-stored-now",
+                                                              "the seat could not be stored, so it was not taken")) from None
             except Exception:
                 log.exception("game %s: could not store the taking of seat %d", live.id, seat)
                 raise Refusal(say("seat-not-stored", "the seat could not be stored, so it was not taken: try again"),
@@ -513,8 +515,9 @@ class Hub(Announcer[LiveGame]):
             await self.announce(live)
             raise Refusal(say("moved-on", "the game has moved on: look at the board again"), "stale", 409) from None
         except StorageError as exc:
-            what = "the move" if action and "move" in action else "the action"
-            raise unavailable(exc, f"game {live.id}", f"{what} could not be stored, so it was not made") from None
+            what = (say("move-not-made", "the move could not be stored, so it was not made") if action and "move" in action
+                    else say("action-not-made", "the action could not be stored, so it was not made"))
+            raise unavailable(exc, f"game {live.id}", what) from None
         except Exception:
             log.exception("game %s: could not store action %d", live.id, live.version + 1)
             raise Refusal(say("move-not-stored",
@@ -796,7 +799,7 @@ def unavailable(exc: StorageError, about: str, what: str) -> Refusal:
     """The answer (503) to a request the database could not serve, nothing changed: `what` was
     not done, and why; one line in the log, no traceback (the fault is the database's, not a bug)."""
     log.warning("%s: %s: %s", about, what, exc)
-    return Refusal(f"{what}: {exc}", "storage", 503)
+    return Refusal(say("unavailable", "{what}: {reason}", what=what, reason=exc.args[0] if exc.args else ""), "storage", 503)
 
 
 def take_back_to(state: State, seat: int) -> State | None:

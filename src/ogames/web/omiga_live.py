@@ -66,10 +66,8 @@ COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
 TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
 TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
 KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
-SEED_REFUSED = (
-    "the seed of a table played against someone (a bot or another person) is chosen by the server, in secret: "
-    "leave it out (only zen, played alone, may choose its seed)"
-)
+SEED_REFUSED = say("seed-refused", "the seed of a table played against someone (a bot or another person) is chosen by "
+                   "the server, in secret: leave it out (only zen, played alone, may choose its seed)")
 QUEUE_SIZE = 16
 
 
@@ -129,7 +127,8 @@ class OmigaHub(Announcer[LiveTable]):
         try:
             await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
         except StorageError as exc:
-            raise unavailable(exc, "new omiga table", "the game could not be stored, so it was not made") from None
+            raise unavailable(exc, "new omiga table", say("game-not-stored",
+                                                          "the game could not be stored, so it was not made")) from None
         live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
         if self.relay is not None:
             await self.relay.adopt(live)  # a new table: always this process's to referee
@@ -179,7 +178,8 @@ class OmigaHub(Announcer[LiveTable]):
                 row = await asyncio.to_thread(self.store.load_game, table_id)
                 digests = await asyncio.to_thread(self.store.token_digests, table_id) if row is not None else {}
             except StorageError as exc:
-                raise unavailable(exc, f"omiga table {table_id}", "the game cannot be read just now") from None
+                raise unavailable(exc, f"omiga table {table_id}", say("game-not-read",
+                                                                      "the game cannot be read just now")) from None
             if row is None:
                 raise Refusal(NO_SUCH_GAME, "not-found", 404)
             if row.game != "omiga":
@@ -361,7 +361,8 @@ class OmigaHub(Announcer[LiveTable]):
             self.tables.pop(live.id, None)
             raise Refusal(say("moved-on-reload", "the game has moved on: reload the page"), "stale", 409) from None
         except StorageError as exc:
-            raise unavailable(exc, f"omiga table {live.id}", "the action could not be stored, so it was not made") from None
+            raise unavailable(exc, f"omiga table {live.id}", say("action-not-made",
+                                                                 "the action could not be stored, so it was not made")) from None
         except Exception:
             log.exception("omiga table %s: could not store action %d", live.id, live.version + 1)
             raise Refusal(say("action-not-stored", "the action could not be stored, so it was not made: try again"), "storage",
@@ -468,7 +469,8 @@ class OmigaHub(Announcer[LiveTable]):
         try:
             row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
         except StorageError as exc:
-            raise unavailable(exc, f"omiga table {table_id}", "the record cannot be read just now") from None
+            raise unavailable(exc, f"omiga table {table_id}", say("record-not-read",
+                                                                  "the record cannot be read just now")) from None
         return shown_record(row.record() if row is not None else live.state.record())
 
     async def take_over(self, live: LiveTable) -> bool:
