@@ -70,7 +70,7 @@ def test_two_players_second_plays_then_white_continues():
     turn(state)
     assert (state.mover, state.player_colour) == (0, "white") and state.seats == {"white": "A", "black": "B"}
     assert "swap" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match="pie phase is over"):
+    with pytest.raises(IllegalMove, match="the time for swapping is over"):
         state.play("swap")
 
 
@@ -141,14 +141,14 @@ def test_first_round_is_always_p_turns_so_the_end_rule_is_unchanged():
 @pytest.mark.parametrize(
     ("setup", "move", "words"),
     [
-        ([], "swap", "the first player must play"),
-        (["T"], "swap red", "red is not held by a previous player"),
-        (["T"], "swap black", "black is not held by a previous player"),  # one's own colour
+        ([], "swap", "the first player plays a normal turn"),
+        (["T"], "swap red", "red is not played by an earlier player"),
+        (["T"], "swap black", "black is not played by an earlier player"),  # one's own colour
         (["T"], "swap purple", "'purple' is not a colour"),
         (["T"], "swap white black", "write swap or swap <colour>"),
-        (["T", "T"], "swap", "say whom to swap with: swap white, swap black"),
-        (["T", "a5"], "swap white", "stones of this turn are already placed"),
-        (["T", "T", "T", "T"], "swap white", "pie phase is over"),
+        (["T", "T"], "swap", "say whose colour to take: white, black"),
+        (["T", "a5"], "swap white", "stones of this turn are placed already"),
+        (["T", "T", "T", "T"], "swap white", "the time for swapping is over"),
     ],
 )
 def test_illegal_swaps_change_nothing(setup, move, words):
@@ -191,7 +191,7 @@ def test_pie_record_round_trip_and_tampered_swap():
     assert ogames.replay(record).record() == record
     bad = json.loads(json.dumps(record))
     bad["moves"][3]["move"] = "swap blue"
-    with pytest.raises(BadRecord, match="blue is not held by a previous player"):
+    with pytest.raises(BadRecord, match="blue is not played by an earlier player"):
         ogames.replay(bad)
 
 

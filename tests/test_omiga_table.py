@@ -44,7 +44,7 @@ def test_rule1_colour_fits_but_seam_does_not():
     t.place(t.cell("d4"), "black", 2, F("AA/\\"))
     assert not t.fits(t.cell("d3"), bad_seam)  # top '/' meets bottom '\' above
     assert t.fits(t.cell("d3"), F("BA\\/"))
-    assert "does not fit the card above" in t.why_not(t.cell("d3"), "white", bad_seam)
+    assert "does not match the card above it" in t.why_not(t.cell("d3"), "white", bad_seam)
     # Colour wrong on the left:
     assert not t.fits(t.cell("d3"), F("AA\\/"))
 

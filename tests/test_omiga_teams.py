@@ -65,7 +65,7 @@ def test_a_score_freezes_its_end():
     )
     s.hands["white1"].append(design)
     before = s.table.owner.copy()
-    with pytest.raises(IllegalMove, match="left end, frozen"):
+    with pytest.raises(IllegalMove, match="on the left end, which white scored and froze"):
         s.act("white1", s.action_text(design, cell, face), 5)
     assert (s.table.owner == before).all()
 

@@ -59,7 +59,7 @@ def test_toddler_cards_of_other_players_need_not_fit_but_own_cards_must():
     fits_own_only = Face.from_code("BB\\\\")
     _give(state, "black", fits_own_only)
     assert not state.table.fits(b1, fits_own_only)  # rule 1 with every owner would refuse it
-    assert "does not fit the card left it on a1" in state.table.misfit(b1, fits_own_only)
+    assert "does not match the card to its left, on a1" in state.table.misfit(b1, fits_own_only)
     assert state.table.misfit(b1, fits_own_only, "black") is None
     assert "place b1" in state.legal_moves()
 
@@ -69,7 +69,7 @@ def test_toddler_cards_of_other_players_need_not_fit_but_own_cards_must():
     assert state.table.misfit(b1, Face.from_code("AA\\\\"), "white") is None
     assert not any(m.startswith("place b1") for m in state.legal_moves())
     before = snapshot(state)
-    with pytest.raises(IllegalMove, match=r"does not fit the card right it on c1 \(rule 1\)"):
+    with pytest.raises(IllegalMove, match=r"does not match the card to its right, on c1 \(rule 1\)"):
         state.play("place b1")
     assert snapshot(state) == before
 

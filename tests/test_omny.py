@@ -427,8 +427,8 @@ def test_komi_choice_lists_every_value_and_blocks_stones() -> None:
     state = ogames.load("omny", **Y5, komi_choice=True).new_state()
     assert state.komi is None
     assert state.legal_moves() == ["komi=0", "komi=0.5", "komi=1", "komi=1.5"]
-    for move, reason in [("c2", "choose komi"), ("swap", "choose komi"), ("komi=2", "from 0 to S/2 = 1.5"),
-                         ("komi=-0.5", "from 0 to S/2"), ("komi=0.25", "plus 0.5"), ("komi=x", "plus 0.5"),
+    for move, reason in [("c2", "choose komi"), ("swap", "choose komi"), ("komi=2", "from 0 to half the star cells: 1.5"),
+                         ("komi=-0.5", "from 0 to half the star cells"), ("komi=0.25", "plus 0.5"), ("komi=x", "plus 0.5"),
                          ("komi", "komi=K"), ("komi=", "komi=K")]:  # fmt: skip
         before = snapshot(state)
         with pytest.raises(IllegalMove, match=reason):

@@ -69,5 +69,5 @@ def test_play_loop_with_onyx() -> None:
 
     result = CliRunner().invoke(app, ["play", "onyx", "--white", "human", "--pie", "on"], input="b1\nswap\nc1\nb1*\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "b1* is a midpoint and its square's corners are not all empty (b1, c1)" in " ".join(result.output.split())
+    assert "b1* is the midpoint of a square with a stone on a corner (b1, c1)" in " ".join(result.output.split())
     assert "stones captured so far: black 0, white 0" in result.output

@@ -7,6 +7,8 @@ first `SHOWN` characters, and no message is longer than `MESSAGE_LIMIT` characte
 
 from __future__ import annotations
 
+from ogames.wording import Said, say
+
 SHOWN = 40  # characters of a person's input quoted in a message
 MESSAGE_LIMIT = 600  # characters of any error message
 
@@ -33,17 +35,25 @@ def shown(value: object, limit: int = SHOWN) -> str:
 
 def _capped(message: str) -> str:
     if len(message) <= MESSAGE_LIMIT:
-        return message
+        return message  # a `Said` stays one, with its key (ogames.wording)
     return message[: MESSAGE_LIMIT - 1] + "…"
 
 
 class OgamesError(Exception):
-    """Base class of every error ogames raises on purpose."""
+    """Base class of every error ogames raises on purpose. Its message is English; one made by
+    `ogames.wording.say` also carries a key and values, for a face that shows another language."""
 
     def __init__(self, *args: object):
         if len(args) == 1 and isinstance(args[0], str):
             args = (_capped(args[0]),)
         super().__init__(*args)
+
+    @property
+    def said(self) -> str:
+        """The message as it was made: a `Said` with its key when `say` made it, else the text."""
+        if len(self.args) == 1 and isinstance(self.args[0], Said):
+            return self.args[0]
+        return str(self)
 
 
 class IllegalMove(OgamesError, ValueError):
@@ -52,7 +62,7 @@ class IllegalMove(OgamesError, ValueError):
     def __init__(self, move: object, reason: str):
         self.move = move
         self.reason = reason
-        super().__init__(f"illegal move {shown(move)}: {reason}")
+        super().__init__(say("illegal-move", "illegal move {move}: {reason}", move=shown(move), reason=reason))
 
 
 class UnknownLabel(OgamesError, ValueError):

@@ -31,6 +31,7 @@ from typing import Any
 from ogames.errors import BadRecord, IllegalMove, OgamesError, shown
 from ogames.rules import load
 from ogames.rules.protocol import REAL_TIME, RECORD_FORMAT, RECORD_VERSION, State
+from ogames.wording import say
 
 MAX_RECORD_BYTES = 20_000_000  # a record file or text larger than this is refused unread
 MAX_DEPTH = 32  # nesting of JSON arrays and objects (real records nest 4 deep)
@@ -77,7 +78,8 @@ def loads(text: str | bytes | bytearray) -> Any:
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_whole, parse_float=_finite, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
-        raise BadRecord(f"the record is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise BadRecord(say("record-not-json", "the record is not valid JSON: {problem} (line {line}, column {column})",
+                            problem=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
         raise BadRecord(f"the record is not a game record: it is nested too deeply (at most {MAX_DEPTH} levels)") from None
     except _JunkNumber as exc:
@@ -193,15 +195,16 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 def _check_shape(record: Any) -> None:
     if not isinstance(record, dict):
-        raise BadRecord(f"a record is a JSON object, not {_json_type(record)}")
+        raise BadRecord(say("record-not-object", "a record is a JSON object, not {kind}", kind=_json_type(record)))
     if record.get("format") != RECORD_FORMAT or not isinstance(record.get("format"), str):
-        raise BadRecord(f"not an ogames record: format is {shown(record.get('format'))}, expected {RECORD_FORMAT!r}")
+        raise BadRecord(say("record-format", "not an ogames record: format is {given}, expected {format}",
+                            given=shown(record.get("format")), format=repr(RECORD_FORMAT)))
     version = record.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version != RECORD_VERSION:
         raise BadRecord(f"unsupported record version {shown(version)} (this ogames reads version {RECORD_VERSION})")
     missing = _TOP_KEYS - record.keys()
     if missing:
-        raise BadRecord(f"the record lacks {', '.join(sorted(missing))}")
+        raise BadRecord(say("record-lacks", "the record lacks {fields}", fields=sorted(missing)))
     extra = record.keys() - _TOP_KEYS - _OPTIONAL_KEYS
     if extra:
         raise BadRecord(f"the record has unknown fields: {', '.join(k if len(k) <= 40 else shown(k) for k in sorted(extra))}")
@@ -230,7 +233,8 @@ def _start(record: dict[str, Any]) -> State:
     try:
         game = load(record["game"], **record["options"])
     except Exception as exc:  # the boundary: whatever the options make the rules raise
-        raise BadRecord(f"the record's game or options are not valid: {_why(exc)}") from None
+        raise BadRecord(say("record-bad-game",
+                            "the record's game or options are not valid: {reason}", reason=_why(exc))) from None
     written = game.jsonable_options()
     if "seed" in record["options"] and record["options"]["seed"] is None and written.get("seed") is not None:
         # The web server's download of a card game still being played: its seed stays secret.
@@ -254,7 +258,9 @@ def replay_move(state: State, number: int, entry: Any) -> None:
         state.replay_entry(entry)
         made = state.history[-1]
     except Exception as exc:  # the boundary: whatever the rules raise for this entry
-        raise BadRecord(f"move {number} ({shown(entry['by'])} {shown(entry['move'])}) cannot be replayed: {_why(exc)}") from None
+        by = entry["by"] if isinstance(entry["by"], str) and len(entry["by"]) <= 40 else shown(entry["by"])
+        raise BadRecord(say("record-bad-move", "move {n} ({by} {move}) cannot be replayed: {reason}", n=number, by=by,
+                            move=shown(entry["move"]), reason=_why(exc))) from None
     if "t" in entry:
         made["t"] = entry["t"]  # the record's own number (ogames rounds times it makes to milliseconds)
     else:
@@ -276,7 +282,8 @@ def _check_outcome(record: dict[str, Any], state: State) -> None:
     stored = record["result"]
     actual = None if state.result is None else {"winner": state.result.winner, "reason": state.result.reason}
     if stored != actual:
-        raise BadRecord(f"the record's result {shown(stored, 200)} is not what its moves give: {shown(actual, 200)}")
+        raise BadRecord(say("record-result", "the record's result {given} is not what its moves give: {made}",
+                            given=shown(stored, 200), made=shown(actual, 200)))
     if record["seats"] != state.seats:
         given, got = shown(record["seats"], 200), shown(state.seats, 200)
         raise BadRecord(f"the record's seats {given} are not what its moves give: {got}")
@@ -348,7 +355,7 @@ def _why(exc: BaseException) -> str:
     if isinstance(exc, IllegalMove):
         return exc.reason if len(exc.reason) < 300 else str(exc)
     if isinstance(exc, OgamesError):
-        return str(exc)
+        return exc.said
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

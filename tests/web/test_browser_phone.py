@@ -142,7 +142,7 @@ def test_move_confirmation_on_and_off(browser: Any, server: str, shots: Path) ->
     expect(page.locator("#board g.cell.selected")).to_have_count(0)
     # A tap on an occupied cell is not selected: it goes to the server, which says why not.
     second.tap()
-    expect(page.locator("#message")).to_contain_text("occupied")
+    expect(page.locator("#message")).to_contain_text("клетка d3 уже занята")  # in the page's language
     expect(page.locator("#confirm-bar")).to_be_hidden()
     # Off: one tap plays, and the choice is kept in this browser.
     toggle.uncheck()

@@ -14,9 +14,15 @@ from functools import cached_property
 import numpy as np
 
 from ogames.errors import UnknownLabel, shown
+from ogames.wording import say
 
 MAX_LABEL = 24  # characters: longer text is never a cell label (labels are like c3, c4-2, b1*, aa12)
 
+
+
+def not_a_cell(label: object) -> str:
+    """Why a label names no cell of a board."""
+    return say("not-a-cell", "{label} is not a cell of this board", label=shown(label))
 
 @dataclass(frozen=True, eq=False)
 class Board:
@@ -58,10 +64,10 @@ class Board:
     def index(self, label: str) -> int:
         """The cell number of a label (case-insensitive); UnknownLabel if it is not on the board."""
         if not isinstance(label, str):
-            raise UnknownLabel(f"a cell label must be text, not {type(label).__name__}")
+            raise UnknownLabel(say("label-not-text", "a cell label must be text, not {kind}", kind=type(label).__name__))
         key = label.strip().lower()
         if len(key) > MAX_LABEL:  # no board has such labels: refuse before reading them
-            raise UnknownLabel(f"{shown(label)} is not a cell of this {self.kind} board")
+            raise UnknownLabel(not_a_cell(label))
         if self.normalise is not None:
             try:
                 key = self.normalise(key)
@@ -70,7 +76,7 @@ class Board:
         try:
             return self._index[key]
         except KeyError:
-            raise UnknownLabel(f"{shown(label)} is not a cell of this {self.kind} board") from None
+            raise UnknownLabel(not_a_cell(label)) from None
 
     def has(self, label: str) -> bool:
         """Whether a label names a cell of this board."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from ogames.boards.graph import MAX_LABEL, Board, build_board
 from ogames.errors import UnknownLabel, shown
+from ogames.wording import say
 
 Axial = tuple[int, int]
 
@@ -52,10 +53,12 @@ def format_label(x: int, y: int) -> str:
 def parse_label(label: str) -> Axial:
     """The axial coordinates of a hex label (case-insensitive, leading zeros allowed)."""
     if not isinstance(label, str):
-        raise UnknownLabel(f"a cell label must be text, not {type(label).__name__}")
+        raise UnknownLabel(say("label-not-text", "a cell label must be text, not {kind}", kind=type(label).__name__))
     match = _LABEL.match(label.strip().lower()) if len(label) <= MAX_LABEL else None
     if not match:
-        raise UnknownLabel(f"{shown(label)} is not a hex cell label (column letters then a row number, like c3)")
+        raise UnknownLabel(say("not-a-hex-label",
+                               "{label} is not a cell name: a cell is named by its column letters and row number, like c3",
+                               label=shown(label)))
     return column_number(match.group(1)), int(match.group(2)) - 1
 
 

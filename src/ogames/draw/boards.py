@@ -10,7 +10,7 @@ their own classes: `last-move`, `highlight`, `preview` and `captured`, each with
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -21,6 +21,11 @@ from ogames.draw import style
 from ogames.draw.geometry import UNIT, centroid, dual_cells, hex_cells, position, room, spacing
 from ogames.draw.markup import Bounds, Point, document, element, group, num, polygon, text, title
 from ogames.rules.protocol import State
+from ogames.wording import Said, say
+
+# How a drawing words its texts (titles, labels): English by default; a face passes its translator
+# of `ogames.wording` sentences (the web face: `ogames.web.messages.speaker`).
+Speak = Callable[[str], str]
 
 HEX_STONE = 0.4  # a stone's radius on a hex cell, in UNITs
 POLAR_STONE = 0.42  # on a polar board, in typical distances between neighbours
@@ -36,22 +41,26 @@ class Marks:
     highlight: frozenset[int] = frozenset()
     captured: frozenset[int] = frozenset()
     preview: tuple[int, str] | None = None
-    highlight_words: str = "highlighted"  # what a highlighted cell's title says ("winning group" at the end)
+    winning: bool = False  # a highlighted cell's title says "winning group" (else "highlighted")
+    speak: Speak = str  # the words of titles and labels (English)
 
 
-def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: Marks | None = None, cell: int = -1) -> str:
-    """The words of a cell's title: `c3: black stone, star cell, last move`."""
-    words = [f"{colour} stone" if colour else "empty"]
+def describe_cell(label: str, colour: str | None, *, star: bool = False, marks: Marks | None = None, cell: int = -1,
+                  more: tuple[Said, ...] = ()) -> str:
+    """The words of a cell's title: `c3: black stone, star cell, last move` (and `more`)."""
+    words = [say("stone", "{colour} stone", colour=colour) if colour else say("empty", "empty")]
     if star:
-        words.append("star cell")
+        words.append(say("star-cell", "star cell"))
     if marks is not None:
         if cell in marks.last and colour:
-            words.append("last move")
+            words.append(say("last-move", "last move"))
         if cell in marks.highlight:
-            words.append(marks.highlight_words)
+            words.append(say("winning-group", "winning group") if marks.winning else say("highlighted", "highlighted"))
         if cell in marks.captured:
-            words.append("just captured")
-    return f"{label}: {', '.join(words)}"
+            words.append(say("just-captured", "just captured"))
+    words += more
+    speak = marks.speak if marks is not None else str
+    return speak(say("cell-title", "{label}: {words}", label=label, words=words))
 
 
 def cell_group(label: str, words: str, parts: Iterable[str], *, colour: str | None = None, star: bool = False,
@@ -187,7 +196,8 @@ def side_count(board: Board) -> int:
     return count
 
 
-def _side_labels(board: Board, shapes: Sequence[Sequence[Point]], size: float, extra: float) -> list[tuple[Point, str]]:
+def _side_labels(board: Board, shapes: Sequence[Sequence[Point]], size: float, extra: float,
+                 speak: Speak) -> list[tuple[Point, str]]:
     """`side k` along each side, just outside it (`extra` further out, past edge labels), turned
     to run along the side; as (anchor, SVG text) pairs."""
     pos = [position(board, c) for c in range(len(board))]
@@ -210,7 +220,8 @@ def _side_labels(board: Board, shapes: Sequence[Sequence[Point]], size: float, e
             angle -= 180
         elif angle <= -90:
             angle += 180
-        svg = label_text(x, y, f"side {s}", size, colour=style.SIDE_LABEL, font_weight="600", class_="coord side",
+        svg = label_text(x, y, speak(say("side",
+                                         "side {n}", n=s)), size, colour=style.SIDE_LABEL, font_weight="600", class_="coord side",
                          data_side=str(s), transform=f"rotate({num(angle)} {num(x)} {num(y)})")
         out.append(((x, y), svg))
     return out
@@ -235,7 +246,7 @@ class _Tiles:
 
 @lru_cache(maxsize=128)
 def _tiles(board: Board, dual: bool, stars: frozenset[int], stone_r: float, hex_labels: bool, number_sides: bool,
-           labels_in_cells: bool) -> _Tiles:
+           labels_in_cells: bool, speak: Speak) -> _Tiles:
     shapes = dual_cells(board) if dual else hex_cells(board)
     fits = room(board, dual)
     radius = tuple(min(stone_r, 0.82 * fits[c]) for c in range(len(board)))
@@ -263,7 +274,7 @@ def _tiles(board: Board, dual: bool, stars: frozenset[int], stone_r: float, hex_
         labels.append(label_text(x, y, words, size))
         bounds.add(x, y, size)
     if number_sides:
-        for (x, y), svg in _side_labels(board, shapes, size, extra=0.7 * UNIT if edge_labels else 0.0):
+        for (x, y), svg in _side_labels(board, shapes, size, extra=0.7 * UNIT if edge_labels else 0.0, speak=speak):
             labels.append(svg)
             bounds.add(x, y, pad=size * 2)
     rect, box = backdrop(bounds, 0.6 * UNIT)
@@ -273,7 +284,7 @@ def _tiles(board: Board, dual: bool, stars: frozenset[int], stone_r: float, hex_
 def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: frozenset[int], name: str, stone_r: float,
                hex_labels: bool, number_sides: bool, labels_in_cells: bool) -> str:
     """Any board whose cells are tiles (hexagons, or the `dual` outlines): the tiles, stones, marks and labels."""
-    layout = _tiles(board, dual, stars, stone_r, hex_labels, number_sides, labels_in_cells)
+    layout = _tiles(board, dual, stars, stone_r, hex_labels, number_sides, labels_in_cells, marks.speak)
     radius = layout.radius
     body: list[str] = [layout.backdrop]
     marked = marks.last | marks.highlight | marks.captured
@@ -421,9 +432,11 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
         if cell in marks.highlight:
             parts.append(element("circle", class_="highlight", data_cell=label, cx=x, cy=y, r=r_stone + 0.07 * u, fill="none",
                                  stroke=style.HIGHLIGHT, stroke_width=0.07 * u))
-        words = describe_cell(label, colour, marks=marks, cell=cell)
+        more: tuple[Said, ...] = ()
         if midpoint and colour is None:
-            words += ", open midpoint" if "open" in classes.split() else ", closed midpoint (a corner is taken)"
+            more = (say("open-midpoint", "open midpoint") if "open" in classes.split()
+                    else say("closed-midpoint", "closed midpoint (a corner is taken)"),)
+        words = describe_cell(label, colour, marks=marks, cell=cell, more=more)
         body.append(cell_group(label, words, parts, colour=colour, classes=classes))
     if marks.preview is not None:
         body += ghost(board, marks, points[marks.preview[0]][0], r_stone)

@@ -12,11 +12,13 @@ fit, like puzzle pieces. On the table Black's home edge is the bottom row and Wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ogames.draw import style
 from ogames.draw.markup import Point, document, element, group, num, polygon, text, title
 from ogames.rules.omiga.cards import Face
+from ogames.wording import say
 
 CARD = 56.0  # SVG units per table cell
 GAP = 0.04  # the gap between neighbouring cards, on each side, in cells
@@ -89,26 +91,33 @@ def card_parts(face: Face, owner: str, x: float, y: float, size: float = CARD, *
 
 def face_words(face: Face) -> str:
     """A card face in words for titles: `AB^/ (left A, right B, top ^, bottom /)`."""
-    return f"{face.code} (left {face.left}, right {face.right}, top {face.top}, bottom {face.bottom})"
+    return say("face", "{code} (left {left}, right {right}, top {top}, bottom {bottom})", code=face.code, left=face.left,
+               right=face.right, top=face.top, bottom=face.bottom)
+
+
+def card_words(owner: str, face: Face) -> str:
+    """A card in words for titles: `white card AB^/ (left A, …)`."""
+    return say("card", "{owner} card {face}", owner=owner, face=face_words(face))
 
 
 def _as_face(face: Face | str) -> Face:
     return face if isinstance(face, Face) else Face.from_code(face)
 
 
-def card_svg(face: Face | str, owner: str = "white", *, label: str | None = None) -> str:
-    """One card as a standalone drawing (for hands): a face or its code, and the owner's colour."""
+def card_svg(face: Face | str, owner: str = "white", *, label: str | None = None, speak: Callable[[str], str] = str) -> str:
+    """One card as a standalone drawing (for hands): a face or its code, and the owner's colour
+    (its title worded by `speak`, English by default)."""
     face = _as_face(face)
     m = (GAP + SEAM) * CARD
     body = [group(card_parts(face, owner, 0, 0, CARD, mark_owner=owner not in BASE_OWNERS), class_="card",
                   data_face=face.code, data_owner=owner)]
-    name = label or f"{owner} card {face_words(face)}"
+    name = label or speak(card_words(owner, face))
     return document(body, (-m * 0.5, -m, CARD + m, CARD + 2 * m), name, class_="ogames-card")
 
 
 # ----- the table -------------------------------------------------------------------------------
 def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight: frozenset[int],
-              preview: tuple[int, str, Face | None] | None, name: str) -> str:
+              preview: tuple[int, str, Face | None] | None, name: str, speak: Callable[[str], str] = str) -> str:
     """The Omiga table of any mode: slots, cards, home edges, frozen 2v2 ends, the zen form when
     its place is settled, marks and labels."""
     table = state.table
@@ -125,7 +134,7 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
     body.append(element("rect", class_="felt", x=box[0], y=box[1], width=box[2], height=box[3], rx=0.22 * s, fill=style.FELT,
                         stroke=style.FELT_EDGE, stroke_width=3))
     if getattr(state, "form", None) is None:  # zen builds a form, not towards home edges
-        body += _home_bands(table, gap, band)
+        body += _home_bands(table, gap, band, speak)
 
     blocked = state.blocked() if hasattr(state, "blocked") else None
     form_cells = _form_cells(state)
@@ -149,19 +158,20 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
         if placed is not None:
             parts.append(group(card_parts(placed.face, placed.owner, x, y, s), class_="card", data_face=placed.face.code,
                                data_owner=placed.owner))
-            words = f"{label}: {placed.owner} card {face_words(placed.face)}"
+            words = [card_words(placed.owner, placed.face)]
         else:
-            words = f"{label}: empty"
+            words = [say("empty", "empty")]
             if wants is not None:
-                words += f", the form wants a {wants} card"
+                words.append(say("form-wants", "the form wants a {colour} card", colour=wants))
             if frozen:
-                words += ", frozen end"
+                words.append(say("frozen-end", "frozen end"))
                 classes.append("frozen")
         if cell in last and placed is not None:
-            words += ", last move"
+            words.append(say("last-move", "last move"))
         if cell in highlight:
-            words += ", highlighted"
-        body.append(group([title(words), *parts], class_=" ".join(["cell", *classes]), data_cell=label,
+            words.append(say("highlighted", "highlighted"))
+        body.append(group([title(speak(say("cell-title", "{label}: {words}", label=label, words=words))), *parts],
+                          class_=" ".join(["cell", *classes]), data_cell=label,
                           data_stone=placed.owner if placed else None))
     for cell in sorted(last):
         placed = table.at(cell)
@@ -207,7 +217,7 @@ def _coord(x: float, y: float, words: str, size: float) -> str:
     return text(x, y, words, class_="coord", font_size=size, fill=style.FELT_LABEL, text_anchor="middle", dy="0.35em")
 
 
-def _home_bands(table: Any, gap: float, band: float) -> list[str]:
+def _home_bands(table: Any, gap: float, band: float, speak: Callable[[str], str]) -> list[str]:
     """A band along each home edge in its owners' colours (side by side when several share an
     edge, as in toddler), with their names."""
     s, W, H = CARD, table.width, table.height
@@ -223,7 +233,8 @@ def _home_bands(table: Any, gap: float, band: float) -> list[str]:
             out.append(element("rect", class_=f"home home-{owner}", data_owner=owner, x=x + 0.05 * s, y=y + 0.12 * band,
                                width=width - 0.1 * s, height=0.76 * band, rx=0.25 * band, fill=paint, stroke=rim, stroke_width=1))
             ink = "#fbfaf6" if owner in ("black", "red", "blue", "green") else "#26272b"
-            out.append(text(x + width / 2, y + band / 2, f"{owner} home", class_="home-label", font_size=0.46 * band,
+            out.append(text(x + width / 2, y + band / 2, speak(say("home", "{colour} home", colour=owner)), class_="home-label",
+                            font_size=0.46 * band,
                             fill=ink, text_anchor="middle", dy="0.35em", font_weight="600", pointer_events="none"))
     return out
 
@@ -249,8 +260,8 @@ def _form_cells(state: Any) -> dict[tuple[int, int], str]:
     return {(col + dx, row + dy): colour for (col, row), colour in form.cells.items()}
 
 
-def form_svg(form: Any) -> str:
-    """A zen form as a small picture: the card colour each cell asks for."""
+def form_svg(form: Any, speak: Callable[[str], str] = str) -> str:
+    """A zen form as a small picture: the card colour each cell asks for (its title worded by `speak`)."""
     s = CARD * 0.6
     body = [element("rect", class_="felt", x=-0.3 * s, y=-0.3 * s, width=(form.width + 0.6) * s, height=(form.height + 0.6) * s,
                     rx=0.2 * s, fill=style.FELT)]
@@ -259,6 +270,17 @@ def form_svg(form: Any) -> str:
         x, y = col * s, (form.height - 1 - row) * s
         body.append(element("rect", class_=f"form form-{colour}", data_colour=colour, x=x + 0.05 * s, y=y + 0.05 * s,
                             width=0.9 * s, height=0.9 * s, rx=0.08 * s, fill=fill, stroke=rim, stroke_width=width))
-    name = f"zen form {form.english} ({form.russian}), {form.level}"
+    name = speak(say("zen-form", "zen form {form} ({russian}), {level}", form=form.english, russian=form.russian,
+                     level=form_level(form.level)))
     return document(body, (-0.4 * s, -0.4 * s, (form.width + 0.8) * s, (form.height + 0.8) * s), name, class_="ogames-form")
 
+
+def form_level(level: str) -> str:
+    """A zen form's level in words (easy, medium, hard, impossible)."""
+    if level == "easy":
+        return say("level-easy", "easy")
+    if level == "medium":
+        return say("level-medium", "medium")
+    if level == "hard":
+        return say("level-hard", "hard")
+    return say("level-impossible", "impossible")

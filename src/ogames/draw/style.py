@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from ogames.draw.markup import Point, element, points, polygon
+from ogames.wording import say
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,12 @@ LOOKS: dict[str, Look] = {
 }
 FALLBACK = Look("disc", "#8a8a8a", "#3a3a3a", "#ffffff", "#dddddd")
 SHAPE_WORDS = {
-    "disc": "filled disc",
-    "ring": "ring",
-    "triangle": "triangle",
-    "square": "square",
-    "diamond": "diamond",
-    "star": "star",
+    "disc": say("shape-disc", "filled disc"),
+    "ring": say("shape-ring", "ring"),
+    "triangle": say("shape-triangle", "triangle"),
+    "square": say("shape-square", "square"),
+    "diamond": say("shape-diamond", "diamond"),
+    "star": say("shape-star", "star"),
 }
 
 # The board: warm wood cells with darker lines, gold star cells, a soft paper backdrop.

@@ -18,11 +18,12 @@ from typing import Any
 
 from ogames.boards.graph import Board
 from ogames.draw import style
-from ogames.draw.boards import Marks, hex_svg, onyx_svg, polar_svg
+from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
 from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
 from ogames.draw.markup import document, element, group, text
 from ogames.rules.omiga.cards import Face
 from ogames.rules.protocol import Game, State
+from ogames.wording import say
 
 __all__ = ["board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
 
@@ -55,8 +56,8 @@ def _status(state: State) -> str:
     if state.result is not None:
         return state.result.describe()
     if state.to_move is None:
-        return "in play"
-    return f"{state.to_move} to move"
+        return say("in-play", "in play")
+    return say("to-move", "{colour} to move", colour=state.to_move)
 
 
 def board_svg(
@@ -66,6 +67,7 @@ def board_svg(
     last_move: bool = True,
     highlight: Iterable[str] | None = None,
     preview: tuple[str, str] | tuple[str, str, Face | str | None] | None = None,
+    speak: Speak = str,
 ) -> str:
     """The state's board as SVG text.
 
@@ -74,28 +76,30 @@ def board_svg(
     `highlight`: labels to outline; None means the winning group, when the state keeps one.
     `preview`: `(label, colour)` draws a half-transparent ghost stone there (Omiga: `(label, owner)`
     or `(label, owner, face)` for a ghost card). Unknown labels raise `UnknownLabel`.
+    `speak`: how the titles and labels are worded (`ogames.wording` sentences; English by default).
     """
     game = state.game
     board = board_of(state)
-    words = "highlighted"
+    winning = False
     if highlight is None:
         highlight = getattr(state, "winning_group", None) or ()
-        words = "winning group"
+        winning = True
     lit = _cells(board, highlight)
     last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
-    name = f"{game.title} board: {_status(state)}"
+    name = speak(say("board-name", "{game} board: {status}", game=game.title, status=_status(state)))
     if game.name == "omiga":
         ghost = None
         if preview is not None:
             face = preview[2] if len(preview) > 2 else None
             ghost = (board.index(preview[0]), preview[1], Face.from_code(face) if isinstance(face, str) else face)
-        return table_svg(state, coordinates=coordinates, last=last, highlight=lit, preview=ghost, name=name)
+        return table_svg(state, coordinates=coordinates, last=last, highlight=lit, preview=ghost, name=name, speak=speak)
     marks = Marks(
         last=last,
         highlight=lit,
         captured=_cells(board, getattr(state, "last_captures", ()) or ()),
         preview=None if preview is None else (board.index(preview[0]), preview[1]),
-        highlight_words=words,
+        winning=winning,
+        speak=speak,
     )
     if board.kind == "onyx":
         return onyx_svg(state, board, marks, coordinates=coordinates, name=name)
@@ -111,11 +115,13 @@ def _occupied(state: State, board: Board, cells: frozenset[int]) -> frozenset[in
 
 
 # ----- keys for the page -------------------------------------------------------------------------
-def stone_svg(colour: str, size: float = 24.0) -> str:
+def stone_svg(colour: str, size: float = 24.0, speak: Speak = str) -> str:
     """One stone as a small standalone picture (turn indicators, score tables, legends)."""
     r = size * 0.4
+    name = speak(say("stone-picture",
+                     "{colour} stone ({shape})", colour=colour, shape=style.SHAPE_WORDS[style.look(colour).shape]))
     return document([style.stone(colour, size / 2, size / 2, r, class_=f"stone stone-{colour}")], (0, 0, size, size),
-                    f"{colour} stone ({style.SHAPE_WORDS[style.look(colour).shape]})", class_="ogames-stone")
+                    name, class_="ogames-stone")
 
 
 def legend(game: Game | State) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from ogames.kernels.oddy import cell_side_masks, group_sides, playout_fill, run_
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Result
 from ogames.rules.stones import StoneGame, StoneState
+from ogames.wording import say
 
 MAX_SIDES = 25  # touched-side masks are int64 bitmasks; 25 keeps sector letters a … y
 MIN_SIZE, MAX_SIZE = 2, 30
@@ -50,10 +51,13 @@ class OddY(StoneGame):
         """Check that m is odd and fits the board; fill the board and size defaults."""
         m = options["sides"]
         if m % 2 == 0:
-            raise self.fail(f"option sides={m} is not valid: Odd-Y needs an odd number of sides (3, 5, 7, …)")
+            raise self.fail(say("odd-sides",
+                                "option sides={m} is not valid: Odd-Y needs an odd number of sides (3, 5, 7, …)", m=m))
         board = options["board"] or ("triangle" if m == 3 else "polar")
         if board == "triangle" and m != 3:
-            raise self.fail(f"option board='triangle' is not valid with sides={m}: the triangle has 3 sides; use board='polar'")
+            raise self.fail(say("triangle-sides",
+                                "option board='triangle' is not valid with sides={m}: the triangle has 3 sides; "
+                                "use board='polar'", m=m))
         size = DEFAULT_SIZE[board] if options["size"] is None else options["size"]
         return {"sides": m, "size": size, "board": board, "pie": options["pie"]}
 
@@ -93,7 +97,9 @@ class OddYState(StoneState):
         self.winning_group = group
         colour = self.game.colours[self.turn]
         sides = ", ".join(str(s) for s in range(self.game.options["sides"]) if touched >> s & 1)
-        return Result(colour, f"{colour}'s group {' '.join(group)} touches sides {sides}"), {"group": group}
+        reason = say("oddy-win",
+                     "{colour}'s group {group} touches sides {sides}", colour=colour, group=" ".join(group), sides=sides)
+        return Result(colour, reason), {"group": group}
 
     def sides_touched(self, label: str) -> list[int]:
         """The sides touched by the group on a cell (empty list for an empty cell)."""

@@ -44,7 +44,8 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, Result, State, _stamp, check_move_text
+from ogames.rules.protocol import Game, Result, State, _stamp, check_move_text, occupied
+from ogames.wording import Said, say
 
 COLOURS = ("white", "black", "red", "blue")
 
@@ -208,17 +209,17 @@ class OmegaState(State):
     def apply(self, move: str) -> dict[str, Any]:
         words = move.split()
         if not words:
-            raise IllegalMove(move, "an empty move: give a cell label, swap or resign")
+            raise IllegalMove(move, say("empty-move", "an empty move: give a cell label, swap or resign"))
         if words[0] == "swap":
             return self._swap(move, words[1:])
         if len(words) != 1:
-            raise IllegalMove(move, "one placement at a time here (play() accepts several labels)")
+            raise IllegalMove(move, say("one-placement", "one placement at a time here (play() accepts several labels)"))
         try:
             cell = self.board.index(words[0])
         except UnknownLabel as exc:
-            raise IllegalMove(move, str(exc)) from None
+            raise IllegalMove(move, exc.said) from None
         if self.stones[cell] != 0:
-            raise IllegalMove(move, f"{self.board.labels[cell]} is occupied by {self.game.colours[self.stones[cell] - 1]}")
+            raise IllegalMove(move, occupied(self.board.labels[cell], self.game.colours[self.stones[cell] - 1]))
         self.stones[cell] = self.stone_index + 1
         self.stone_index += 1
         if self.stone_index == self.p:
@@ -228,25 +229,32 @@ class OmegaState(State):
 
     def _swap(self, move: str, rest: list[str]) -> dict[str, Any]:
         if self.pie_seat is None:
-            reason = "the pie rule is off in this game" if not self.game.options["pie"] else "the pie phase is over"
-            raise IllegalMove(move, reason)
+            if not self.game.options["pie"]:
+                raise IllegalMove(move, say("pie-off", "the pie rule is off in this game"))
+            raise IllegalMove(move, say("pie-over",
+                                        "the time for swapping is over: only the players of the first round may swap"))
         if self.pie_seat == 0:
-            raise IllegalMove(move, "the first player must play a normal turn; swapping starts with the second")
+            raise IllegalMove(move, say("pie-first-player",
+                                        "the first player plays a normal turn: swapping starts with the second"))
         if self.stone_index != 0:
-            raise IllegalMove(move, "a swap replaces a whole turn: stones of this turn are already placed")
+            raise IllegalMove(move, say("swap-whole-turn",
+                                        "a swap replaces a whole turn, and stones of this turn are placed already"))
         previous = [c for c in self.game.colours if self.owner[c] < self.pie_seat]
         if len(rest) > 1:
-            raise IllegalMove(move, "write swap or swap <colour>")
+            raise IllegalMove(move, say("swap-form", "write swap or swap <colour>"))
         if not rest:
             if len(previous) != 1:
-                raise IllegalMove(move, f"say whom to swap with: {', '.join('swap ' + c for c in previous)}")
+                raise IllegalMove(move, say("swap-whom", "say whose colour to take: {colours}", colours=previous))
             target = previous[0]
         else:
             target = rest[0]
             if target not in self.game.colours:
-                raise IllegalMove(move, f"{target!r} is not a colour in this game ({', '.join(self.game.colours)})")
+                raise IllegalMove(move, say("not-a-colour", "{colour} is not a colour in this game ({colours})",
+                                            colour=repr(target), colours=list(self.game.colours)))
             if target not in previous:
-                raise IllegalMove(move, f"{target} is not held by a previous player (swap with: {', '.join(previous)})")
+                raise IllegalMove(move, say("swap-not-previous",
+                                            "{colour} is not played by an earlier player (you may take: {colours})",
+                                            colour=target, colours=previous))
         mine = self.colour_of(self.pie_seat)
         self.owner[mine], self.owner[target] = self.owner[target], self.owner[mine]
         self._end_turn(played=False)
@@ -281,15 +289,15 @@ class OmegaState(State):
             self.result = self._match_result()
             return
         winner = best_colour(scores, self.game.colours)
-        self.result = Result(winner, f"highest score: {_score_list(scores)}")
+        self.result = Result(winner, say("omega-highest", "highest score: {scores}", scores=_score_list(scores)))
 
     def _match_result(self) -> Result:
         totals = self.seat_totals
-        shown = ", ".join(f"{self.players[seat]} {total}" for seat, total in enumerate(totals))
+        shown = [say("score-item", "{name} {score}", name=self.players[seat], score=total) for seat, total in enumerate(totals)]
         if totals[0] == totals[1]:
-            return Result("draw", f"equal match totals: {shown}")
+            return Result("draw", say("omega-match-equal", "equal match totals: {scores}", scores=shown))
         best = 0 if totals[0] > totals[1] else 1
-        return Result(self.colour_of(best), f"higher match total: {shown}")
+        return Result(self.colour_of(best), say("omega-match-higher", "higher match total: {scores}", scores=shown))
 
     # ----- playing, resigning, undoing, records ----------------------------------------------
     def play(self, move: str, *, t: float | None = None) -> OmegaState:
@@ -301,7 +309,7 @@ class OmegaState(State):
         key = " ".join(check_move_text(move).split())
         stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
-            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+            raise IllegalMove(move, say("game-over", "the game is over: {result}", result=self.result.describe()))
         if key == "resign":
             return self.resign(self.player_colour, t=stamp)
         words = key.split()
@@ -321,16 +329,18 @@ class OmegaState(State):
     def _play_several(self, move: str, words: list[str], t: float | None) -> OmegaState:
         """Several placements in one call: tried on a copy first, so an error changes nothing."""
         if len(words) > self.p - self.stone_index:
-            raise IllegalMove(move, f"only {self.p - self.stone_index} more stone(s) in this turn")
+            raise IllegalMove(move, say("stones-left", "stones left to place in this turn: {n}", n=self.p - self.stone_index))
         for word in words:
             if not self.board.has(word):
-                raise IllegalMove(move, f"{word!r} is not a cell of this board (several words are placements only)")
+                raise IllegalMove(move, say("not-a-cell-of-several",
+                                            "{word} is not a cell of this board (several words are placements only)",
+                                            word=repr(word)))
         trial = self.clone()
         for word in words:
             try:
                 trial.play(word, t=t)
             except IllegalMove as exc:
-                raise IllegalMove(move, f"{word}: {exc.reason}") from None
+                raise IllegalMove(move, say("placement-refused", "{cell}: {reason}", cell=word, reason=exc.reason)) from None
         self.__dict__.update(trial.__dict__)
         return self
 
@@ -344,18 +354,20 @@ class OmegaState(State):
         In a match the other player wins the match."""
         if self.game.options["match"]:
             other = next(c for c in self.game.colours if c != colour)
-            return Result(other, f"{colour} resigned the match")
+            return Result(other, say("resigned-match", "{colour} resigned the match", colour=colour))
         scores = self.scores
         others = [c for c in self.game.colours if c != colour]
         winner = best_colour({c: scores[c] for c in others}, others)
         if len(others) == 1:
-            return Result(winner, f"{colour} resigned")
-        return Result(winner, f"{colour} resigned; best score among the others: {_score_list({c: scores[c] for c in others})}")
+            return Result(winner, say("resigned", "{colour} resigned", colour=colour))
+        best = _score_list({c: scores[c] for c in others})
+        return Result(winner, say("omega-resigned",
+                                  "{colour} resigned; best score among the others: {scores}", colour=colour, scores=best))
 
     def undo_by_replay(self) -> OmegaState:
         """Take back the last placement (or swap, or resignation), by replaying everything before it."""
         if not self.history:
-            raise IllegalMove("undo", "there is no move to take back")
+            raise IllegalMove("undo", say("nothing-to-undo", "there is no move to take back"))
         entries = [dict(e) for e in self.history]
         last = entries.pop()
         words = last["move"].split()
@@ -373,28 +385,32 @@ class OmegaState(State):
         move, by = entry["move"], entry["by"]
         extra = set(entry) - {"move", "by", "t"}
         if extra:
-            raise IllegalMove(move, f"unknown fields in the entry: {', '.join(sorted(extra))}")
+            raise IllegalMove(move, say("record-unknown-fields", "unknown fields in the entry: {fields}", fields=sorted(extra)))
         if move == "resign":
             self.resign(by, t=entry.get("t"))
             return
         if self.result is not None:
-            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+            raise IllegalMove(move, say("game-over", "the game is over: {result}", result=self.result.describe()))
         if self.stone_index != 0:
-            raise IllegalMove(move, "the previous turn is unfinished: only the last entry may be a partial turn")
+            raise IllegalMove(move, say("record-partial-turn",
+                                        "the previous turn is unfinished: only the last entry may be a partial turn"))
         if by != self.player_colour:
-            raise IllegalMove(move, f"the record says {by} moved, but it was {self.player_colour}'s turn")
+            raise IllegalMove(move, say("record-wrong-mover", "the record says {who} moved, but it was {colour}'s turn",
+                                        who=by, colour=self.player_colour))
         words = move.split()
         if not words:
-            raise IllegalMove(move, "an empty move")
+            raise IllegalMove(move, say("record-empty-move", "an empty move"))
         if words[0] != "swap":
             if len(words) > self.p:
-                raise IllegalMove(move, f"a turn places {self.p} stones, not {len(words)}")
+                raise IllegalMove(move, say("record-turn-size",
+                                            "a turn places {n} stones, not {given}", n=self.p, given=len(words)))
             if len(words) != len(set(words)):
-                raise IllegalMove(move, "a cell is named twice")
+                raise IllegalMove(move, say("record-cell-twice", "a cell is named twice"))
         self.play(move, t=entry.get("t"))
         made = self.history[-1]["move"]
         if made != move:
-            raise IllegalMove(move, f"the record writes the turn as {move!r}, the rules write {made!r}")
+            raise IllegalMove(move, say("record-turn-written", "the record writes the turn as {given}, the rules write {made}",
+                                        given=repr(move), made=repr(made)))
 
     # ----- search ----------------------------------------------------------------------------
     def random_playout(self, rng: random.Random) -> list[float]:
@@ -436,5 +452,6 @@ def best_colour(scores: dict[str, int], order: Sequence[str]) -> str:
     return max(scores, key=lambda colour: (scores[colour], order.index(colour)))
 
 
-def _score_list(scores: dict[str, int]) -> str:
-    return ", ".join(f"{colour} {score}" for colour, score in scores.items())
+def _score_list(scores: dict[str, int]) -> list[Said]:
+    """Each colour's score, as the results list them (`white 12, black 8` in English)."""
+    return [say("score-item", "{name} {score}", name=colour, score=score) for colour, score in scores.items()]

@@ -24,6 +24,7 @@ from ogames.kernels import reference
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Result
 from ogames.rules.stones import BLACK, StoneGame, StoneState
+from ogames.wording import say
 
 VARIANTS = ("sunder", "y", "gyre", "free-y", "custom")
 SHAPES = ("triangle", "hexagon", "rhombus", "irregular")
@@ -144,10 +145,9 @@ class Omny(StoneGame):
                 stars = board.cells("perimeter")
                 if len(stars) % 2 == 0:
                     a, b = options["sides"]
-                    raise BadOption(
-                        f"free-y needs an odd number of perimeter (star) cells; sides=({a}, {b}) gives {len(stars)}: "
-                        "choose side lengths of different parity"
-                    )
+                    raise BadOption(say("free-y-parity",
+                                        "free-y needs an odd number of perimeter (star) cells; sides=({a}, {b}) gives "
+                                        "{n}: choose side lengths of different parity", a=a, b=b, n=len(stars)))
             else:
                 options["size"] = options["size"] or DEFAULT_SIZE[variant]
                 board = triangle(options["size"]) if variant == "y" else hexagon(options["size"])
@@ -155,9 +155,13 @@ class Omny(StoneGame):
         total = len(stars)
         komi = options["komi"]
         if options["komi_choice"] and komi != 0:
-            raise BadOption(f"komi={komi} cannot be set with komi_choice on: Black chooses komi as the first action")
+            raise BadOption(say("komi-with-choice",
+                                "komi={komi} cannot be set with komi_choice on: Black chooses komi as the first action",
+                                komi=komi))
         if 2 * komi > total:
-            raise BadOption(f"komi={komi} is too large: it may be at most S/2 = {format_komi(total)} ({total} star cells)")
+            raise BadOption(say("komi-too-large",
+                                "komi={komi} is too large: it may be at most half the star cells, {most} ({stars} star cells)",
+                                komi=komi, most=format_komi(total), stars=total))
         self.board = board
         self.star_cells = frozenset(stars)
         mask = board.mask(stars)
@@ -247,27 +251,29 @@ class OmnyState(StoneState):
     def swap_refusal(self) -> str:
         options = self.game.options
         if not options["pie"] and not options["komi_choice"]:
-            return "the pie rule is off in this game (and komi is not chosen in play)"
+            return say("pie-off", "the pie rule is off in this game")
         if self.twice_komi is None:
-            return "Black must choose komi first"
+            return say("komi-first", "Black must choose komi first")
         if options["komi_choice"] and not options["pie"]:
-            return "swap is only allowed as White's reply to Black's komi choice"
-        return "swap is only allowed as White's first move"
+            return say("swap-after-komi", "swap is only allowed as White's reply to Black's komi choice")
+        return say("swap-first-move", "swap is only allowed as White's first move")
 
     def apply(self, move: str) -> dict[str, Any]:
         if move.startswith("komi") and not self.board.has(move):
             return self.choose_komi(move)
         if self.twice_komi is None:
-            raise IllegalMove(move, "Black's first action must choose komi, written komi=K (K from 0 to S/2 in steps of 0.5)")
+            raise IllegalMove(move, say("komi-first-action", "Black's first action is to choose komi: komi=K, K from 0 to {most} "
+                                        "in steps of 0.5", most=format_komi(self.game.total_stars)))
         return super().apply(move)
 
     def choose_komi(self, move: str) -> dict[str, Any]:
         """Black's komi choice (`komi=K`), only as Black's first action when komi_choice is on."""
         options = self.game.options
         if not options["komi_choice"]:
-            raise IllegalMove(move, f"komi is fixed at {format_komi(self.twice_komi or 0)} by the options (komi_choice is off)")
+            raise IllegalMove(move, say("komi-fixed", "komi is fixed at {komi} by the game's options: it is not chosen in play",
+                                        komi=format_komi(self.twice_komi or 0)))
         if self.twice_komi is not None:
-            raise IllegalMove(move, f"komi was already chosen: komi={format_komi(self.twice_komi)}")
+            raise IllegalMove(move, say("komi-chosen", "komi was already chosen: {komi}", komi=format_komi(self.twice_komi)))
         total = self.game.total_stars
         match = _KOMI_MOVE.match(move)
         try:
@@ -275,9 +281,10 @@ class OmnyState(StoneState):
         except (ValueError, ZeroDivisionError):
             exact = None
         if exact is None or (2 * exact).denominator != 1:
-            raise IllegalMove(move, "write komi as komi=K, K a whole number or a whole number plus 0.5")
+            raise IllegalMove(move, say("komi-form", "write komi as komi=K, K a whole number or a whole number plus 0.5"))
         if not 0 <= 2 * exact <= total:
-            raise IllegalMove(move, f"komi must be from 0 to S/2 = {format_komi(total)} ({total} star cells)")
+            raise IllegalMove(move, say("komi-range", "komi is from 0 to half the star cells: {most} ({stars} star cells)",
+                                        most=format_komi(total), stars=total))
         self.twice_komi = int(2 * exact)
         if not options["pie"]:
             self.turn = 1  # choosing komi is Black's whole turn; with pie, Black also places a stone
@@ -295,10 +302,8 @@ class OmnyState(StoneState):
         labels = sorted(self.board.labels[c] for c in group[:count])
         self.winning_group = labels
         colour = game.colours[self.turn]
-        reason = (
-            f"{colour} group {' '.join(labels)} leaves no region with more than {bound // 2} "
-            f"of the {game.total_stars} star cells"
-        )
+        reason = say("omny-win", "{colour} group {group} leaves no region with more than {most} of the {stars} star cells",
+                     colour=colour, group=" ".join(labels), most=bound // 2, stars=game.total_stars)
         return Result(colour, reason), {"group": labels}
 
     def group_satisfies(self, label: str) -> bool:
@@ -374,11 +379,12 @@ def _cell_board(labels: tuple[str, ...]) -> Board:
     try:
         board = explicit_cells(labels)
     except (UnknownLabel, ValueError) as exc:
-        raise BadOption(f"option cells is not valid: {exc}") from None
+        reason = exc.said if isinstance(exc, UnknownLabel) else str(exc)
+        raise BadOption(say("cells-invalid", "option cells is not valid: {reason}", reason=reason)) from None
     if len(board) < 2:
-        raise BadOption("option cells is not valid: a board needs at least two cells")
+        raise BadOption(say("cells-too-few", "option cells is not valid: a board needs at least two cells"))
     if len(reference.components([False] * len(board), board.neighbours)) != 1:
-        raise BadOption("option cells is not valid: the cells must form one connected board")
+        raise BadOption(say("cells-not-connected", "option cells is not valid: the cells must form one connected board"))
     return board
 
 
@@ -388,18 +394,21 @@ def _resolve_stars(board: Board, spec: str | tuple[str, ...]) -> frozenset[int]:
         cells: set[int] = set()
         for word in spec.split("+"):
             if word == "centre" and len(board.cells("centre")) != 1:
-                raise BadOption(f"option stars={spec!r} is not valid: this board has no single centre cell")
+                raise BadOption(say("stars-no-centre", "option stars={spec} is not valid: this board has no single centre cell",
+                                    spec=repr(spec)))
             cells |= board.cells(word)
         if not cells:
-            raise BadOption(f"option stars={spec!r} is not valid: it names no cell of this board")
+            raise BadOption(say("stars-none",
+                                "option stars={spec} is not valid: it names no cell of this board", spec=repr(spec)))
         return frozenset(cells)
     found: list[int] = []
     for label in spec:
         try:
             cell = board.index(label)
         except UnknownLabel:
-            raise BadOption(f"option stars is not valid: star {label!r} is not a cell of this board") from None
+            raise BadOption(say("star-not-a-cell", "option stars is not valid: star {label} is not a cell of this board",
+                                label=repr(label))) from None
         if cell in found:
-            raise BadOption(f"option stars is not valid: star {label!r} is named twice")
+            raise BadOption(say("star-twice", "option stars is not valid: star {label} is named twice", label=repr(label)))
         found.append(cell)
     return frozenset(found)

@@ -17,11 +17,9 @@ from ogames.kernels import onyx as kernels
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Result
 from ogames.rules.stones import BLACK, EMPTY, WHITE, StoneGame, StoneState
+from ogames.wording import say
 
 SETUP = {BLACK: ("a6", "a7", "l6", "l7"), WHITE: ("f1", "g1", "f12", "g12")}
-SIDES = {BLACK: ("west", "east"), WHITE: ("south", "north")}
-
-
 class Onyx(StoneGame):
     """Onyx on its standard 12 × 12 point lattice."""
 
@@ -64,7 +62,9 @@ class OnyxState(StoneState):
             return None
         held = [self.board.labels[c] for c in corners if self.stones[c] != EMPTY]
         if held:
-            return f"{self.board.labels[cell]} is a midpoint and its square's corners are not all empty ({', '.join(held)})"
+            return say("midpoint-closed",
+                       "{cell} is the midpoint of a square with a stone on a corner ({held}): a midpoint is open "
+                       "only while all four corners of its square are empty", cell=self.board.labels[cell], held=held)
         return None
 
     def open_cells(self) -> list[int]:
@@ -86,7 +86,10 @@ class OnyxState(StoneState):
         colour = self.game.colours[self.turn]
         result = None
         if kernels.connects(self.stones, self.board.neighbour_table, self.lattice.side_bits, kernels.GOALS[self.turn + 1], cell):
-            result = Result(colour, f"{colour} connected {' and '.join(SIDES[colour])}")
+            west_east = colour == BLACK
+            reason = (say("onyx-win-west-east", "{colour} connected west and east", colour=colour) if west_east
+                      else say("onyx-win-south-north", "{colour} connected south and north", colour=colour))
+            result = Result(colour, reason)
         return result, {"captures": list(self.last_captures)}
 
     def swap_seats(self) -> None:
@@ -99,7 +102,8 @@ class OnyxState(StoneState):
         """Replay a recorded move; a placement's entry must also say what it captured."""
         move = entry.get("move")
         if isinstance(move, str) and move not in ("swap", "resign") and "captures" not in entry:
-            raise IllegalMove(move, "the record does not say what this move captured ('captures' is missing)")
+            raise IllegalMove(move, say("record-no-captures",
+                                        "the record does not say what this move captured ('captures' is missing)"))
         super().replay_entry(entry)
 
     def random_playout(self, rng: random.Random) -> list[float]:

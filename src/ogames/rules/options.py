@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from ogames.errors import BadOption, shown
+from ogames.wording import say
 
 MAX_TEXT = 200  # characters of an option's text, unless the option says otherwise
 MAX_ITEMS = 100  # entries of an option's list, unless the option says otherwise
@@ -19,6 +20,10 @@ _DECIMAL = re.compile(r"^[+-]?[0-9]{1,12}(\.[0-9]{1,12})?$")
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
+
+
+WHOLE_NUMBER = say("whole-number", "a whole number is needed")
+HALF_NUMBER = say("half-number", "a whole number or a whole number plus 0.5 is needed, written like 3 or 3.5")
 
 
 @dataclass(frozen=True)
@@ -78,17 +83,18 @@ class Option:
         return getattr(self, f"_as_{self.kind}")(value)
 
     def _fail(self, value: Any, want: str) -> BadOption:
-        return BadOption(f"option {self.name}={shown(value)} is not valid: {want}")
+        return BadOption(say("option-invalid",
+                             "option {name}={value} is not valid: {want}", name=self.name, value=shown(value), want=want))
 
     def _check_range(self, value: float) -> None:
         if self.minimum is not None and value < self.minimum:
-            raise self._fail(value, f"it must be at least {self.minimum}")
+            raise self._fail(value, say("at-least", "it must be at least {n}", n=self.minimum))
         if self.maximum is not None and value > self.maximum:
-            raise self._fail(value, f"it must be at most {self.maximum}")
+            raise self._fail(value, say("at-most", "it must be at most {n}", n=self.maximum))
 
     def _as_int(self, value: Any) -> int:
         if isinstance(value, bool):
-            raise self._fail(value, "a whole number is needed")
+            raise self._fail(value, WHOLE_NUMBER)
         if isinstance(value, int):
             return value
         if isinstance(value, float) and value.is_integer():
@@ -98,7 +104,7 @@ class Option:
                 return int(value.strip())
             except ValueError:
                 pass
-        raise self._fail(value, "a whole number is needed")
+        raise self._fail(value, WHOLE_NUMBER)
 
     def _as_bool(self, value: Any) -> bool:
         if isinstance(value, bool):
@@ -107,7 +113,7 @@ class Option:
             return bool(value)
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        raise self._fail(value, "on or off (true/false) is needed")
+        raise self._fail(value, say("on-or-off", "on or off (true/false) is needed"))
 
     def _as_choice(self, value: Any) -> Any:
         key = value.strip().lower() if isinstance(value, str) else value
@@ -119,15 +125,15 @@ class Option:
 
     def _as_half(self, value: Any) -> int | float:
         if isinstance(value, bool):
-            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
+            raise self._fail(value, HALF_NUMBER)
         if isinstance(value, str) and not _DECIMAL.match(value.strip()):
-            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed, written like 3 or 3.5")
+            raise self._fail(value, HALF_NUMBER)
         try:
             exact = Fraction(value.strip() if isinstance(value, str) else value)
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed") from None
+            raise self._fail(value, HALF_NUMBER) from None
         if (exact * 2).denominator != 1:
-            raise self._fail(value, "a whole number or a whole number plus 0.5 is needed")
+            raise self._fail(value, HALF_NUMBER)
         return int(exact) if exact.denominator == 1 else float(exact)
 
     def _as_text(self, value: Any) -> str:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 
 from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
+from ogames.wording import Said, say
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
@@ -43,8 +44,8 @@ class Result:
     def describe(self) -> str:
         """A short sentence for people."""
         if self.winner == "draw":
-            return f"drawn ({self.reason})"
-        return f"{self.winner} won ({self.reason})"
+            return say("drawn", "drawn ({reason})", reason=self.reason)
+        return say("won", "{winner} won ({reason})", winner=self.winner, reason=self.reason)
 
 
 class Game(ABC):
@@ -238,7 +239,7 @@ class State(ABC):
         key = check_move_text(move)
         stamp = _stamp(t, move)
         if self.result is not None:
-            raise IllegalMove(move, f"the game is over: {self.result.describe()}")
+            raise IllegalMove(move, say("game-over", "the game is over: {result}", result=self.result.describe()))
         if key == "resign":
             return self.resign(self.to_move, t=stamp)
         by = self.to_move
@@ -251,9 +252,10 @@ class State(ABC):
         colour = self.to_move if colour is None else colour
         stamp = _stamp(t, "resign")
         if self.result is not None:
-            raise IllegalMove("resign", f"the game is over: {self.result.describe()}")
+            raise IllegalMove("resign", say("game-over", "the game is over: {result}", result=self.result.describe()))
         if not isinstance(colour, str) or colour not in self.game.colours:
-            raise IllegalMove("resign", f"{shown(colour)} is not a colour in this game ({', '.join(self.game.colours)})")
+            raise IllegalMove("resign", say("not-a-colour", "{colour} is not a colour in this game ({colours})",
+                                            colour=shown(colour), colours=list(self.game.colours)))
         result = self.resign_result(colour)
         self.result = result
         self.history.append({"move": "resign", "by": colour, "t": stamp})
@@ -264,14 +266,14 @@ class State(ABC):
         others = [c for c in self.game.colours if c != colour]
         if len(others) != 1:
             raise NotImplementedError("games with more than two colours decide what resigning means")
-        return Result(others[0], f"{colour} resigned")
+        return Result(others[0], say("resigned", "{colour} resigned", colour=colour))
 
     def undo(self) -> State:
         """Take back the last move: restore the fields kept just before it (see `keeping_undo`), or
         rebuild the position by replaying the earlier moves when none were kept."""
         history = self.history
         if not history:
-            raise IllegalMove("undo", "there is no move to take back")
+            raise IllegalMove("undo", say("nothing-to-undo", "there is no move to take back"))
         points: list[_UndoPoint] | None = self.__dict__.get("_undo_points")
         point = points[-1] if points else None
         if points is None or point is None or point.after is not history[-1] or len(history) not in (point.ply, point.ply + 1):
@@ -290,7 +292,7 @@ class State(ABC):
         """Take back the last move by replaying all earlier ones on a new state (the plain
         reference for `undo`, and its fallback)."""
         if not self.history:
-            raise IllegalMove("undo", "there is no move to take back")
+            raise IllegalMove("undo", say("nothing-to-undo", "there is no move to take back"))
         earlier = self.history[:-1]
         fresh = self.game.new_state(self.players)
         for entry in earlier:
@@ -326,7 +328,8 @@ class State(ABC):
             return
         if by != self.to_move:
             who = by if isinstance(by, str) and len(by) <= 40 else shown(by)
-            raise IllegalMove(move, f"the record says {who} moved, but it was {self.to_move}'s turn")
+            raise IllegalMove(move, say("record-wrong-mover", "the record says {who} moved, but it was {colour}'s turn",
+                                        who=who, colour=self.to_move))
         self.play(move, t=entry.get("t"))
         problem = entry_mismatch(entry, self.history[-1])
         if problem:
@@ -349,7 +352,7 @@ class State(ABC):
             "players": list(self.players),
             "seats": self.seats,
             "moves": self.record_moves(),
-            "result": None if result is None else {"winner": result.winner, "reason": result.reason},
+            "result": None if result is None else {"winner": result.winner, "reason": str(result.reason)},
         }
 
     def clone(self) -> Self:
@@ -392,20 +395,29 @@ def entry_mismatch(entry: dict[str, Any], made: dict[str, Any]) -> str | None:
     """How a recorded entry differs from the one the rules made (the time aside), or None."""
     for key in sorted((set(entry) | set(made)) - {"t"}, key=str):
         if key not in entry:
-            return f"the record leaves out {key}={shown(made[key])}, which the rules give"
+            return say("record-leaves-out", "the record leaves out {key}={value}, which the rules give",
+                       key=key, value=shown(made[key]))
         if key not in made:
-            return f"the record says {key}={shown(entry[key])}, which the rules do not give"
+            return say("record-adds", "the record says {key}={value}, which the rules do not give",
+                       key=key, value=shown(entry[key]))
         if made[key] != entry[key]:
-            return f"the record says {key}={shown(entry[key])}, the rules give {shown(made[key])}"
+            return say("record-differs", "the record says {key}={value}, the rules give {rules}",
+                       key=key, value=shown(entry[key]), rules=shown(made[key]))
     return None
+
+
+def occupied(cell: str, colour: str) -> Said:
+    """Why a stone cannot go on a cell that holds one."""
+    return say("occupied", "{cell} is occupied by {colour}", cell=cell, colour=colour)
 
 
 def check_move_text(move: object) -> str:
     """A move's text, stripped and lower-cased; IllegalMove if it is not text of a sensible length."""
     if not isinstance(move, str):
-        raise IllegalMove(move, f"a move must be text such as a cell label, not {type(move).__name__}")
+        raise IllegalMove(move, say("move-not-text", "a move must be text such as a cell label, not {kind}",
+                                    kind=type(move).__name__))
     if len(move) > MAX_MOVE:
-        raise IllegalMove(move, f"a move is at most {MAX_MOVE} characters")
+        raise IllegalMove(move, say("move-too-long", "a move is at most {limit} characters", limit=MAX_MOVE))
     return move.strip().lower()
 
 
@@ -413,13 +425,14 @@ def check_time(t: object, move: object = None) -> float:
     """A move's time as a float: a finite number of seconds from 0 to MAX_TIME (bool is not a
     number here); IllegalMove naming the move otherwise."""
     if isinstance(t, bool) or not isinstance(t, numbers.Real):
-        raise IllegalMove(move, f"its time t={shown(t)} is not a number of seconds")
+        raise IllegalMove(move, say("time-not-number", "its time t={t} is not a number of seconds", t=shown(t)))
     try:
         value = float(t)
     except (OverflowError, ValueError, TypeError):
         value = math.inf
     if not math.isfinite(value) or not 0 <= value <= MAX_TIME:
-        raise IllegalMove(move, f"its time t={shown(t)} is not a time: seconds from 0 to {MAX_TIME:.0e} are needed")
+        raise IllegalMove(move, say("time-out-of-range", "its time t={t} is not a time: seconds from 0 to {limit} are needed",
+                                    t=shown(t), limit=f"{MAX_TIME:.0e}"))
     return value
 
 

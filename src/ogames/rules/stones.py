@@ -10,7 +10,8 @@ import numpy as np
 
 from ogames.boards.graph import Board
 from ogames.errors import IllegalMove, UnknownLabel
-from ogames.rules.protocol import Game, Result, State
+from ogames.rules.protocol import Game, Result, State, occupied
+from ogames.wording import say
 
 BLACK, WHITE = "black", "white"
 EMPTY = 0  # in `stones`: 0 empty, 1 black, 2 white
@@ -98,8 +99,8 @@ class StoneState(State):
     def swap_refusal(self) -> str:
         """Why `swap` is not allowed now."""
         if not self.game.options.get("pie"):
-            return "the pie rule is off in this game"
-        return "swap is only allowed as White's first move"
+            return say("pie-off", "the pie rule is off in this game")
+        return say("swap-first-move", "swap is only allowed as White's first move")
 
     def swap_seats(self) -> None:
         """Pie rule: the players exchange colours; the stones and the colour to move stay."""
@@ -111,9 +112,9 @@ class StoneState(State):
         try:
             cell = self.board.index(move)
         except UnknownLabel as exc:
-            raise IllegalMove(move, str(exc)) from None
+            raise IllegalMove(move, exc.said) from None
         if self.stones[cell] != EMPTY:
-            raise IllegalMove(move, f"{self.board.labels[cell]} is occupied by {self.game.colours[self.stones[cell] - 1]}")
+            raise IllegalMove(move, occupied(self.board.labels[cell], self.game.colours[self.stones[cell] - 1]))
         reason = self.placement_error(cell)
         if reason:
             raise IllegalMove(move, reason)

@@ -34,6 +34,7 @@ from ogames.web.common import Refusal
 from ogames.web.limits import ClientLimits
 from ogames.web.settings import Settings
 from ogames.web.workers import Lane, ProcessLane, ThreadLane, WorkerFailed, WorkerLost
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
@@ -117,7 +118,8 @@ class AnalysisDesk:
             else:
                 log.error("an analysis worker ended: %s", exc)
             name = str(exc).split(":", 1)[0]
-            raise Refusal(f"the computer could not analyse this position ({name})", "analysis", 500) from None
+            raise Refusal(say("analysis-failed", "the computer could not analyse this position ({error})", error=name),
+                          "analysis", 500) from None
         except BaseException:
             self._replace(slot)
             raise
@@ -133,20 +135,20 @@ class AnalysisDesk:
         mine = self.jobs.get(client, [])
         if len(mine) >= settings.analysis_per_client:
             soonest = min(job.left(now) for job in mine)
-            raise Refusal(f"you have {len(mine)} analyses running or waiting already (at most "
-                          f"{settings.analysis_per_client}): wait for an answer", "busy", 429, retry_after=soonest)
+            raise Refusal(say("analyses-yours", "you have {count} analyses running or waiting already (at most {most}): "
+                              "wait for an answer", count=len(mine), most=settings.analysis_per_client),
+                          "busy", 429, retry_after=soonest)
         would_wait = self.waiting >= self.free.qsize()
         if would_wait and self.waiting >= settings.analysis_waiting:
-            raise Refusal("the computer is busy with other analyses: try again in a few seconds", "busy", 503,
-                          retry_after=self._backlog(now))
+            raise Refusal(say("analyses-busy", "the computer is busy with other analyses: try again in a few seconds"),
+                          "busy", 503, retry_after=self._backlog(now))
         cost = max(seconds, MIN_COST)
         bucket = self.quotas.bucket(client)
         if not bucket.allow(cost=cost):
-            wait = bucket.wait(cost)
-            per_minute = f"{settings.analysis_quota:g} seconds of analysis a minute"
-            when = f"try again in {math.ceil(wait)} s" if math.isfinite(wait) else "ask for a shorter one"
-            raise Refusal(f"that is more than your share of the computer ({per_minute}): {when}", "quota", 429,
-                          retry_after=wait if math.isfinite(wait) else None)
+            wait = min(bucket.wait(cost), 60.0)  # (never longer: the quota allows the longest analysis)
+            raise Refusal(say("analysis-quota", "that is more than your share of the computer ({seconds} seconds of "
+                              "analysis a minute): try again in {wait} s", seconds=f"{settings.analysis_quota:g}",
+                              wait=max(1, math.ceil(wait))), "quota", 429, retry_after=wait)
         job = Job(client, seconds, cost)
         self.jobs.setdefault(client, []).append(job)
         self.waiting += 1

@@ -48,11 +48,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.errors import shown as quoted
+from ogames.web import i18n
 from ogames.web.analysis import AnalysisDesk
 from ogames.web.board import board_setup, position_view
 from ogames.web.bus import RedisBus, make_bus
 from ogames.web.common import (
     answers_errors,
+    api_language,
     error_response,
     find_game,
     form_fields,
@@ -63,6 +65,7 @@ from ogames.web.common import (
     read_message,
     refused,
     render_page,
+    request_language,
     script_json,
     serve_socket,
 )
@@ -95,11 +98,10 @@ from ogames.web.store import Store
 from ogames.web.store_faults import StorageError
 from ogames.web.warm import warm_rules
 from ogames.web.workers import watch_parent
+from ogames.wording import Said, say
 
 log = logging.getLogger("ogames.web")
 HERE = Path(__file__).parent
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web application; its database is migrated to the newest schema when it starts."""
     settings = settings or Settings()
@@ -165,10 +167,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return render_page(templates, request, name, status, **context)
 
-    async def drawn_view(live: LiveGame) -> dict[str, Any]:
+    async def drawn_view(live: LiveGame, language: str = i18n.DEFAULT) -> dict[str, Any]:
         """A game's view, its position drawn first (a large board's off the event loop)."""
-        await draw_position(live.state)
-        return view(live)
+        await draw_position(live.state, language)
+        return view(live, language)
 
     async def view_answer(live: LiveGame, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
         """A JSON answer holding a game's view (in `extra`'s "view" if given, else alone); a large
@@ -183,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def body_of(request: Request) -> bytes:
         body = await request.body()
         if len(body) > settings.max_body_bytes:
-            raise Refusal(f"the request is too large (at most {settings.max_body_bytes} bytes)", "too-large", 413)
+            raise Refusal(too_large(settings.max_body_bytes), "too-large", 413)
         return body
 
     # ----- pages ----------------------------------------------------------------------------
@@ -191,16 +193,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
-            return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code)
+            return error_response(str(exc.detail), "not-found" if exc.status_code == 404 else "http", exc.status_code,
+                                  api_language(request))
         return page(request, "error.html", exc.status_code, message=None)
 
     @app.exception_handler(StorageError)
     async def storage_fault(request: Request, exc: StorageError) -> Response:
         # A read the database could not serve (the hubs answer their own writes): 503, one line logged.
         log.warning("%s %s: %s", request.method, request.url.path, exc)
-        message = f"this cannot be shown just now: {exc}"
+        message = say("cannot-show", "this cannot be shown just now: {reason}", reason=exc.args[0] if exc.args else "")
         if request.url.path.startswith("/api/"):
-            return error_response(message, "storage", 503)
+            return error_response(message, "storage", 503, api_language(request))
         return page(request, "error.html", 503, message=message)
 
     register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
@@ -232,7 +235,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ValidationError as exc:
             return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
         except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
-            return page(request, "new.html", 400, **form_context(game, form), message=str(exc)[:200])
+            message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
+            return page(request, "new.html", 400, **form_context(game, form), message=message)
         return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
 
     @app.get("/g/{game_id}", response_model=None)
@@ -243,14 +247,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
-        shown = await drawn_view(live)
-        setup = await heavy(board_setup, live.state) if large(live.state) else board_setup(live.state)
+        language = request_language(request)
+        shown = await drawn_view(live, language)
+        setup = await heavy(board_setup, live.state, language) if large(live.state) else board_setup(live.state, language)
         return page(
             request,
             "game.html",
             game=shown,
             board=shown["board"].get("svg", ""),
-            options_text=options_text(shown["options"]),
+            options_text=options_text(shown["options"], language),
             view_json=script_json(shown),
             setup_json=script_json(setup),
             max_seconds=settings.max_analysis_seconds,
@@ -261,7 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await hub_of(request).get(game_id)
         except Refusal as refusal:
-            return error_response(refusal.message, refusal.code, refusal.status)
+            return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
         text = ogames.records.dumps(live.state.record())
         filename = f"ogames-{live.state.game.name}-{live.id}.json"
         disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
@@ -311,9 +316,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await hub_of(request).get(game_id)
         state = live.state  # replaced, never changed, by each move: safe to read in a thread
         if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
-            why = f"there is no position {quoted(k)}: positions are 0 to {state.ply} (moves made)"
-            return error_response(why, "not-found", 404)
-        return JSONResponse(await asyncio.to_thread(position_view, state, int(k)))
+            why = say("no-position",
+                      "there is no position {k}: positions are 0 to {last} (moves made)", k=quoted(k), last=state.ply)
+            return error_response(why, "not-found", 404, api_language(request))
+        return JSONResponse(await asyncio.to_thread(position_view, state, int(k), api_language(request)))
 
     @app.post("/api/games/{game_id}/moves", response_model=None)
     @answers_errors
@@ -342,15 +348,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
             return await _handle(hub, live, page, incoming, settings.max_message_bytes)
 
-        await serve_socket(websocket, hub, live, lambda: view(live), limit, handle, "rate-limited")
+        await serve_socket(websocket, hub, live, lambda language: view(live, language), limit, handle, "rate-limited")
 
     return app
 
 
 async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
-    """One message from a page: None when it was carried out — the new view, which goes to every
-    page and always arrives (`common.Outbox`), is the sender's acknowledgement —, else the answer
-    for that page alone (an error saying why nothing changed, or a pong)."""
+    """One message from a page: None when it was carried out (the new view goes to everyone),
+    else the answer for that page alone (an error saying why nothing changed, or a pong)."""
     message, problem = read_message(incoming, limit, parse_client, explain)
     if problem is not None:
         return problem
@@ -369,6 +374,11 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     return None
+
+
+def too_large(limit: int) -> str:
+    """A request body over the limit."""
+    return say("too-large", "the request is too large (at most {limit} bytes)", limit=limit)
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
@@ -426,7 +436,7 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
     mode = form.get("mode", "hotseat")
     seat = form.get("seat", "1")
     if not seat.isdigit() or len(seat) > 2:
-        raise ValueError("choose your seat by its number")
+        raise ValueError(say("seat-by-number", "choose your seat by its number"))
     request: dict[str, Any] = {"game": game["name"], "options": options, "level": form.get("level", str(DEFAULT_LEVEL))}
     if mode == "seats":  # who sits in each seat, one choice per seat (`who_1`, `who_2`, …)
         request["seats"] = seat_choices_from_form(game["name"], options, form)

@@ -29,7 +29,10 @@ from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
+from ogames.web.messages import speaker, word
+from ogames.web.names import move_words
 
 
 def board_of(state: State) -> Board | None:
@@ -37,33 +40,34 @@ def board_of(state: State) -> Board | None:
     return getattr(state, "board", None)
 
 
-def board_svg(state: State) -> str:
-    """The board of a state as SVG markup, every cell an element with `data-cell` (empty without a board)."""
+def board_svg(state: State, language: str = ENGLISH) -> str:
+    """The board of a state as SVG markup, every cell an element with `data-cell` (empty without a
+    board), its titles and labels in `language`."""
     if board_of(state) is None:
         return ""
-    return draw_board(state, highlight=winning_cells(state))
+    return draw_board(state, highlight=winning_cells(state), speak=speaker(language))
 
 
-def board_part(state: State) -> dict[str, Any]:
-    """What a view says about the board: the drawing and the facts shown beside it (made once per
-    position: a game's view is sent again while the computer thinks, and to every watcher)."""
+def board_part(state: State, language: str = ENGLISH) -> dict[str, Any]:
+    """What a view says about the board: the drawing (in `language`) and the facts shown beside it
+    (made once per position and language: a game's view is sent again while the computer thinks,
+    and to every watcher)."""
     if board_of(state) is None:
         return {}
     last = state.history[-1] if state.history else {}
-    stamp = (len(state.history), id(last), last.get("move"), state.result)
-    kept = _parts.get(state)
+    stamp = (len(state.history), id(last), last.get("move"), state.result, language)
+    kept = _parts.setdefault(state, {}).get(language)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    part = _board_part(state)
-    _parts[state] = (stamp, part)
+    part = _board_part(state, language)
+    _parts[state][language] = (stamp, part)
     return part
 
 
-def position_drawn(state: State) -> bool:
-    """Whether a position's facts are made already (`position_facts` returns them at once)."""
-    last = state.history[-1] if state.history else {}
-    kept = _facts.get(state)
-    return kept is not None and kept[0] == (len(state.history), id(last), last.get("move"), state.result)
+def position_drawn(state: State, language: str = ENGLISH) -> bool:
+    """Whether a position's facts in a language are made already (`position_facts` returns them at once)."""
+    kept = _facts.get(state, {}).get(language)
+    return kept is not None and kept[0] == _stamp(state)
 
 
 def cells(state: State) -> int:
@@ -72,15 +76,14 @@ def cells(state: State) -> int:
     return len(board.labels) if board is not None else 0
 
 
-def position_facts(state: State) -> dict[str, Any]:
-    """What a game's view says about its position, made once per position (a large board's
-    takes a while; the server makes it in a thread): the stones by cell, the moves as listed, the
-    legal moves split into cells and others (`specials`: a swap, a komi), the last move placed,
-    the winning cells and the board part. The lists are shared by every view of the position:
-    never change them."""
-    last = state.history[-1] if state.history else {}
-    stamp = (len(state.history), id(last), last.get("move"), state.result)
-    kept = _facts.get(state)
+def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
+    """What a game's view says about its position, made once per position and language (a large
+    board's takes a while; the server makes it off the event loop): the stones by cell, the moves
+    as listed (with their words in `language`), the legal moves split into cells and others
+    (`specials`: a swap, a komi), the last move placed, the winning cells and the board part. The
+    lists are shared by every view of the position: never change them."""
+    stamp = _stamp(state)
+    kept = _facts.setdefault(state, {}).get(language)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     board = board_of(state)
@@ -89,32 +92,44 @@ def position_facts(state: State) -> dict[str, Any]:
     legal: list[str] = []
     specials: list[str] = []
     if not state.is_over:
-        cells = set(labels)
+        on_board = set(labels)
         for move in state.legal_moves():
-            (legal if move in cells else specials).append(move)
+            (legal if move in on_board else specials).append(move)
+    moves = move_list(state)
+    if language != ENGLISH:  # the move as the page's language says it (the API's English views show the notation)
+        for item in moves:
+            item["text"] = move_words(item["move"], language)
     placed = next((entry for entry in reversed(state.history) if entry.get("move") in stones), None)
     facts = {
         "stones": stones,
-        "moves": move_list(state),
+        "moves": moves,
         "legal": legal,
         "specials": specials,
         "last": placed.get("move") if placed else None,
         "winning": winning_cells(state),
-        "board": board_part(state),
+        "board": board_part(state, language),
     }
-    _facts[state] = (stamp, facts)
+    _facts[state][language] = (stamp, facts)
     return facts
 
 
-# The latest facts and board part of each live state, dropped with the state.
-_facts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
-_parts: weakref.WeakKeyDictionary[State, tuple[tuple[Any, ...], dict[str, Any]]] = weakref.WeakKeyDictionary()
+def _stamp(state: State) -> tuple[Any, ...]:
+    last = state.history[-1] if state.history else {}
+    return (len(state.history), id(last), last.get("move"), state.result)
 
 
-def _board_part(state: State) -> dict[str, Any]:
+# The latest facts of each live state in each language, dropped with the state.
+_facts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[str, Any]]]] = weakref.WeakKeyDictionary()
+
+
+# The latest board part of each live state in each language, dropped with the state.
+_parts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[str, Any]]]] = weakref.WeakKeyDictionary()
+
+
+def _board_part(state: State, language: str) -> dict[str, Any]:
     winning = winning_cells(state)
     part: dict[str, Any] = {
-        "svg": draw_board(state, highlight=winning),
+        "svg": draw_board(state, highlight=winning, speak=speaker(language)),
         "winning": winning,
         "captures": list(getattr(state, "last_captures", []) or []),
     }
@@ -204,13 +219,13 @@ def move_list(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def board_setup(state: State) -> dict[str, Any]:
+def board_setup(state: State, language: str = ENGLISH) -> dict[str, Any]:
     """What the page needs once for a whole game: each cell's stone place `[x, y, r]`, a ghost stone
     per colour (drawn at the origin with radius 1, for the page to move and scale), and each colour's
     small stone picture (turn indicator, players, moves)."""
     board = board_of(state)
     colours = state.game.colours
-    pictures = {colour: stone_svg(colour, 22) for colour in colours}
+    pictures = {colour: stone_svg(colour, 22, speak=speaker(language)) for colour in colours}
     if board is None:
         return {"places": {}, "ghosts": {}, "stones": pictures}
     places = {label: [num(x), num(y), num(r)] for label, (x, y, r) in zip(board.labels, stone_places(board), strict=True)}
@@ -232,8 +247,9 @@ def position_state(state: State, k: int) -> State:
     return earlier
 
 
-def position_view(state: State, k: int) -> dict[str, Any]:
-    """What the page shows of an earlier position (read-only): its board, whose turn it was, its result."""
+def position_view(state: State, k: int, language: str = ENGLISH) -> dict[str, Any]:
+    """What the page shows of an earlier position (read-only): its board, whose turn it was, its
+    result (in `language`)."""
     earlier = position_state(state, k)
     result = earlier.result
     return {
@@ -242,8 +258,9 @@ def position_view(state: State, k: int) -> dict[str, Any]:
         "of": len(state.history),
         "to_move": None if earlier.is_over else earlier.to_move,
         "scores": earlier.scores,
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
-        "board": board_part(earlier),
+        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
+                                               "text": word(result.describe(), language)},
+        "board": board_part(earlier, language),
     }
 
 

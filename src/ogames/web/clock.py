@@ -24,6 +24,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ogames.wording import say
+
 
 class NoTakeBack(Exception):
     """The clocks cannot be put back to a position (the message says why, for people)."""
@@ -147,7 +149,8 @@ class Clock:
         or a person would be left with no time."""
         mark = self.marks.get(ply)
         if mark is None:
-            raise NoTakeBack("the clocks of that position were not kept (the game was stored by an older server)")
+            raise NoTakeBack(say("clocks-not-kept",
+                                 "the clocks of that position were not kept (the game was stored by an older server)"))
         earned_now = self._earned
         remaining, started = list(mark.remaining), set(mark.started)
         for seat in range(len(remaining)):
@@ -155,7 +158,9 @@ class Clock:
                 continue
             remaining[seat] = self.left(seat, mover, now) - (earned_now[seat] - mark.earned[seat])
             if remaining[seat] <= 0:
-                raise NoTakeBack(f"seat {seat + 1} would have no time left: the moves taken back earned the time it has")
+                raise NoTakeBack(say("no-time-left",
+                                     "seat {n} would have no time left: the moves taken back earned the time it has",
+                                     n=seat + 1))
             if seat in self.started:
                 started.add(seat)  # a person's clock, once running, never stops for a take-back
         rounded = tuple(round(value, 3) for value in remaining)

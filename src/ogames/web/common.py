@@ -18,13 +18,16 @@ from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from markupsafe import Markup, escape
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
 from ogames.web.limits import ConnectionLimit
+from ogames.web.messages import word
 from ogames.web.protocol import explain
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
@@ -38,14 +41,25 @@ def request_language(request: Request) -> str:
     return i18n.pick(asked, request.headers.get("accept-language"))
 
 
+def api_language(request: Request | WebSocket) -> str:
+    """The language of a JSON answer or a WebSocket's messages: English (the API is for programs)
+    unless the page that asks says `?lang=` (its own language)."""
+    asked = request.query_params.get("lang")
+    return asked if asked in i18n.LANGUAGES else i18n.DEFAULT
+
+
 def render_page(templates: Any, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie."""
+    """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie. The
+    template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
     response = templates.TemplateResponse(
         request,
         name,
         {
             "t": i18n.words(language),
+            "word": lambda text: word(text, language),
+            "choice_words": lambda option, value: i18n.choice(i18n.words(language), option, value),
+            "code_spans": code_spans,
             "option_help": option_help.texts(language),
             "lang": language,
             "plural": functools.partial(plural_in, language),  # plural(n, t.key, **values): the form for n, filled in
@@ -65,6 +79,13 @@ def plural_in(language: str, n: int, forms: str, **values: Any) -> str:
     return i18n.plural(n, forms, language, **values)
 
 
+def code_spans(text: object) -> Markup:
+    """Text for a page with its `backticked` parts as code (what is typed as it stands: `all`), escaped."""
+    parts = str(text).split("`")
+    return Markup("").join(Markup("<code>{}</code>").format(part) if index % 2 else escape(part)
+                           for index, part in enumerate(parts))
+
+
 async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]], game_id: str) -> LiveT | None:
     """Accept a page's WebSocket and find its game; None (the page told why, the socket closed)
     when there is no such game or it cannot be rebuilt."""
@@ -76,7 +97,7 @@ async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]]
         return await get(game_id)
     except Refusal as refusal:
         with contextlib.suppress(WebSocketDisconnect, OSError):  # the page may have gone already
-            await websocket.send_json({"type": "error", "message": refusal.message, "code": refusal.code})
+            await websocket.send_json(worded(refused(refusal.message, refusal.code), api_language(websocket)))
             await websocket.close(code=4404 if refusal.status == 404 else 4500)
         return None
 
@@ -85,8 +106,10 @@ async def open_live(websocket: WebSocket, get: Callable[[str], Awaitable[LiveT]]
 
 
 class Refusal(Exception):
-    """A request that is refused with a reason; nothing was changed. `retry_after`: seconds after
-    which the same request may succeed (a refusal for load: busy, over a quota)."""
+    """A request that is refused with a reason; nothing was changed. The message is English, made
+    by `say` (a key and values) so that a page in another language shows it in its own
+    (`ogames.web.messages`); the JSON API answers the English. `retry_after`: seconds after which
+    the same request may succeed (a refusal for load: busy, over a quota)."""
 
     def __init__(self, message: str, code: str = "refused", status: int = 400, retry_after: float | None = None):
         super().__init__(message)
@@ -96,19 +119,29 @@ class Refusal(Exception):
         self.retry_after = retry_after
 
 
-def error_response(message: str, code: str, status: int, retry_after: float | None = None) -> JSONResponse:
-    """An API error: `{error, code}` with the HTTP status; with `retry_after`, also the whole
-    seconds to wait, in the body and as the Retry-After header."""
+def error_response(
+    message: str, code: str, status: int, language: str = i18n.DEFAULT, retry_after: float | None = None
+) -> JSONResponse:
+    """An API error: `{error, code}` with the HTTP status (the error worded in `language`); with
+    `retry_after`, also the whole seconds to wait, in the body and as the Retry-After header."""
+    body: dict[str, Any] = {"error": word(message, language), "code": code}
     if retry_after is None:
-        return JSONResponse({"error": message, "code": code}, status_code=status)
-    seconds = max(1, math.ceil(retry_after))
-    body = {"error": message, "code": code, "retry_after": seconds}
+        return JSONResponse(body, status_code=status)
+    body["retry_after"] = seconds = max(1, math.ceil(retry_after))
     return JSONResponse(body, status_code=status, headers={"Retry-After": str(seconds)})
 
 
-def refusal_response(refusal: Refusal) -> JSONResponse:
-    """The API's answer to a refusal."""
-    return error_response(refusal.message, refusal.code, refusal.status, refusal.retry_after)
+def refusal_response(refusal: Refusal, language: str = i18n.DEFAULT) -> JSONResponse:
+    """The API's answer to a refusal, in a language."""
+    return error_response(refusal.message, refusal.code, refusal.status, language, refusal.retry_after)
+
+
+def worded(message: dict[str, Any], language: str) -> dict[str, Any]:
+    """A page's message with its sentences (an error's `message`, a verdict's `reason`) in the
+    page's language; the same message in English."""
+    if language == i18n.DEFAULT:
+        return message
+    return {key: word(value, language) if key in ("message", "reason") else value for key, value in message.items()}
 
 
 def answers_errors(
@@ -124,11 +157,17 @@ def answers_errors(
         try:
             return await handler(*args, **kwargs)
         except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422)
+            return error_response(explain(exc), "invalid", 422, _language_of(args, kwargs))
         except Refusal as refusal:
-            return refusal_response(refusal)
+            return refusal_response(refusal, _language_of(args, kwargs))
 
     return answered
+
+
+def _language_of(args: Any, kwargs: Any) -> str:
+    """The answer's language, from the handler's request (`api_language`)."""
+    request = kwargs.get("request") or next((arg for arg in args if isinstance(arg, Request)), None)
+    return api_language(request) if request is not None else i18n.DEFAULT
 
 
 def refused(message: str, code: str) -> dict[str, Any]:
@@ -217,16 +256,19 @@ class Outbox:
         return self.get_nowait()
 
 
-def broadcast(watchers: set[Outbox], view: dict[str, Any]) -> None:
-    """Show a view to every watcher."""
-    for outbox in list(watchers):
-        outbox.show(view)
+def broadcast(watchers: dict[Outbox, str], view: Callable[[str], dict[str, Any]]) -> None:
+    """Show every watcher the view in its page's language (`view(language)`, made once per language)."""
+    made: dict[str, dict[str, Any]] = {}
+    for outbox, language in list(watchers.items()):
+        if language not in made:
+            made[language] = view(language)
+        outbox.show(made[language])
 
 
 class Watched(Protocol):
-    """A live game or table: the outboxes of the connections watching it."""
+    """A live game or table: the outboxes of the connections watching it, each with its page's language."""
 
-    watchers: set[Outbox]
+    watchers: dict[Outbox, str]
 
 
 LiveT = TypeVar("LiveT", bound=Watched)
@@ -237,29 +279,29 @@ class Announcer(Generic[LiveT]):
     outbox, forget it, and show every watcher the newest view. A hub says how it draws a view, and
     may first `prepare` its costly parts (so that the event loop never waits on them)."""
 
-    def view_of(self, live: LiveT) -> dict[str, Any]:
+    def view_of(self, live: LiveT, language: str = i18n.DEFAULT) -> dict[str, Any]:
         raise NotImplementedError
 
     async def prepare(self, live: LiveT) -> None:
         """Draw the costly parts of a view ahead (off the event loop, if they take a while); the
         view itself is then made on the loop, from the live object as it is when it is sent."""
 
-    def watch(self, live: LiveT) -> Outbox:
-        """An outbox that receives every new view (the newest one, if it falls behind)."""
+    def watch(self, live: LiveT, language: str = i18n.DEFAULT) -> Outbox:
+        """An outbox that receives every new view in a language (the newest one, if it falls behind)."""
         outbox = Outbox()
-        live.watchers.add(outbox)
+        live.watchers[outbox] = language
         return outbox
 
     def unwatch(self, live: LiveT, outbox: Outbox) -> None:
         """Stop sending views to an outbox."""
-        live.watchers.discard(outbox)
+        live.watchers.pop(outbox, None)
 
     async def announce(self, live: LiveT) -> None:
-        """Send the current view to everyone watching."""
+        """Send the current view to everyone watching, drawn once for each language watched."""
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
         await self.prepare(live)
-        broadcast(live.watchers, self.view_of(live))
+        broadcast(live.watchers, lambda language: self.view_of(live, language))
 
 
 async def send_all(websocket: WebSocket, outbox: Outbox) -> None:
@@ -283,7 +325,7 @@ class LiveHub(Protocol):
 
     presence: Any
 
-    def watch(self, live: Any) -> Outbox: ...
+    def watch(self, live: Any, language: str = ...) -> Outbox: ...
 
     def unwatch(self, live: Any, outbox: Outbox) -> None: ...
 
@@ -298,19 +340,22 @@ async def serve_socket(
     websocket: WebSocket,
     hub: LiveHub,
     live: Any,
-    first: Callable[[], dict[str, Any]],
+    first: Callable[[str], dict[str, Any]],
     limit: ConnectionLimit,
     handle: PageHandler,
     code: str,
 ) -> None:
     """A page's WebSocket on a live game or table, until it closes: its presence joined, the view
-    `first()` (made once the page has joined) and then every announced one sent (the newest, if it
-    falls behind), each message rate-limited (refused with `code`: every message gets an answer or
-    a refusal; a connection that keeps sending past the limit's strikes is closed) and handled."""
+    `first(language)` (made once the page has joined) and then every announced one sent (the newest,
+    if it falls behind), each message rate-limited (refused with `code`: every message gets an
+    answer or a refusal; a connection that keeps sending past the limit's strikes is closed) and
+    handled. Views and answers are in the page's language (`?lang=` on the socket's address;
+    English without it)."""
+    language = api_language(websocket)
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-    outbox = hub.watch(live)
+    outbox = hub.watch(live, language)
     await hub.prepare(live)
-    outbox.show(first())  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
+    outbox.show(first(language))  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
     sender = asyncio.create_task(send_all(websocket, outbox))
     try:
         while True:
@@ -323,11 +368,11 @@ async def serve_socket(
                     await drain(outbox)
                     await _close(websocket, 1008, "too many messages")
                     break
-                outbox.answer(refused(limit.refusal(), code))
+                outbox.answer(worded(refused(limit.refusal(), code), language))
             else:
                 answer = await handle(page, incoming)
                 if answer is not None:
-                    outbox.answer(answer)
+                    outbox.answer(worded(answer, language))
             if outbox.overflowed:
                 log.warning("%s: a connection did not read its answers and was closed", live.id)
                 sender.cancel()
@@ -356,17 +401,17 @@ def read_message(
     message `parse` accepts (`explain` words the last)."""
     text = incoming.get("text")
     if text is None:
-        return None, refused("messages are JSON text, not binary", "invalid")
+        return None, refused(say("binary-message", "messages are JSON text, not binary"), "invalid")
     if len(text.encode("utf-8")) > limit:
-        return None, refused(f"the message is too long (at most {limit} bytes)", "too-large")
+        return None, refused(say("message-too-long", "the message is too long (at most {limit} bytes)", limit=limit), "too-large")
     try:
         return parse(json.loads(text)), None
     except json.JSONDecodeError:
-        return None, refused("the message is not JSON", "invalid")
+        return None, refused(say("not-json", "the message is not JSON"), "invalid")
     except ValidationError as exc:
         return None, refused(explain(exc), "invalid")
     except RecursionError:
-        return None, refused("the message is nested too deeply", "invalid")
+        return None, refused(say("nested-too-deeply", "the message is nested too deeply"), "invalid")
 
 
 # ----- games and their forms ------------------------------------------------------------------
@@ -382,17 +427,21 @@ def find_game(name: str) -> dict[str, Any] | None:
     return next((game for game in catalogue() if game["name"] == name), None)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    """A game's options in one line, as the command line writes them (`size=5 · pie=on`)."""
+def options_text(options: dict[str, Any], language: str = i18n.DEFAULT) -> str:
+    """A game's options in one line: in English as the command line writes them (`size=5 · pie=on`),
+    in another language with the form's words for the names and values (`размер: 5 · правило пирога: нет`)."""
+    t = i18n.words(language)
     shown = []
     for name, value in options.items():
         if value is None:
             continue
         if isinstance(value, bool):
-            value = "on" if value else "off"
+            value = ("on" if value else "off") if language == i18n.DEFAULT else t["yes" if value else "no"]
         elif isinstance(value, list):
             value = ",".join(str(item) for item in value)
-        text = f"{name}={value}"
+        elif isinstance(value, str) and language != i18n.DEFAULT:
+            value = i18n.choice(t, name, value)
+        text = f"{name}={value}" if language == i18n.DEFAULT else f"{i18n.option_label(t, name)}: {value}"
         shown.append(text if len(text) <= 60 else text[:57] + "…")
     return " · ".join(shown)
 

@@ -21,12 +21,13 @@ it has read already and hides the client's disconnection from it.
 from __future__ import annotations
 
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ogames.web.common import Refusal, error_response
+from ogames.web.common import Refusal, api_language, error_response
 from ogames.web.limits import ClientLimits
 from ogames.web.settings import Settings
+from ogames.wording import say
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -43,11 +44,11 @@ class BodyTooLarge(Refusal):
     """A request body passed its route's limit while it was read (nothing was done with it)."""
 
     def __init__(self, limit: int):
-        super().__init__(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+        super().__init__(say("too-large", "the request is too large (at most {limit} bytes)", limit=limit), "too-large", 413)
 
     async def respond(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer the request with this refusal (JSON, as the API's errors)."""
-        await error_response(self.message, self.code, self.status)(scope, receive, send)
+        """Answer the request with this refusal (JSON, as the API's errors, in the language asked for)."""
+        await error_response(self.message, self.code, self.status, language(scope))(scope, receive, send)
 
 
 class Guard:
@@ -92,7 +93,7 @@ class Guard:
         if path.startswith("/api/"):
             client = scope.get("client")
             if not self.api_limits.allow(client[0] if client else "?"):
-                await error_response(self.api_limits.refusal(), "rate-limited", 429)(scope, receive, answer)
+                await error_response(self.api_limits.refusal(), "rate-limited", 429, language(scope))(scope, receive, answer)
                 return
 
         async def read() -> Message:
@@ -126,6 +127,11 @@ class Reading:
             self.finished = True
         if self.size > self.limit:
             raise BodyTooLarge(self.limit)
+
+
+def language(scope: Scope) -> str:
+    """The language of an answer to a request (`common.api_language`: English, or the page's `?lang=`)."""
+    return api_language(Request(scope))
 
 
 __all__ = ["RECORD_PATHS", "SECURITY_HEADERS", "BodyTooLarge", "Guard"]

@@ -35,12 +35,16 @@ from ogames.web.clock import Clock, NoTakeBack
 from ogames.web.common import Announcer, Outbox, Refusal, heavy
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.hints import Watched
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.messages import word
+from ogames.web.names import move_words, seat_name
 from ogames.web.presence import Presence
 from ogames.web.protocol import NewGame
 from ogames.web.settings import Settings
 from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
 from ogames.web.store_faults import StorageError
 from ogames.web.workers import move_pool
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
@@ -68,7 +72,7 @@ class LiveGame:
     created_at: float
     version: int = 0  # actions accepted so far (moves and resignations; Omega: each placement)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[Outbox] = field(default_factory=set)
+    watchers: dict[Outbox, str] = field(default_factory=dict)  # each watching page's outbox, and its language
     thinking: bool = False
     problem: str | None = None
     ai_task: asyncio.Task | None = None
@@ -127,8 +131,11 @@ def other_kind(game_id: str, name: str) -> Refusal:
     """The answer of a hub asked for a game of the other kind (a card table on a board game's route,
     or a board game on a card table's): there is no such game here, and where it is."""
     if name == "omiga":
-        return Refusal(f"there is no such board game: this is an Omiga card table, at /o/{game_id}", "not-found", 404)
-    return Refusal(f"there is no such card table: this is a board game, at /g/{game_id}", "not-found", 404)
+        return Refusal(say("a-card-table",
+                           "there is no such board game: this is an Omiga card table, at {link}", link=f"/o/{game_id}"),
+                       "not-found", 404)
+    return Refusal(say("a-board-game", "there is no such card table: this is a board game, at {link}", link=f"/g/{game_id}"),
+                   "not-found", 404)
 
 
 def undo_request(live: LiveGame) -> dict[str, Any]:
@@ -185,15 +192,22 @@ class Hub(Announcer[LiveGame]):
         """A new stored game and the tokens of its people's seats (given out once, stored as digests)."""
         name = request.game.strip().lower()
         if name not in available():
-            raise Refusal(f"there is no game {shown(request.game)} (games: {', '.join(available())})", "bad-game")
+            raise Refusal(say("no-such-game", "there is no game {game} (games: {games})", game=shown(request.game),
+                              games=list(available())), "bad-game")
         if name not in BROWSER_GAMES:
-            raise Refusal(f"{name} cannot be played in the browser yet: play it in the terminal (ogames {name} …)", "bad-game")
+            raise Refusal(say("not-in-browser",
+                              "{game} cannot be played in the browser yet: play it in the terminal (ogames {game} …)",
+                              game=name), "bad-game")
         try:
             game = await asyncio.to_thread(functools.partial(ogames.load, name, **request.options))  # a large board: 0.1 s
-        except (OgamesError, TypeError) as exc:
+        except OgamesError as exc:
+            raise Refusal(exc.said, "bad-option") from None
+        except TypeError as exc:
             raise Refusal(str(exc), "bad-option") from None
         if game.dynamics != TURN_BASED:
-            raise Refusal(f"{name} with these options is played in real time, which the browser cannot do yet", "bad-option")
+            raise Refusal(say("real-time-game",
+                              "{game} with these options is played in real time, which the browser cannot do yet",
+                              game=name), "bad-option")
         mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
         state = await asyncio.to_thread(game.new_state, names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
@@ -214,7 +228,8 @@ class Hub(Announcer[LiveGame]):
                 listed=listed,
             )
         except StorageError as exc:
-            raise unavailable(exc, f"new {name} game", "the game could not be stored, so it was not made") from None
+            raise unavailable(exc, f"new {name} game", say("game-not-stored",
+                                                           "the game could not be stored, so it was not made")) from None
         live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
         live.clock = clock
         self._remember(live)
@@ -232,7 +247,7 @@ class Hub(Announcer[LiveGame]):
             self.live.move_to_end(game_id)
             return live
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
-            raise Refusal("there is no such game", "not-found", 404)
+            raise Refusal(NO_SUCH_GAME, "not-found", 404)
         async with self._loading:
             live = self.live.get(game_id)
             if live is not None:
@@ -241,9 +256,9 @@ class Hub(Announcer[LiveGame]):
                 row = await asyncio.to_thread(self.store.load_game, game_id)
                 digests = await asyncio.to_thread(self.store.token_digests, game_id) if row is not None else {}
             except StorageError as exc:
-                raise unavailable(exc, f"game {game_id}", "the game cannot be read just now") from None
+                raise unavailable(exc, f"game {game_id}", say("game-not-read", "the game cannot be read just now")) from None
             if row is None:
-                raise Refusal("there is no such game", "not-found", 404)
+                raise Refusal(NO_SUCH_GAME, "not-found", 404)
             if row.game not in BROWSER_GAMES:
                 raise other_kind(row.id, row.game)  # a card table: never played, shown or analysed here
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
@@ -277,20 +292,21 @@ class Hub(Announcer[LiveGame]):
         async with live.lock:
             seat = self._check_turn(live, token, version)
             if live.is_computer(live.state.mover):  # never: a person's token is not a computer seat
-                raise Refusal("the computer is to move", "not-your-turn", 409)
+                raise Refusal(say("computer-to-move", "the computer is to move"), "not-your-turn", 409)
             if seat != live.state.mover:
-                raise Refusal(f"it is not your turn: {live.state.to_move} is to move", "not-your-turn", 409)
+                raise Refusal(not_your_turn(live.state.to_move), "not-your-turn", 409)
             flagged = await self._flag_if_out_of_time(live)
             if flagged is None:
                 trial = live.state.clone()
                 try:
                     trial.play(move)
                 except OgamesError as exc:
-                    raise Refusal(str(exc), "illegal", 422) from None
+                    raise Refusal(exc.said, "illegal", 422) from None
                 await self._commit(live, trial, {"move": move})
         await self.announce(live)
         if flagged is not None:
-            raise Refusal(f"too late: your time ran out, so the move was not made ({flagged})", "over", 409)
+            raise Refusal(say("time-ran-out", "too late: your time ran out, so the move was not made ({result})", result=flagged),
+                          "over", 409)
         self._start_computer(live)
         return live
 
@@ -303,11 +319,13 @@ class Hub(Announcer[LiveGame]):
             state = live.state
             colour = seat_colour(state, seat)
             if colour is None:
-                raise Refusal("this seat has no colour to resign", "illegal", 422)
+                raise Refusal(say("no-colour-to-resign", "this seat has no colour to resign"), "illegal", 422)
             trial = state.clone()
             try:
                 trial.resign(colour)
-            except (OgamesError, NotImplementedError) as exc:
+            except OgamesError as exc:
+                raise Refusal(exc.said, "illegal", 422) from None
+            except NotImplementedError as exc:
                 raise Refusal(str(exc), "illegal", 422) from None
             await self._commit(live, trial, {"resign": colour})
         await self.announce(live)
@@ -327,10 +345,11 @@ class Hub(Announcer[LiveGame]):
         async with live.lock:
             seat = self._check_seat(live, token, version)
             if live.clock is not None and live.clock.flagged is not None:
-                raise Refusal("the game was lost on time, which cannot be taken back", "no-undo", 409)
+                raise Refusal(say("lost-on-time-no-undo",
+                                  "the game was lost on time, which cannot be taken back"), "no-undo", 409)
             if not may_take_back(live):
-                raise Refusal(f"the game is over ({describe_result(live)}): a finished game is not taken back",
-                              "no-undo", 409)
+                raise Refusal(say("finished-no-undo", "the game is over ({result}): a finished game is not taken back",
+                                  result=describe_result(live)), "no-undo", 409)
             asked, agreed = live.undo_asked, set(live.undo_agreed)
             if decline:
                 self._decline_undo(live, seat)
@@ -344,7 +363,7 @@ class Hub(Announcer[LiveGame]):
                     if not live.is_computer(trial.mover):
                         break
                 if trial.history == live.state.history or live.is_computer(trial.mover):
-                    raise Refusal("there is no move of a person's to take back", "no-undo", 409)
+                    raise Refusal(say("no-persons-move", "there is no move of a person's to take back"), "no-undo", 409)
             if trial is not None:
                 try:
                     await self._commit(live, trial, undo=True)
@@ -367,7 +386,7 @@ class Hub(Announcer[LiveGame]):
         if asked is None:
             taken_back = take_back_to(live.state, seat)
             if taken_back is None:
-                raise Refusal("there is no move of yours to take back", "no-undo", 409)
+                raise Refusal(say("no-move-of-yours", "there is no move of yours to take back"), "no-undo", 409)
             live.undo_asked = (seat, live.version)
             live.undo_agreed = set()
             live.undo_declined = None
@@ -375,20 +394,22 @@ class Hub(Announcer[LiveGame]):
             return taken_back if not live.undo_voters(seat) else None
         asker = asked
         if seat == asker:
-            raise Refusal("you have asked to take back your move already: waiting for the others to agree", "no-undo", 409)
+            raise Refusal(say("undo-asked-already",
+                              "you have asked to take back your move already: waiting for the others to agree"),
+                          "no-undo", 409)
         live.undo_agreed.add(seat)
         if not live.undo_voters(asker) <= live.undo_agreed:
             return None
         taken_back = take_back_to(live.state, asker)
         if taken_back is None:  # never: the request was checked when it was made, at this version
-            raise Refusal("there is no move to take back", "no-undo", 409)
+            raise Refusal(say("nothing-to-undo", "there is no move to take back"), "no-undo", 409)
         return taken_back
 
     def _decline_undo(self, live: LiveGame, seat: int) -> None:
         """A person refuses the pending request to take back a move (the asker may withdraw it too)."""
         asker = live.pending_undo()
         if asker is None:
-            raise Refusal("nobody has asked to take back a move", "no-undo", 409)
+            raise Refusal(say("no-undo-asked", "nobody has asked to take back a move"), "no-undo", 409)
         live.undo_asked = None
         live.undo_declined = (asker, live.version) if seat != asker else None  # the asker withdrawing is no refusal
         log.info("game %s: seat %d declined the undo", live.id, seat + 1)
@@ -399,19 +420,22 @@ class Hub(Announcer[LiveGame]):
         live = await self.get(game_id)
         async with live.lock:
             if live.state.is_over:
-                raise Refusal(f"the game is over: {live.state.result.describe() if live.state.result else ''}", "over", 409)
+                raise Refusal(say("game-over", "the game is over: {result}", result=describe_result(live)), "over", 409)
             if not 0 <= seat < len(live.seat_kinds) or live.seat_kinds[seat] != OPEN:
-                raise Refusal(f"seat {seat + 1} is not open: it was taken already or never offered", "seat-taken", 409)
+                raise Refusal(say("seat-not-open", "seat {n} is not open: it was taken already or never offered", n=seat + 1),
+                              "seat-taken", 409)
             token = secrets.token_urlsafe(32)
             try:
                 kinds = await asyncio.to_thread(self.store.take_seat, live.id, seat, token)
             except StorageError as exc:
-                raise unavailable(exc, f"game {live.id}", "the seat could not be stored, so it was not taken") from None
+                raise unavailable(exc, f"game {live.id}", say("seat-not-stored-now",
+                                                              "the seat could not be stored, so it was not taken")) from None
             except Exception:
                 log.exception("game %s: could not store the taking of seat %d", live.id, seat)
-                raise Refusal("the seat could not be stored, so it was not taken: try again", "storage", 503) from None
+                raise Refusal(say("seat-not-stored", "the seat could not be stored, so it was not taken: try again"),
+                              "storage", 503) from None
             if kinds is None:
-                raise Refusal(f"seat {seat + 1} is not open: it was taken already", "seat-taken", 409)
+                raise Refusal(say("seat-taken", "seat {n} is not open: it was taken already", n=seat + 1), "seat-taken", 409)
             live.seat_kinds = kinds
             live.digests[seat] = digest(token)
         log.info("game %s: seat %d taken", live.id, seat + 1)
@@ -423,9 +447,11 @@ class Hub(Announcer[LiveGame]):
         """The seat of a token, after checking the game is at the version the page saw."""
         seat = live.seat_of(token)
         if seat is None:
-            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+            raise Refusal(BAD_TOKEN, "bad-token", 403)
         if version != live.version:
-            message = f"the game has moved on since this was sent (it was for version {version}, the game is at {live.version})"
+            message = say("stale-version",
+                          "the game has moved on since this was sent (it was for version {sent}, the game is at {now})",
+                          sent=version, now=live.version)
             raise Refusal(message, "stale", 409)
         return seat
 
@@ -433,10 +459,10 @@ class Hub(Announcer[LiveGame]):
         """The seat of a token, after checking the game is on and at the version the page saw."""
         seat = live.seat_of(token)
         if seat is None:
-            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+            raise Refusal(BAD_TOKEN, "bad-token", 403)
         state = live.state
         if state.result is not None:
-            raise Refusal(f"the game is over: {describe_result(live)}", "over", 409)
+            raise Refusal(say("game-over", "the game is over: {result}", result=describe_result(live)), "over", 409)
         return self._check_seat(live, token, version)
 
     async def _commit(
@@ -466,7 +492,9 @@ class Hub(Announcer[LiveGame]):
                 try:
                     clock = clock.taken_back(len(trial.history), live.state.mover, next_mover, computers, now=time.time())
                 except NoTakeBack as exc:
-                    raise Refusal(f"this cannot be taken back: {exc}", "no-undo", 409) from None
+                    raise Refusal(say("no-take-back",
+                                      "this cannot be taken back: {reason}", reason=exc.args[0] if exc.args else ""),
+                                  "no-undo", 409) from None
             else:
                 clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, now=time.time(),
                                            ply=len(trial.history))
@@ -478,13 +506,15 @@ class Hub(Announcer[LiveGame]):
             # (the pages hold this object, so it is brought up to date in place).
             await self._reload(live)
             await self.announce(live)
-            raise Refusal("the game has moved on: look at the board again", "stale", 409) from None
+            raise Refusal(say("moved-on", "the game has moved on: look at the board again"), "stale", 409) from None
         except StorageError as exc:
-            what = "the move" if action and "move" in action else "the action"
-            raise unavailable(exc, f"game {live.id}", f"{what} could not be stored, so it was not made") from None
+            what = (say("move-not-made", "the move could not be stored, so it was not made") if action and "move" in action
+                    else say("action-not-made", "the action could not be stored, so it was not made"))
+            raise unavailable(exc, f"game {live.id}", what) from None
         except Exception:
             log.exception("game %s: could not store action %d", live.id, live.version + 1)
-            raise Refusal("the move could not be stored, so it was not made: try again", "storage", 503) from None
+            raise Refusal(say("move-not-stored",
+                              "the move could not be stored, so it was not made: try again"), "storage", 503) from None
         live.state = trial
         live.version += 1
         live.problem = None
@@ -535,7 +565,7 @@ class Hub(Announcer[LiveGame]):
             flagged = await self._flag_if_out_of_time(live)
         if flagged is not None:
             await self.announce(live)
-            raise Refusal(f"too late: the game is over ({flagged})", "over", 409)
+            raise Refusal(say("too-late-over", "too late: the game is over ({result})", result=flagged), "over", 409)
 
     async def _flag_if_out_of_time(self, live: LiveGame) -> str | None:
         """If the seat to move has used up its time, it loses on time (stored like a move): the
@@ -667,7 +697,9 @@ class Hub(Announcer[LiveGame]):
                 raise
             except Exception as exc:
                 log.exception("game %s: the computer failed", live.id)
-                live.problem = f"the computer could not move ({type(exc).__name__}); reload the page to let it try again"
+                live.problem = say("computer-failed",
+                                   "the computer could not move ({error}); reload the page to let it try again",
+                                   error=type(exc).__name__)
                 break
             async with live.lock:
                 if live.version != version or live.state.is_over:
@@ -684,11 +716,11 @@ class Hub(Announcer[LiveGame]):
                     if exc.code == "stale":
                         continue  # another process stored an action first (a resignation): look again
                     log.error("game %s: the computer's move %s was refused: %s", live.id, shown(move), exc)
-                    live.problem = "the computer could not move; reload the page to let it try again"
+                    live.problem = COMPUTER_REFUSED
                     break
                 except OgamesError as exc:
                     log.error("game %s: the computer's move %s was refused: %s", live.id, shown(move), exc)
-                    live.problem = "the computer could not move; reload the page to let it try again"
+                    live.problem = COMPUTER_REFUSED
                     break
                 live.thinking = False
             await self.announce(live)
@@ -710,13 +742,14 @@ class Hub(Announcer[LiveGame]):
 
     # ----- watchers --------------------------------------------------------------------------
 
-    def view_of(self, live: LiveGame) -> dict[str, Any]:
+    def view_of(self, live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
         """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
-        return view(live)
+        return view(live, language)
 
     async def prepare(self, live: LiveGame) -> None:
-        """Draw a game's position before its view is made (`draw_position`)."""
-        await draw_position(live.state)
+        """Draw a game's position in every language watched before its views are made (`draw_position`)."""
+        for language in set(live.watchers.values()):
+            await draw_position(live.state, language)
 
 
 SMALL_BOARD = 250  # cells: a position of a board up to this size is drawn on the event loop (milliseconds)
@@ -727,14 +760,14 @@ def large(state: State) -> bool:
     return cells(state) > SMALL_BOARD
 
 
-async def draw_position(state: State) -> None:
+async def draw_position(state: State, language: str = ENGLISH) -> None:
     """Make a position's facts (`board.position_facts`) before a view of it is made: at once for
     a small board or a position drawn already, else in the thread of heavy work (a 25-sided polar
     board takes a second), so that the event loop serves every other game meanwhile."""
-    if large(state) and not position_drawn(state):
-        await heavy(position_facts, state)
+    if large(state) and not position_drawn(state, language):
+        await heavy(position_facts, state, language)
     else:
-        position_facts(state)
+        position_facts(state, language)
 
 
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:
@@ -745,16 +778,18 @@ def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[st
     if request.seats is None:
         if request.mode == "ai":
             if request.seat >= seats:
-                raise Refusal(f"seat {request.seat + 1} does not exist: this game has {seats} seats", "bad-seat")
+                raise Refusal(say("no-such-seat", "seat {n} does not exist: this game has {seats} seats", n=request.seat + 1,
+                                  seats=seats), "bad-seat")
             choices = ["here" if seat == request.seat else f"computer:{request.level}" for seat in range(seats)]
         else:
             choices = ["here"] * seats
     else:
         choices = list(request.seats)
         if len(choices) != seats:
-            raise Refusal(f"this game has {seats} seats: say who sits in each ({len(choices)} given)", "bad-seat")
+            raise Refusal(say("seat-count", "this game has {seats} seats: say who sits in each ({given} given)", seats=seats,
+                              given=len(choices)), "bad-seat")
     if all(choice.startswith("computer:") for choice in choices):
-        raise Refusal("at least one seat must be a person's", "bad-seat")
+        raise Refusal(say("one-person", "at least one seat must be a person's"), "bad-seat")
     kinds: list[str] = []
     names: list[str] = []
     for seat, choice in enumerate(choices):
@@ -780,7 +815,7 @@ def unavailable(exc: StorageError, about: str, what: str) -> Refusal:
     """The answer (503) to a request the database could not serve, nothing changed: `what` was
     not done, and why; one line in the log, no traceback (the fault is the database's, not a bug)."""
     log.warning("%s: %s: %s", about, what, exc)
-    return Refusal(f"{what}: {exc}", "storage", 503)
+    return Refusal(say("unavailable", "{what}: {reason}", what=what, reason=exc.args[0] if exc.args else ""), "storage", 503)
 
 
 def take_back_to(state: State, seat: int) -> State | None:
@@ -801,12 +836,18 @@ def seat_colour(state: State, seat: int) -> str | None:
     return state.to_move if state.to_move in colours else (colours[0] if colours else None)
 
 
-def flagged_colours(live: LiveGame) -> str | None:
-    """The colours of the seat that lost on time (as people read them), or None."""
+def flagged_colours(live: LiveGame) -> list[str] | None:
+    """The colours of the seat that lost on time, or None."""
     if live.clock is None or live.clock.flagged is None:
         return None
     seat = live.clock.flagged
-    return " and ".join(colour for colour, owner in live.state.owner.items() if owner == seat) or f"seat {seat + 1}"
+    return [colour for colour, owner in live.state.owner.items() if owner == seat] or [say("seat-n", "seat {n}", n=seat + 1)]
+
+
+def on_time_reason(live: LiveGame) -> str | None:
+    """Why a game lost on time ended (`black lost on time`), or None."""
+    late = flagged_colours(live)
+    return None if late is None else say("lost-on-time", "{colour} lost on time", colour=late)
 
 
 def describe_result(live: LiveGame) -> str:
@@ -814,8 +855,18 @@ def describe_result(live: LiveGame) -> str:
     result = live.state.result
     if result is None:
         return ""
-    late = flagged_colours(live)
-    return f"{result.winner} won ({late} lost on time)" if late else result.describe()
+    late = on_time_reason(live)
+    return say("won", "{winner} won ({reason})", winner=result.winner, reason=late) if late else result.describe()
+
+
+def not_your_turn(colour: str | None) -> str:
+    """A move sent for a seat that is not to move."""
+    return say("not-your-turn", "it is not your turn: {colour} is to move", colour=colour or "")
+
+
+NO_SUCH_GAME = say("no-such-game-id", "there is no such game")
+BAD_TOKEN = say("bad-token", "that token holds no seat in this game")
+COMPUTER_REFUSED = say("computer-refused", "the computer could not move; reload the page to let it try again")
 
 
 def _thinking_at(live: LiveGame, version: int) -> Callable[[], bool]:
@@ -860,7 +911,8 @@ def rebuild(row: GameRow) -> State:
         return ogames.replay(row.record())
     except BadRecord as exc:
         log.error("game %s cannot be rebuilt: %s", row.id, exc)
-        raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
+        raise Refusal(say("broken-record", "this game's stored record cannot be replayed: {reason}", reason=exc.said),
+                      "broken", 500) from None
 
 
 def may_take_back(live: LiveGame) -> bool:
@@ -916,16 +968,19 @@ def _movers(state: State, wanted: set[int], enough: int | None = None) -> set[in
     return found
 
 
-def view(live: LiveGame) -> dict[str, Any]:
-    """What everyone watching a game sees (no secrets): position, turn, moves, result, seats."""
+def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
+    """What everyone watching a game sees (no secrets): position, turn, moves, result, seats; its
+    sentences, names and drawing in `language` (the JSON API's views are English)."""
     state = live.state
-    position = position_facts(state)  # drawn once per position (Hub.prepare: in a thread)
+    position = position_facts(state, language)  # made once per position (Hub.prepare: off the loop for a large board)
     over = state.is_over
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
     moves = position["moves"]
     if moves and live.clock is not None and live.clock.flagged is not None:
         moves = [*moves[:-1], {**moves[-1], "move": "lost on time"}]  # the record writes it as a resignation
+        if language != ENGLISH:
+            moves[-1]["text"] = move_words("lost on time", language)
     offered = not over and not computer_to_move
     legal, specials = (position["legal"], position["specials"]) if offered else ([], [])
     seats = []
@@ -935,9 +990,10 @@ def view(live: LiveGame) -> dict[str, Any]:
         shown_kind = "computer" if live.is_computer(seat) else {HUMAN: "person", INVITED: "invited", OPEN: "open"}[kind]
         computer = live.is_computer(seat)
         level = level_shown(kind) if computer else None  # None: a person, or a computer stored before levels
-        seats.append({"seat": seat, "name": name, "computer": computer, "level": level, "colours": colours, "kind": shown_kind})
+        seats.append({"seat": seat, "name": seat_name(name, language), "computer": computer, "level": level, "colours": colours,
+                      "kind": shown_kind})
     result = state.result
-    late = flagged_colours(live)
+    late = on_time_reason(live)
     asker = live.pending_undo()
     may_undo = undo_seats(live)
     return {
@@ -965,12 +1021,12 @@ def view(live: LiveGame) -> dict[str, Any]:
         if result is None
         else {
             "winner": result.winner,
-            "reason": f"{late} lost on time" if late else result.reason,
-            "text": describe_result(live),
+            "reason": word(late or result.reason, language),
+            "text": word(describe_result(live), language),
             "on_time": bool(late),
         },
         "thinking": live.thinking,
-        "problem": live.problem,
+        "problem": None if live.problem is None else word(live.problem, language),
         "board": position["board"],
         "clock": None if live.clock is None else live.clock.view(mover),
         "undo": bool(may_undo),

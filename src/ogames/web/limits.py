@@ -11,6 +11,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from ogames.wording import say
+
 MAX_CLIENTS = 10_000  # API clients remembered at once (the least recently seen are forgotten)
 
 
@@ -86,7 +88,9 @@ class ConnectionLimit:
 
     def refusal(self) -> str:
         """What a refused message is told."""
-        return f"too many messages: at most {self.rate:g} a second (wait a moment; sending on closes the connection)"
+        return say("too-many-messages",
+                   "too many messages: at most {rate} a second (wait a moment; sending on closes the connection)",
+                   rate=f"{self.rate:g}")
 
 
 class ClientLimits:
@@ -114,4 +118,5 @@ class ClientLimits:
 
     def refusal(self) -> str:
         """What a refused request is told."""
-        return f"too many requests: at most {self.rate:g} a second from one client; wait a moment"
+        return say("too-many-requests", "too many requests: at most {rate} a second from one client; wait a moment",
+                   rate=f"{self.rate:g}")

@@ -48,7 +48,9 @@ from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web import omiga_ai
 from ogames.web.common import Announcer, broadcast
-from ogames.web.hub import Refusal, first_change, other_kind, unavailable
+from ogames.web.hub import BAD_TOKEN, NO_SUCH_GAME, Refusal, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.i18n import LANGUAGES
 from ogames.web.omiga_protocol import NewTable, SeatChoice
 from ogames.web.omiga_relay import OmigaRelay
 from ogames.web.omiga_table import HUMAN, LiveTable
@@ -56,6 +58,7 @@ from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat
 from ogames.web.presence import Presence
 from ogames.web.store import StaleMove, Store, digest
 from ogames.web.store_faults import StorageError
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
@@ -63,10 +66,8 @@ COUNTDOWN = 3.0  # seconds from "everyone is here" to the signal
 TURN_BOT_PAUSE = 0.5  # seconds a turn-based bot waits before its move, so people can follow it
 TURN_BOT = "climber"  # toddler and kids-in-turns bots: the placement that climbs furthest
 KEEP_REJECTED = 100  # refused actions kept in the record's meta (the newest)
-SEED_REFUSED = (
-    "the seed of a table played against someone (a bot or another person) is chosen by the server, in secret: "
-    "leave it out (only zen, played alone, may choose its seed)"
-)
+SEED_REFUSED = say("seed-refused", "the seed of a table played against someone (a bot or another person) is chosen by "
+                   "the server, in secret: leave it out (only zen, played alone, may choose its seed)")
 
 
 class OmigaHub(Announcer[LiveTable]):
@@ -103,7 +104,9 @@ class OmigaHub(Announcer[LiveTable]):
         chosen = request.options.get("seed")
         try:
             game = ogames.load("omiga", **{**request.options, "seed": secret_seed() if chosen is None else chosen})
-        except (OgamesError, TypeError) as exc:
+        except OgamesError as exc:
+            raise Refusal(exc.said, "bad-option") from None
+        except TypeError as exc:
             raise Refusal(str(exc), "bad-option") from None
         count = game.seat_count
         if chosen is not None and count > 1:
@@ -113,7 +116,7 @@ class OmigaHub(Announcer[LiveTable]):
         state = await asyncio.to_thread(game.new_state)
         kinds = [self._seat_kind(state, choice) for choice in choices]
         if is_zen(state) and kinds[0] != HUMAN:
-            raise Refusal("zen is played by a person: the seat cannot be a bot", "bad-seat")
+            raise Refusal(say("zen-person", "zen is played by a person: the seat cannot be a bot"), "bad-seat")
         state.players = ["player"] if is_zen(state) else [actor_of(state, seat) for seat in range(count)]
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table_id = secrets.token_urlsafe(9)
@@ -121,7 +124,8 @@ class OmigaHub(Announcer[LiveTable]):
         try:
             await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
         except StorageError as exc:
-            raise unavailable(exc, "new omiga table", "the game could not be stored, so it was not made") from None
+            raise unavailable(exc, "new omiga table", say("game-not-stored",
+                                                          "the game could not be stored, so it was not made")) from None
         live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
         if self.relay is not None:
             await self.relay.adopt(live)  # a new table: always this process's to referee
@@ -162,7 +166,7 @@ class OmigaHub(Announcer[LiveTable]):
         if live is not None:
             return live
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
-            raise Refusal("there is no such game", "not-found", 404)
+            raise Refusal(NO_SUCH_GAME, "not-found", 404)
         async with self._loading:
             live = self.tables.get(table_id)
             if live is not None:
@@ -171,16 +175,18 @@ class OmigaHub(Announcer[LiveTable]):
                 row = await asyncio.to_thread(self.store.load_game, table_id)
                 digests = await asyncio.to_thread(self.store.token_digests, table_id) if row is not None else {}
             except StorageError as exc:
-                raise unavailable(exc, f"omiga table {table_id}", "the game cannot be read just now") from None
+                raise unavailable(exc, f"omiga table {table_id}", say("game-not-read",
+                                                                      "the game cannot be read just now")) from None
             if row is None:
-                raise Refusal("there is no such game", "not-found", 404)
+                raise Refusal(NO_SUCH_GAME, "not-found", 404)
             if row.game != "omiga":
                 raise other_kind(row.id, row.game)  # a board game: the board games' Hub plays it
             try:
                 state = await asyncio.to_thread(ogames.replay, row.record())
             except BadRecord as exc:
                 log.error("omiga table %s cannot be rebuilt: %s", row.id, exc)
-                raise Refusal(f"this game's stored record cannot be replayed: {exc}", "broken", 500) from None
+                raise Refusal(say("broken-record", "this game's stored record cannot be replayed: {reason}", reason=exc.said),
+                              "broken", 500) from None
             live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
             if self.relay is not None and not await self.relay.adopt(live):
                 self._remember(live)  # another process referees it: a mirror, no clock, no bots
@@ -276,7 +282,7 @@ class OmigaHub(Announcer[LiveTable]):
             return await self.relay.forward(live, token, seq, action)  # the referee is another process
         seat = live.seat_of(token)
         if seat is None:
-            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+            raise Refusal(BAD_TOKEN, "bad-token", 403)
         self._check_seq(live, seat, seq)
         return await self._apply(live, seat, action, arrived)
 
@@ -288,7 +294,7 @@ class OmigaHub(Announcer[LiveTable]):
         """An action relayed from another process, whose seat was checked there: judged now."""
         arrived = time.monotonic()
         if not 0 <= seat < len(live.seat_kinds) or seat not in live.people:
-            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+            raise Refusal(BAD_TOKEN, "bad-token", 403)
         self._check_seq(live, seat, seq)
         return await self._apply(live, seat, action, arrived)
 
@@ -296,7 +302,9 @@ class OmigaHub(Announcer[LiveTable]):
     def _check_seq(live: LiveTable, seat: int, seq: int) -> None:
         last = live.last_seq.get(seat, -1)
         if seq <= last:
-            raise Refusal(f"message {seq} was already handled (the last was {last}): it is not done again", "stale", 409)
+            raise Refusal(say("seq-handled",
+                              "message {seq} was already handled (the last was {last}): it is not done again", seq=seq,
+                              last=last), "stale", 409)
         live.last_seq[seat] = seq
 
     async def _apply(self, live: LiveTable, seat: int, action: str, arrived: float) -> dict[str, Any]:
@@ -304,17 +312,19 @@ class OmigaHub(Announcer[LiveTable]):
         async with live.lock:
             state = live.state
             if state.is_over:
-                return _verdict(action, f"the game is over: {state.result.describe()}", "over")  # type: ignore[union-attr]
+                over = say("game-over", "the game is over: {result}", result=state.result.describe())  # type: ignore[union-attr]
+                return _verdict(action, over, "over")
             if not live.started:
-                return _verdict(action, "wait for the signal: the game has not started yet", "early")
+                return _verdict(action, say("wait-signal", "wait for the signal: the game has not started yet"), "early")
             when = max(live.clock() if live.origin is None else arrived - live.origin, float(getattr(state, "clock", 0.0) or 0.0))
             trial = state.clone()
             try:
                 made = self._rules(trial, seat, action, when)
             except OgamesError as exc:
-                reason = exc.reason if isinstance(exc, IllegalMove) else str(exc)
+                reason = exc.reason if isinstance(exc, IllegalMove) else exc.said
                 if isinstance(state, RealtimeState):
-                    state.rejected.append({"move": action, "by": actor_of(state, seat), "t": round(when, 3), "reason": reason})
+                    rejected = {"move": action, "by": actor_of(state, seat), "t": round(when, 3), "reason": str(reason)}
+                    state.rejected.append(rejected)
                     del state.rejected[:-KEEP_REJECTED]
                 return _verdict(action, reason, "illegal")
             if isinstance(trial, RealtimeState):
@@ -334,7 +344,7 @@ class OmigaHub(Announcer[LiveTable]):
             trial.resign(colour if colour is not None else trial.to_move, t=when)
             return "resign"
         if trial.mover != seat:
-            raise IllegalMove(action, f"it is not your turn: {trial.to_move} is to move")
+            raise IllegalMove(action, not_your_turn(trial.to_move))
         trial.play(action, t=when)
         return str(trial.history[-1]["move"])
 
@@ -346,12 +356,14 @@ class OmigaHub(Announcer[LiveTable]):
             await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first)
         except StaleMove:
             self.tables.pop(live.id, None)
-            raise Refusal("the game has moved on: reload the page", "stale", 409) from None
+            raise Refusal(say("moved-on-reload", "the game has moved on: reload the page"), "stale", 409) from None
         except StorageError as exc:
-            raise unavailable(exc, f"omiga table {live.id}", "the action could not be stored, so it was not made") from None
+            raise unavailable(exc, f"omiga table {live.id}", say("action-not-made",
+                                                                 "the action could not be stored, so it was not made")) from None
         except Exception:
             log.exception("omiga table %s: could not store action %d", live.id, live.version + 1)
-            raise Refusal("the action could not be stored, so it was not made: try again", "storage", 503) from None
+            raise Refusal(say("action-not-stored", "the action could not be stored, so it was not made: try again"), "storage",
+                          503) from None
         live.state = trial
         live.version += 1
         entry = trial.history[-1] if trial.history else {}
@@ -380,7 +392,9 @@ class OmigaHub(Announcer[LiveTable]):
                 raise
             except Exception as exc:
                 log.exception("omiga table %s: bot %s failed", live.id, actor)
-                live.problem = f"the bot {actor} stopped ({type(exc).__name__}); reload the page to start it again"
+                live.problem = say("bot-stopped",
+                                   "the bot {actor} stopped ({error}); reload the page to start it again", actor=actor,
+                                   error=type(exc).__name__)
                 self.tables.pop(live.id, None)
                 await self.announce(live)
                 return
@@ -421,26 +435,28 @@ class OmigaHub(Announcer[LiveTable]):
 
     # ----- watchers --------------------------------------------------------------------------
 
-    def view_of(self, live: LiveTable) -> dict[str, Any]:
+    def view_of(self, live: LiveTable, language: str = ENGLISH) -> dict[str, Any]:
         """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
-        return live.view()
+        return live.view(language)
 
     async def announce(self, live: LiveTable) -> None:
-        """Send the view to the pages here and, as the referee of several processes, to the others'."""
+        """Send the view to the pages here and, as the referee of several processes, to the others'
+        (in every language: the other processes' pages may read any)."""
         if self.relay is None or live.remote:
             await super().announce(live)
             return
-        view = live.view()
-        broadcast(live.watchers, view)
-        await self.relay.show(live, view)
+        views = {language: live.view(language) for language in LANGUAGES}
+        broadcast(live.watchers, views.__getitem__)
+        await self.relay.show(live, views)
 
     # ----- several processes (web/omiga_relay.py) --------------------------------------------
 
-    async def relayed(self, live: LiveTable, view: dict[str, Any]) -> None:
-        """The referee's new view of a table this process mirrors: to the pages here."""
-        if view.get("version", -1) < live.version and live.relayed is not None:
+    async def relayed(self, live: LiveTable, views: dict[str, dict[str, Any]]) -> None:
+        """The referee's new view of a table this process mirrors (in every language): to the pages here."""
+        version = int((views.get(ENGLISH) or {}).get("version", -1))
+        if version < live.version and live.relayed is not None:
             return  # an older view overtaken by a newer one
-        live.relayed, live.version = view, max(live.version, int(view.get("version", 0)))
+        live.relayed, live.version = views, max(live.version, version)
         await super().announce(live)
 
     async def record(self, table_id: str) -> dict[str, Any]:
@@ -450,7 +466,8 @@ class OmigaHub(Announcer[LiveTable]):
         try:
             row = await asyncio.to_thread(self.store.load_game, table_id) if live.remote else None
         except StorageError as exc:
-            raise unavailable(exc, f"omiga table {table_id}", "the record cannot be read just now") from None
+            raise unavailable(exc, f"omiga table {table_id}", say("record-not-read",
+                                                                  "the record cannot be read just now")) from None
         return shown_record(row.record() if row is not None else live.state.record())
 
     async def take_over(self, live: LiveTable) -> bool:

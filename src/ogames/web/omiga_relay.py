@@ -39,6 +39,7 @@ from ogames.web.background import Background, listen
 from ogames.web.bus import RedisBus
 from ogames.web.hub import Refusal
 from ogames.web.omiga_table import LiveTable
+from ogames.wording import as_json, from_json, say
 
 
 class TableHub(Protocol):
@@ -51,7 +52,7 @@ class TableHub(Protocol):
 
     async def announce(self, live: LiveTable) -> None: ...
 
-    async def relayed(self, live: LiveTable, view: dict[str, Any]) -> None: ...
+    async def relayed(self, live: LiveTable, views: dict[str, dict[str, Any]]) -> None: ...
 
     async def take_over(self, live: LiveTable) -> bool: ...
 
@@ -152,7 +153,7 @@ class OmigaRelay:
         """A page's action on a mirror: its seat checked here, judged by the owner; the verdict."""
         seat = live.seat_of(token)
         if seat is None:
-            raise Refusal("that token holds no seat in this game", "bad-token", 403)
+            raise Refusal(say("bad-token", "that token holds no seat in this game"), "bad-token", 403)
         rid = secrets.token_hex(8)
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
@@ -160,30 +161,32 @@ class OmigaRelay:
             await self._send(live.id, "in", {"kind": "act", "seat": seat, "seq": seq, "action": action, "rid": rid})
             reply = await asyncio.wait_for(answer, ANSWER_SECONDS)
         except (TimeoutError, OSError):
-            raise Refusal(
-                "the table's referee did not answer (its server may have stopped): try again in a moment", "unavailable", 503
-            ) from None
+            raise Refusal(say("referee-silent",
+                              "the table's referee did not answer (its server may have stopped): try again in a moment"),
+                          "unavailable", 503) from None
         finally:
             self._waiting.pop(rid, None)
         refusal = reply.get("refusal")
         if refusal is not None:
-            raise Refusal(str(refusal["message"]), str(refusal["code"]), int(refusal["status"]))
-        return dict(reply["verdict"])
+            raise Refusal(from_json(refusal["message"]), str(refusal["code"]), int(refusal["status"]))
+        verdict = dict(reply["verdict"])
+        verdict["reason"] = from_json(verdict.get("reason", ""))
+        return verdict
 
     # ----- an owner's side ---------------------------------------------------------------------
 
-    async def show(self, live: LiveTable, view: dict[str, Any]) -> None:
-        """Publish the owner's new view of a table for the mirrors' pages."""
-        await self._send(live.id, "out", {"kind": "view", "view": view})
+    async def show(self, live: LiveTable, views: dict[str, dict[str, Any]]) -> None:
+        """Publish the owner's new view of a table, in every language, for the mirrors' pages."""
+        await self._send(live.id, "out", {"kind": "view", "views": views})
 
     async def _judge(self, live: LiveTable, data: dict[str, Any]) -> None:
         hub = self.hub
         assert hub is not None
         try:
             verdict = await hub.judge(live, int(data["seat"]), int(data["seq"]), str(data["action"]))
-            answer: dict[str, Any] = {"verdict": verdict}
+            answer: dict[str, Any] = {"verdict": {**verdict, "reason": as_json(verdict.get("reason", ""))}}
         except Refusal as refusal:
-            answer = {"refusal": {"message": refusal.message, "code": refusal.code, "status": refusal.status}}
+            answer = {"refusal": {"message": as_json(refusal.message), "code": refusal.code, "status": refusal.status}}
         await self._send(live.id, "out", {"kind": "answer", "to": data["worker"], "rid": data["rid"], "answer": answer})
 
     # ----- messages ----------------------------------------------------------------------------
@@ -223,7 +226,7 @@ class OmigaRelay:
         elif sender == self.worker or live is None:
             return
         elif way == "out" and kind == "view" and live.remote:
-            self._side.spawn(self.hub.relayed(live, data.get("view") or {}))
+            self._side.spawn(self.hub.relayed(live, data.get("views") or {}))
         elif way == "in" and not live.remote and kind == "hello":
             self._side.spawn(self.hub.announce(live))
         elif way == "in" and not live.remote and kind == "act":

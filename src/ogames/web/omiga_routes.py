@@ -32,6 +32,7 @@ import ogames
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.web.common import (
     answers_errors,
+    api_language,
     error_response,
     find_game,
     form_fields,
@@ -39,11 +40,15 @@ from ogames.web.common import (
     open_live,
     read_message,
     render_page,
+    request_language,
     script_json,
     serve_socket,
 )
 from ogames.web.hub import Refusal
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.i18n import choice, words
 from ogames.web.limits import ConnectionLimit
+from ogames.web.messages import colour_words
 from ogames.web.omiga_live import LiveTable, OmigaHub
 from ogames.web.omiga_protocol import (
     MAX_SEATS,
@@ -57,6 +62,7 @@ from ogames.web.omiga_protocol import (
     parse_table_message,
 )
 from ogames.web.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
+from ogames.wording import Said, say
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -86,7 +92,19 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
 # ----- the new-game form ---------------------------------------------------------------------
 
 
-def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
+def seat_names(language: str) -> dict[str, list[str]]:
+    """Each mode's seats as the form names them in a language (`white1` → "Белые 1")."""
+    if language == ENGLISH:
+        return SEAT_NAMES
+    t = words(language)
+    named = {}
+    for mode, names in SEAT_NAMES.items():
+        shown = [t["zen_player"] if name == "player" else colour_words(name, "", language) or name for name in names]
+        named[mode] = [name[:1].upper() + name[1:] for name in shown]
+    return named
+
+
+def form_context(values: dict[str, str] | None = None, language: str = ENGLISH) -> dict[str, Any]:
     """What the Omiga form needs: the option fields (as the other games' forms), seats, bots, forms."""
     game = find_game("omiga")
     assert game is not None
@@ -95,7 +113,7 @@ def form_context(values: dict[str, str] | None = None) -> dict[str, Any]:
         "fields": form_fields(game),
         "values": values or {},
         "seat_range": range(MAX_SEATS),
-        "seat_names": SEAT_NAMES,
+        "seat_names": seat_names(language),
         "levels": list(LEVEL_RANGE),
         "default_level": DEFAULT_LEVEL,
         "forms": FORMS,
@@ -124,25 +142,27 @@ def table_from_form(form: dict[str, str]) -> NewTable:
 
 @router.get("/new/omiga", response_class=HTMLResponse)
 async def new_table_form(request: Request) -> HTMLResponse:
-    return page(request, "omiga_new.html", **form_context())
+    return page(request, "omiga_new.html", **form_context(language=request_language(request)))
 
 
 @router.post("/new/omiga", response_model=None)
 async def new_table(request: Request) -> Response:
     form: dict[str, str] = {}
+    language = request_language(request)
     limit = request.app.state.settings.max_body_bytes
     try:
         body = await request.body()
         if len(body) > limit:
-            raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+            raise Refusal(too_large(limit), "too-large", 413)
         form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
         live, here, invites = await hub_of(request).create(table_from_form(form))
     except Refusal as refusal:
-        return page(request, "omiga_new.html", refusal.status, **form_context(form), message=refusal.message)
+        return page(request, "omiga_new.html", refusal.status, **form_context(form, language), message=refusal.message)
     except ValidationError as exc:
-        return page(request, "omiga_new.html", 400, **form_context(form), message=explain(exc))
+        return page(request, "omiga_new.html", 400, **form_context(form, language), message=explain(exc))
     except ValueError as exc:
-        return page(request, "omiga_new.html", 400, **form_context(form), message=str(exc)[:200])
+        message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
+        return page(request, "omiga_new.html", 400, **form_context(form, language), message=message)
     return RedirectResponse(f"/o/{live.id}#{fragment(here, invites)}", status_code=303)
 
 
@@ -165,12 +185,18 @@ async def table_page(request: Request, table_id: str) -> HTMLResponse:
         live = await hub_of(request).get(table_id)
     except Refusal as refusal:
         return page(request, "error.html", refusal.status, message=refusal.message)
-    view = live.view()
-    return page(request, "omiga.html", view=view, view_json=script_json(view), title=_title(view))
+    language = request_language(request)
+    view = live.view(language)
+    return page(request, "omiga.html", view=view, view_json=script_json(view), title=_title(view, language))
 
 
-def _title(view: dict[str, Any]) -> str:
-    return f"Omiga · {view['variant']}"
+def _title(view: dict[str, Any], language: str) -> str:
+    return f"Omiga · {choice(words(language), 'variant', view['variant'])}"
+
+
+def too_large(limit: int) -> str:
+    """A request body over the limit."""
+    return say("too-large", "the request is too large (at most {limit} bytes)", limit=limit)
 
 
 @router.get("/o/{table_id}/record.json", response_model=None)
@@ -178,7 +204,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     try:
         record = await hub_of(request).record(table_id)
     except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status)
+        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
     disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{table_id}.json"'}
     return Response(ogames.records.dumps(record), media_type="application/json", headers=disposition)
 
@@ -190,7 +216,7 @@ async def _json_body(request: Request) -> bytes:
     body = await request.body()
     limit = request.app.state.settings.max_body_bytes
     if len(body) > limit:
-        raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+        raise Refusal(too_large(limit), "too-large", 413)
     return body
 
 
@@ -224,7 +250,7 @@ async def api_resign(request: Request, table_id: str) -> Response:
     try:
         message = ResignMessage.model_validate({"type": "resign", **json.loads(await _json_body(request) or b"{}")})
     except (json.JSONDecodeError, TypeError):
-        return error_response("the request is not a JSON object", "invalid", 422)
+        return error_response(say("not-json-object", "the request is not a JSON object"), "invalid", 422, api_language(request))
     verdict = await hub_of(request).resign(table_id, message.token, message.seq)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ogames.rules.protocol import State
 from ogames.web.common import Outbox
+from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.omiga_view import is_realtime, is_zen, table_view
 from ogames.web.store import seat_of_token
 
@@ -26,7 +27,7 @@ class LiveTable:
     digests: dict[int, str]
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[Outbox] = field(default_factory=set)
+    watchers: dict[Outbox, str] = field(default_factory=dict)  # each watching page's outbox, and its language
     ready: set[int] = field(default_factory=set)  # the seats of people with a page open (any process)
     pages: int = 0  # pages open on the table (any process)
     signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
@@ -36,9 +37,9 @@ class LiveTable:
     problem: str | None = None
     zen_verdict: tuple[str, str] | None = None
     # Several processes: True while another process referees the table (this one relays), with
-    # that referee's newest view.
+    # that referee's newest view in each language.
     remote: bool = False
-    relayed: dict[str, Any] | None = None
+    relayed: dict[str, dict[str, Any]] | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -81,11 +82,11 @@ class LiveTable:
 
         return greedy_move(self.state)  # type: ignore[arg-type]
 
-    def view(self) -> dict[str, Any]:
-        """What every watcher sees now."""
+    def view(self, language: str = ENGLISH) -> dict[str, Any]:
+        """What every watcher sees now, in a language (the JSON API's: English)."""
         if self.remote and self.relayed is not None:
-            return self.relayed
-        return table_view(self, self.clock(), self.signal_in())
+            return self.relayed.get(language) or self.relayed.get(ENGLISH) or {}
+        return table_view(self, self.clock(), self.signal_in(), language)
 
 
 __all__ = ["HUMAN", "LiveTable"]

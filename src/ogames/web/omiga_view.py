@@ -18,9 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from ogames.draw import board_svg, card_svg, form_svg
+from ogames.draw.cards import card_words
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web.computer import level_shown
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.messages import speaker, word
+from ogames.web.names import omiga_move_words
 
 MOVES_SHOWN = 12
 HIDDEN_OPTIONS = ("seed",)  # what the rules keep secret while the game is on: the decks' order
@@ -126,10 +130,11 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
     return spots, others
 
 
-def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool) -> dict[str, Any]:
-    """One seat: who plays it, its hand with drawings and spots, its supplies and actions."""
+def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> dict[str, Any]:
+    """One seat: who plays it, its hand with drawings (titled in `language`) and spots, its supplies and actions."""
     spots, actions = _spots(state, seat, started)
     designs = state.table.card_set.designs  # type: ignore[attr-defined]
+    speak = speaker(language)
     hand = []
     for index, (owner, design) in enumerate(_hand(state, seat)):
         face = designs[design]
@@ -137,7 +142,8 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool)
             "design": design,
             "code": face.code,
             "owner": owner,
-            "svg": card_svg(face, owner),
+            "title": speak(card_words(owner, face)),  # the card in words (its button's label)
+            "svg": card_svg(face, owner, speak=speak),
             "act": _prefix(state, index, design),
             "spots": spots.get(index, []),
         })
@@ -156,20 +162,23 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool)
     }
 
 
-def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None) -> dict[str, Any]:
-    """The form beside the table, the solver's verdict and a hint."""
+def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> dict[str, Any]:
+    """The form beside the table (`name`: as the page names it), the solver's verdict and a hint,
+    in `language`."""
     form = state.form  # type: ignore[attr-defined]
     placed = len(state.layout)  # type: ignore[attr-defined]
     return {
         "form": form.key,
         "english": form.english,
         "russian": form.russian,
+        "name": f"{form.english} · {form.russian}" if language == ENGLISH else form.russian,  # as the page names it
         "level": form.level,
         "cells": len(form.cells),
         "placed": placed,
-        "form_svg": form_svg(form),
-        "verdict": None if verdict is None else {"status": verdict[0], "reason": verdict[1]},
+        "form_svg": form_svg(form, speak=speaker(language)),
+        "verdict": None if verdict is None else {"status": verdict[0], "reason": word(verdict[1], language)},
         "hint": hint,
+        "hint_text": None if hint is None or language == ENGLISH else omiga_move_words(hint, language),
         "completed": state.result is not None and state.result.winner != "nobody",
     }
 
@@ -178,24 +187,27 @@ def last_cell(state: State) -> str | None:
     """The cell of the last card laid (None after a discard, a draw or a resignation)."""
     if not state.history:
         return None
-    for word in str(state.history[-1].get("move", "")).split():
-        if word[0].isalpha() and word[-1].isdigit() and state.table.board.has(word):  # type: ignore[attr-defined]
-            return word
+    for token in str(state.history[-1].get("move", "")).split():
+        if token[0].isalpha() and token[-1].isdigit() and state.table.board.has(token):  # type: ignore[attr-defined]
+            return token
     return None
 
 
-def table_view(live: Any, clock: float, signal_in: float | None) -> dict[str, Any]:
-    """Everything every watcher of an Omiga table sees."""
+def table_view(live: Any, clock: float, signal_in: float | None, language: str = ENGLISH) -> dict[str, Any]:
+    """Everything every watcher of an Omiga table sees (its words and drawings in `language`)."""
     state = live.state
     started = live.started
     seats = [
-        seat_view(state, seat, kind=live.seat_kinds[seat], ready=seat in live.ready, started=started)
+        seat_view(state, seat, kind=live.seat_kinds[seat], ready=seat in live.ready, started=started, language=language)
         for seat in range(seat_count(state))
     ]
     moves = [
         {"n": n, "by": entry.get("by"), "move": entry.get("move"), "t": entry.get("t")}
         for n, entry in enumerate(state.history, start=1)
     ][-MOVES_SHOWN:]
+    if language != ENGLISH:  # the action as the page's language says it (the API's English views show the notation)
+        for item in moves:
+            item["text"] = omiga_move_words(item["move"], language)
     result = state.result
     options = state.game.jsonable_options()
     view: dict[str, Any] = {
@@ -213,19 +225,20 @@ def table_view(live: Any, clock: float, signal_in: float | None) -> dict[str, An
         "to_move": None if state.is_over or is_realtime(state) else state.to_move,
         "mover": None if state.is_over or is_realtime(state) else state.mover,
         "seats": seats,
-        "table": board_svg(state),
+        "table": board_svg(state, speak=speaker(language)),
         "last": last_cell(state),
         "moves": moves,
         "count": state.ply,
         "scores": _plain(state.scores),
         "round": getattr(state, "round", None),
         "target": options.get("target"),
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
-        "problem": live.problem,
+        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
+                                               "text": word(result.describe(), language)},
+        "problem": None if live.problem is None else word(live.problem, language),
         "pages": max(0, getattr(live, "pages", 0)),  # pages open on the table, on every server process
     }
     if is_zen(state):
-        view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint())
+        view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint(), language)
     return view
 
 

@@ -31,11 +31,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.web import ai, hints, replaying, rulebook
 from ogames.web.analysis import AnalysisDesk, unless_gone
-from ogames.web.common import options_text, refusal_response, request_language, script_json
+from ogames.web.common import api_language, error_response, options_text, refusal_response, request_language, script_json
 from ogames.web.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
+from ogames.web.names import move_words
 from ogames.web.pictures import sample_svg
 from ogames.web.protocol import explain
 from ogames.web.settings import Settings
+from ogames.wording import say
 
 # Games played in the browser: the board games, and Omiga on its own table pages (omiga_routes.py).
 PLAYABLE = (*BROWSER_GAMES, "omiga")
@@ -80,7 +82,8 @@ def register(app: FastAPI, page: Page) -> None:
             lambda: (store.open_games(), store.recent_games(8, ("playing",)), store.finished_games())
         )
         games = ogames.games()
-        pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"]) for game in games})
+        language = request_language(request)
+        pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"], language) for game in games})
         return page(
             request,
             "home.html",
@@ -101,9 +104,10 @@ def register(app: FastAPI, page: Page) -> None:
         language = request_language(request)
         text_language = language if rulebook.translated(game, language) else rulebook.ENGLISH
         body = await asyncio.to_thread(rulebook.html, game, text_language)
-        picture = await asyncio.to_thread(sample_svg, game)
+        picture = await asyncio.to_thread(sample_svg, game, language)
+        titles = {name: ogames.load(name).title for name in rulebook.GAMES}
         return page(request, "rules.html", game=game, title=rulebook.title(game, text_language), body=body,
-                    picture=picture, text_language=text_language, playable=game in PLAYABLE, games=rulebook.GAMES)
+                    picture=picture, text_language=text_language, playable=game in PLAYABLE, games=rulebook.GAMES, titles=titles)
 
     @app.get("/rules/images/{name}", response_model=None)
     async def rules_picture(name: str) -> Response:
@@ -120,7 +124,8 @@ def register(app: FastAPI, page: Page) -> None:
         count = replaying.plies(record)
         asked = request.query_params.get("ply", "")
         ply = int(asked) if asked.isdigit() and int(asked) <= count else count
-        shown = replaying.position(record, ply)
+        language = request_language(request)
+        shown = replaying.position(record, ply, language)
         return page(
             request,
             "replay.html",
@@ -128,8 +133,9 @@ def register(app: FastAPI, page: Page) -> None:
             record_json=script_json(record),
             game_id=game_id,
             title=ogames.load(record["game"], **record.get("options", {})).title,
-            options_text=options_text(record.get("options") or {}),
-            moves=[{"n": n, "by": entry.get("by"), "move": entry.get("move")} for n, entry in enumerate(record["moves"], 1)],
+            options_text=options_text(record.get("options") or {}, language),
+            moves=[{"n": n, "by": entry.get("by"), "move": entry.get("move"), "text": move_words(entry.get("move"), language)}
+                   for n, entry in enumerate(record["moves"], 1)],
             shown=shown,
             ply=ply,
             analysis=analysable,
@@ -172,7 +178,7 @@ def register(app: FastAPI, page: Page) -> None:
         text = request.query_params.get("game", "").strip().rstrip("/")
         game_id = text.split("/g/", 1)[-1].split("/", 1)[0].split("#", 1)[0].split("?", 1)[0]
         if not game_id or len(game_id) > 32 or not all(c.isalnum() or c in "-_" for c in game_id):
-            return page(request, "upload.html", 400, message="give a game's link (…/g/ID) or its id",
+            return page(request, "upload.html", 400, message=say("game-link", "give a game's link (…/g/ID) or its id"),
                         limit_kb=settings.max_record_bytes // 1024)
         return RedirectResponse(f"/g/{game_id}/replay", status_code=303)
 
@@ -180,32 +186,34 @@ def register(app: FastAPI, page: Page) -> None:
     async def api_position(request: Request) -> Response:
         try:
             asked = PositionRequest.model_validate_json(await limited_body(request, settings.max_record_bytes))
-            return JSONResponse(await asyncio.to_thread(replaying.position, asked.record, asked.ply))
+            return JSONResponse(await asyncio.to_thread(replaying.position, asked.record, asked.ply, api_language(request)))
         except ValidationError as exc:
-            return error(explain(exc), "invalid", 422)
+            return error(explain(exc), "invalid", 422, request)
         except Refusal as refusal:
-            return refusal_response(refusal)
+            return refusal_response(refusal, api_language(request))
 
     # ----- analysis ---------------------------------------------------------------------------
 
     async def analyse(request: Request, record: dict[str, Any], ply: int, seconds: float) -> Response:
         limit = settings.max_analysis_seconds
         if seconds > limit:
-            raise Refusal(f"an analysis may search at most {limit:g} seconds, not {seconds:g}", "too-long", 422)
+            raise Refusal(say("analysis-too-long",
+                              "an analysis may search at most {limit} seconds, not {seconds}", limit=f"{limit:g}",
+                              seconds=f"{seconds:g}"), "too-long", 422)
         state = await asyncio.to_thread(replaying.state_at, record, ply)
         replaying.analysable(state)
         # Whatever the route (a finished game, one on one screen, an upload), never a position a
         # live game against someone has been through: its best move would be a hint to one side.
         if await asyncio.to_thread(hints.is_hint, state, hub_of(request).games_against_someone()):
-            raise Refusal("this position is on the board of a game being played against someone on this server: "
-                          "the computer analyses it once that game is over", "not-allowed", 403)
+            raise Refusal(say("position-in-play", "this position is on the board of a game being played against someone on "
+                              "this server: the computer analyses it once that game is over"), "not-allowed", 403)
         client = request.client.host if request.client else "?"
         desk: AnalysisDesk = request.app.state.analyses
         # The page may be closed while it waits: then the analysis is cancelled (its worker freed).
         waited, found = await unless_gone(request.receive, desk.analyse(client, seconds, ai.analyse, record, ply, seconds))
         if not waited:
             return Response(status_code=499)  # nobody is there to read it
-        shown = await asyncio.to_thread(replaying.analysis_view, state, found)
+        shown = await asyncio.to_thread(replaying.analysis_view, state, found, api_language(request))
         return JSONResponse({"ply": ply, **shown})
 
     @app.post("/api/games/{game_id}/analysis", response_model=None)
@@ -214,25 +222,27 @@ def register(app: FastAPI, page: Page) -> None:
             asked = AnalysisRequest.model_validate_json(await limited_body(request, settings.max_body_bytes))
             live = await hub_of(request).get(game_id)
             if not may_analyse(live):
-                raise Refusal("the computer analyses a game once it is over (or a game played on one screen)",
+                raise Refusal(say("analysis-not-allowed",
+                                  "the computer analyses a game once it is over (or a game played on one screen)"),
                               "not-allowed", 403)
             return await analyse(request, live.state.record(), asked.ply, asked.seconds)
         except ValidationError as exc:
-            return error(explain(exc), "invalid", 422)
+            return error(explain(exc), "invalid", 422, request)
         except Refusal as refusal:
-            return refusal_response(refusal)
+            return refusal_response(refusal, api_language(request))
 
     @app.post("/api/analysis", response_model=None)
     async def api_record_analysis(request: Request) -> Response:
         try:
             asked = RecordAnalysisRequest.model_validate_json(await limited_body(request, settings.max_record_bytes))
             if not asked.record.get("result"):
-                raise Refusal("the computer analyses a record once its game is over", "not-allowed", 403)
+                raise Refusal(say("record-analysis-not-allowed",
+                                  "the computer analyses a record once its game is over"), "not-allowed", 403)
             return await analyse(request, asked.record, asked.ply, asked.seconds)
         except ValidationError as exc:
-            return error(explain(exc), "invalid", 422)
+            return error(explain(exc), "invalid", 422, request)
         except Refusal as refusal:
-            return refusal_response(refusal)
+            return refusal_response(refusal, api_language(request))
 
 
 async def limited_body(request: Request, limit: int) -> bytes:
@@ -242,7 +252,7 @@ async def limited_body(request: Request, limit: int) -> bytes:
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise Refusal(f"the request is too large (at most {limit} bytes)", "too-large", 413)
+            raise Refusal(say("too-large", "the request is too large (at most {limit} bytes)", limit=limit), "too-large", 413)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -252,28 +262,34 @@ async def uploaded(request: Request, limit: int) -> bytes:
     is not one, has no file, or is too large."""
     length = request.headers.get("content-length", "")
     if not length.isdigit():
-        raise Refusal("send the record with the upload form", "invalid", 411)
+        raise Refusal(say("upload-form", "send the record with the upload form"), "invalid", 411)
     if int(length) > limit + 8192:  # the file and the form's own few hundred bytes
-        raise Refusal(f"the record is too large (at most {limit // 1024} KB)", "too-large", 413)
+        raise Refusal(record_too_large(limit), "too-large", 413)
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-        raise Refusal("send the record with the upload form (multipart/form-data)", "invalid", 415)
+        raise Refusal(say("upload-multipart", "send the record with the upload form (multipart/form-data)"), "invalid", 415)
     try:
         form = await request.form(max_files=1, max_fields=4)
     except Refusal:  # the body grew past its limit while it was read (web/guard.py)
         raise
     except Exception:  # the multipart parser's own errors: a malformed form
-        raise Refusal("the upload form could not be read", "invalid", 400) from None
+        raise Refusal(say("upload-unreadable", "the upload form could not be read"), "invalid", 400) from None
     upload = form.get("record")
     if not isinstance(upload, UploadFile):
-        raise Refusal("choose a record file to upload", "invalid", 400)
+        raise Refusal(say("upload-choose", "choose a record file to upload"), "invalid", 400)
     data = await upload.read(limit + 1)
     if len(data) > limit:
-        raise Refusal(f"the record is too large (at most {limit // 1024} KB)", "too-large", 413)
+        raise Refusal(record_too_large(limit), "too-large", 413)
     return data
 
 
-def error(message: str, code: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
+def record_too_large(limit: int) -> str:
+    """An uploaded record over the limit."""
+    return say("record-too-large-kb", "the record is too large (at most {kb} KB)", kb=limit // 1024)
+
+
+def error(message: str, code: str, status: int, request: Request | None = None) -> JSONResponse:
+    """An API error, worded in the language the page asked for (`?lang=`; English otherwise)."""
+    return error_response(message, code, status, api_language(request) if request is not None else "en")
 
 
 __all__ = ["register"]

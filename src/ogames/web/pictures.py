@@ -9,6 +9,8 @@ from functools import lru_cache
 
 import ogames
 from ogames.draw import board_svg
+from ogames.web.i18n import DEFAULT, LANGUAGES
+from ogames.web.messages import speaker
 
 # game → (options, seed, moves): a small board, far enough into a game to show what it looks like.
 SAMPLES: dict[str, tuple[dict[str, object], int, int]] = {
@@ -39,13 +41,13 @@ def sample_state(game: str) -> ogames.State:
     return state
 
 
-@lru_cache(maxsize=len(SAMPLES))
-def sample_svg(game: str) -> str:
-    """The sample position of a game as SVG text (no coordinates, no marks), or "" for a game
-    that has none."""
+@lru_cache(maxsize=len(SAMPLES) * len(LANGUAGES))
+def sample_svg(game: str, language: str = DEFAULT) -> str:
+    """The sample position of a game as SVG text (no coordinates, no marks; its titles in
+    `language`), or "" for a game that has none."""
     if game not in SAMPLES:
         return ""
-    return board_svg(sample_state(game), coordinates=False, last_move=False, highlight=())
+    return board_svg(sample_state(game), coordinates=False, last_move=False, highlight=(), speak=speaker(language))
 
 
 __all__ = ["SAMPLES", "sample_state", "sample_svg"]

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 from ogames.players.levels import HIGHEST, LOWEST
+from ogames.wording import say
 
 MAX_MOVE = 200  # characters of a move's text (the rules refuse longer moves anyway)
 MAX_TOKEN = 64  # characters of a seat token (they are 43)
@@ -190,7 +191,7 @@ def explain(error: ValidationError, tags: tuple[str, ...] = TAGS) -> str:
     `tags` are the message types the failed model accepts."""
     problems = error.errors(include_url=False, include_input=False)
     if not problems:
-        return "the message is not valid"
+        return say("message-invalid", "the message is not valid")
     first = problems[0]
     loc = list(first.get("loc", ()))
     if len(loc) > 1 and loc[0] in tags:  # the message type pydantic chose the model by
@@ -199,15 +200,19 @@ def explain(error: ValidationError, tags: tuple[str, ...] = TAGS) -> str:
     kind = first.get("type", "")
     message = first.get("msg", "not valid")
     if kind == "extra_forbidden":
-        text = f"unknown field {where!r}"
+        text = say("unknown-field", "unknown field {field}", field=repr(where))
     elif kind == "missing":
-        text = f"field {where!r} is missing"
+        text = say("missing-field", "field {field} is missing", field=repr(where))
     elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-        text = f"the message type must be one of {', '.join(tags)}"
+        text = say("message-type", "the message type must be one of {types}", types=list(tags))
+    elif where:
+        text = say("field-problem", "field {field}: {problem}", field=repr(where), problem=message[:120])
     else:
-        text = f"field {where!r}: {message[:120]}" if where else message[:160]
+        text = say("problem", "{problem}", problem=message[:160])
     more = len(problems) - 1
-    return text + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+    if not more:
+        return text
+    return say("more-problems", "{text} (and {n} more problem{s})", text=text, n=more, s="s" if more > 1 else "")
 
 
 def parse_client(data: Any) -> MoveMessage | ResignMessage | UndoMessage | HereMessage | PingMessage:

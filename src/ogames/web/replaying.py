@@ -15,20 +15,24 @@ from ogames.draw import board_svg
 from ogames.errors import BadRecord, OgamesError
 from ogames.rules.protocol import TURN_BASED, State
 from ogames.web.hub import Refusal
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.messages import speaker, word
+from ogames.web.names import move_words
+from ogames.wording import say
 
 
 def read_upload(data: bytes, limit: int) -> dict[str, Any]:
     """The record an uploaded file holds, checked whole by the rules; Refusal with the reason
     (BadRecord's words) if it is too large, not JSON, or not a record the rules accept."""
     if len(data) > limit:
-        raise Refusal(f"the record is too large (at most {limit} bytes)", "too-large", 413)
+        raise Refusal(say("record-too-large", "the record is too large (at most {limit} bytes)", limit=limit), "too-large", 413)
     if not data.strip():
-        raise Refusal("the file is empty: choose a game record (.json)", "bad-record", 422)
+        raise Refusal(say("empty-file", "the file is empty: choose a game record (.json)"), "bad-record", 422)
     try:
         record = ogames.records.loads(data)
         ogames.replay(record)
     except BadRecord as exc:
-        raise Refusal(f"this is not a record the rules accept: {exc}", "bad-record", 422) from None
+        raise Refusal(not_accepted(exc), "bad-record", 422) from None
     return record
 
 
@@ -42,40 +46,50 @@ def state_at(record: Any, ply: Any) -> State:
     """The position after the first `ply` entries of a record (its end: the whole record, so the
     result is there); Refusal if the record is not accepted or the ply is not one of its positions."""
     if isinstance(ply, bool) or not isinstance(ply, int):
-        raise Refusal("ply must be a whole number", "invalid", 422)
+        raise Refusal(say("ply-whole", "ply must be a whole number"), "invalid", 422)
     count = plies(record)
     if not 0 <= ply <= count:
-        raise Refusal(f"ply {ply} is not a position of this game (0 to {count})", "bad-ply", 422)
+        raise Refusal(say("bad-ply",
+                          "ply {ply} is not a position of this game (0 to {count})", ply=ply, count=count), "bad-ply", 422)
     try:
         return ogames.replay(record) if ply == count else ogames.replay(record, upto=ply)
     except BadRecord as exc:
-        raise Refusal(f"this is not a record the rules accept: {exc}", "bad-record", 422) from None
+        raise Refusal(not_accepted(exc), "bad-record", 422) from None
 
 
-def position(record: Any, ply: Any) -> dict[str, Any]:
+def not_accepted(exc: BadRecord) -> str:
+    """A record the rules refused, and why."""
+    return say("record-refused", "this is not a record the rules accept: {reason}", reason=exc.said)
+
+
+def position(record: Any, ply: Any, language: str = ENGLISH) -> dict[str, Any]:
     """What the replay page shows at a ply: the board drawn by `ogames.draw`, the move that led
-    there, who is to move, and the result at the end."""
+    there (`move`, and as the page shows it, `move_text`), who is to move, and the result at the
+    end (in `language`)."""
     state = state_at(record, ply)
     entry = record["moves"][ply - 1] if ply > 0 else {}
     result = state.result
     return {
         "ply": ply,
         "plies": plies(record),
-        "svg": board_svg(state),
+        "svg": board_svg(state, speak=speaker(language)),
         "move": entry.get("move"),
+        **({} if language == ENGLISH else {"move_text": move_words(entry.get("move"), language)}),
         "by": entry.get("by"),
         "to_move": None if state.is_over else state.to_move,
         "over": state.is_over,
-        "result": None if result is None else {"winner": result.winner, "reason": result.reason, "text": result.describe()},
+        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
+                                               "text": word(result.describe(), language)},
     }
 
 
 def analysable(state: State) -> None:
     """Refusal unless the computer can search this position (a turn-based game still going)."""
     if state.game.dynamics != TURN_BASED:
-        raise Refusal(f"{state.game.title} here is played in real time: the computer analyses turn-based games", "bad-game", 422)
+        raise Refusal(say("real-time-analysis", "{game} here is played in real time: the computer analyses turn-based games",
+                          game=state.game.title), "bad-game", 422)
     if state.is_over:
-        raise Refusal("the game is over at this position: there is no move to find", "over", 422)
+        raise Refusal(say("over-at-position", "the game is over at this position: there is no move to find"), "over", 422)
 
 
 def move_cells(state: State, move: str) -> list[str]:
@@ -87,17 +101,21 @@ def move_cells(state: State, move: str) -> list[str]:
     return [word for word in words if board.has(word)]
 
 
-def analysis_view(state: State, found: dict[str, Any]) -> dict[str, Any]:
-    """The worker's findings for the page: the figures, and the board with the best move marked
-    (outlined, and a half-transparent stone of the mover's colour on it)."""
+def analysis_view(state: State, found: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+    """The worker's findings for the page: the figures, the best move and the expected line as the
+    page shows them (`move_text`, `pv_text`), and the board with the best move marked (outlined,
+    and a half-transparent stone of the mover's colour on it), in `language`."""
     move = str(found["move"])
     cells = move_cells(state, move)
     preview = (cells[0], str(state.to_move)) if len(cells) == 1 and state.to_move else None
+    speak = speaker(language)
     try:
-        svg = board_svg(state, highlight=cells, preview=preview)
+        svg = board_svg(state, highlight=cells, preview=preview, speak=speak)
     except OgamesError:
-        svg = board_svg(state)
-    return {**found, "to_move": state.to_move, "cells": cells, "svg": svg}
+        svg = board_svg(state, speak=speak)
+    texts = {} if language == ENGLISH else {"move_text": move_words(move, language),
+                                            "pv_text": [move_words(step, language) for step in found.get("pv") or []]}
+    return {**found, **texts, "to_move": state.to_move, "cells": cells, "svg": svg}
 
 
 __all__ = ["analysable", "analysis_view", "move_cells", "plies", "position", "read_upload", "state_at"]

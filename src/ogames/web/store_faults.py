@@ -18,18 +18,20 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from ogames.wording import say
+
 Result = TypeVar("Result")
 
 # What a fault means for people, by kind.
 MEANINGS = {
-    "busy": "the database is busy: try again in a moment",
-    "read-only": "the database is read-only",
-    "unwritable": "the database's files cannot be written",
-    "full": "the disk holding the database is full",
-    "cannot-open": "the database cannot be opened",
-    "damaged": "the database file is damaged or is not a database",
-    "unreachable": "the database cannot be reached",
-    "failed": "the database failed",
+    "busy": say("db-busy", "the database is busy: try again in a moment"),
+    "read-only": say("db-read-only", "the database is read-only"),
+    "unwritable": say("db-unwritable", "the database's files cannot be written"),
+    "full": say("db-full", "the disk holding the database is full"),
+    "cannot-open": say("db-cannot-open", "the database cannot be opened"),
+    "damaged": say("db-damaged", "the database file is damaged or is not a database"),
+    "unreachable": say("db-unreachable", "the database cannot be reached"),
+    "failed": say("db-failed", "the database failed"),
 }
 
 # SQLite's primary result codes (Python's `sqlite_errorname`, without extended suffixes), and
@@ -64,7 +66,7 @@ class StorageError(Exception):
         self.kind = kind
         self.detail = detail
         meaning = MEANINGS.get(kind, MEANINGS["failed"])
-        super().__init__(f"{meaning} ({detail})" if detail else meaning)
+        super().__init__(say("db-detail", "{meaning} ({detail})", meaning=meaning, detail=detail) if detail else meaning)
 
 
 def storage_error(exc: BaseException) -> StorageError:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ogames.players.solvers.zen_sat import sat_solve
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
+from ogames.wording import say
 
 Cell = tuple[int, int]
 
@@ -42,13 +43,17 @@ class Verdict:
         return self.status in ("possible", "impossible")
 
 
+FOUND = say("zen-found", "a fitting layout was found")
+
+
 def counting_lemma(cells: Mapping[Cell, str], cards: CardSet = STANDARD) -> str | None:
     """Why the form cannot be completed by counting alone, or None: each colour's deck holds each
     design once, so a colour cannot fill more cells than there are designs."""
     for colour in ("white", "black"):
         wanted = sum(1 for c in cells.values() if c == colour)
         if wanted > len(cards):
-            return f"{wanted} {colour} cells but a {colour} deck holds only {len(cards)} different cards"
+            return say("zen-count", "{wanted} {colour} cells but a {colour} deck holds only {n} different cards", wanted=wanted,
+                       colour=colour, n=len(cards))
     return None
 
 
@@ -142,10 +147,11 @@ def solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, conflicts: int |
         problem = check_witness(cells, witness, cards)
         if problem:  # pragma: no cover - a wrong model would be a bug in the encoding
             raise AssertionError(problem)
-        return Verdict("possible", "a fitting layout was found", used, witness)
+        return Verdict("possible", FOUND, used, witness)
     if answer is None:
-        return Verdict("unknown", f"no answer within {conflicts} SAT conflicts", used)
-    return Verdict("impossible", "SAT solver: the fit and one-card-per-design clauses are unsatisfiable", used, proof=refutation)
+        return Verdict("unknown", say("zen-sat-budget", "no answer within {n} SAT conflicts", n=conflicts), used)
+    refuted = say("zen-sat-refuted", "SAT solver: the fit and one-card-per-design clauses are unsatisfiable")
+    return Verdict("impossible", refuted, used, proof=refutation)
 
 
 def search_solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, budget: int = 200_000) -> Verdict:
@@ -159,10 +165,10 @@ def search_solve(cells: Mapping[Cell, str], cards: CardSet = STANDARD, budget: i
         problem = check_witness(cells, witness, cards)  # type: ignore[arg-type]
         if problem:  # pragma: no cover - the search only builds fitting layouts
             raise AssertionError(problem)
-        return Verdict("possible", "a fitting layout was found", search.nodes, witness)  # type: ignore[arg-type]
+        return Verdict("possible", FOUND, search.nodes, witness)  # type: ignore[arg-type]
     if search.out_of_budget:
-        return Verdict("unknown", f"no answer within {budget} search nodes", search.nodes)
-    return Verdict("impossible", "exhaustive search: no fitting layout exists", search.nodes)
+        return Verdict("unknown", say("zen-search-budget", "no answer within {n} search nodes", n=budget), search.nodes)
+    return Verdict("impossible", say("zen-exhausted", "exhaustive search: no fitting layout exists"), search.nodes)
 
 
 def check_witness(cells: Mapping[Cell, str], witness: Mapping[Cell, tuple[int, Face]], cards: CardSet = STANDARD) -> str | None:

@@ -10,6 +10,7 @@ from ogames.rules.omiga.deck import HAND_SIZE, Supply
 from ogames.rules.omiga.realtime import DuelState
 from ogames.rules.omiga.table import Table
 from ogames.rules.protocol import Game, Result
+from ogames.wording import say
 
 COLOURS = ("white", "black")
 
@@ -54,12 +55,13 @@ class BaseState(DuelState):
 
     def _check_draws(self) -> None:
         if self.table.sides_closed(COLOURS):
-            self.result = Result("draw", "both players reached both side edges")
+            self.result = Result("draw", say("both-sides", "both players reached both side edges"))
             return
         for colour in COLOURS:
             if self.ended_by_stuck(colour, self.supplies[colour].exhausted, self.hands[colour]):
-                self.result = Result("draw", f"{colour} has no cards left but the hand and none can be placed")
+                self.result = Result("draw", say("stuck-hand", "{colour} has no cards left but the hand and none can be placed",
+                                             colour=colour))
                 return
         if self.table_dead(COLOURS):
             # Not in the booklet: nobody could ever lay a card again, so the game cannot end otherwise.
-            self.result = Result("draw", "no card of either deck can be placed anywhere")
+            self.result = Result("draw", say("table-dead", "no card of either deck can be placed anywhere"))

@@ -25,6 +25,7 @@ from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_b
 from ogames.rules.omiga.zen.forms import DEFAULT_FORM, form_named
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import REAL_TIME, TURN_BASED, Game, State
+from ogames.wording import say
 
 VARIANTS = ("base", "2v2", "kids", "toddler", "zen")
 PACES = ("realtime", "turns")
@@ -119,7 +120,8 @@ class Omiga(Game):
             try:
                 options["form"] = form_named(options["form"]).key
             except ValueError as exc:
-                raise self.fail(f"option form={options['form']!r} is not valid: {exc}") from None
+                raise self.fail(say("form-invalid", "option form={form} is not valid: {reason}", form=repr(options["form"]),
+                                    reason=exc.args[0] if exc.args else str(exc))) from None
             return options
         if variant == "toddler" and options["players"] > options["width"]:
             raise self.fail(

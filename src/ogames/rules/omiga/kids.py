@@ -28,12 +28,13 @@ from typing import Any
 
 from ogames.rules.omiga.deck import Supply
 from ogames.rules.omiga.realtime import DuelState
-from ogames.rules.omiga.table import KIDS_RULES, Table
-from ogames.rules.omiga.turn_based import TurnCardState, supply_rng
+from ogames.rules.omiga.table import KIDS_RULES, Table, far_edge
+from ogames.rules.omiga.turn_based import SIDES_CLOSED, TurnCardState, out_of_cards, supply_rng
 from ogames.rules.protocol import Game, Result
+from ogames.wording import say
 
 COLOURS = ("white", "black")
-SIDES_CLOSED = "both players have cards on the left and the right table edges"
+
 
 
 class KidsState(DuelState):
@@ -58,7 +59,7 @@ class KidsState(DuelState):
     def wins_at(self, cell: int, colour: str) -> str | None:
         """Only the far edge wins in kids."""
         if self.table.reaches_far_edge(cell, colour):
-            return f"{colour} reached the far edge at {self.table.label(cell)}"
+            return far_edge(colour, self.table.label(cell))
         return None
 
     def discard_problem(self, actor: str) -> str | None:
@@ -69,7 +70,8 @@ class KidsState(DuelState):
         spots = self.placements(actor)
         if spots:
             design, cell, _ = spots[0]
-            return f"card {design} fits, e.g. on {self.table.label(cell)}: a card is discarded only when it fits nowhere"
+            return say("discard-fits", "card {card} fits, e.g. on {cell}: a card is discarded only when it fits nowhere",
+                       card=design, cell=self.table.label(cell))
         return None
 
     def stuck(self, colour: str) -> bool:
@@ -84,7 +86,7 @@ class KidsState(DuelState):
             return
         for colour in COLOURS:
             if self.stuck(colour):
-                self.result = Result("draw", f"{colour} has run out of cards: none of them can be placed")
+                self.result = Result("draw", out_of_cards(colour))
                 return
 
 

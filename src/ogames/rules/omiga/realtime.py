@@ -38,6 +38,7 @@ from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.deck import Supply
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
 from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
+from ogames.wording import say
 
 _PLACE = re.compile(r"^place\s+(\S+)\s+(?:at\s+)?([a-z]+\d+)(\s+turned)?$")
 
@@ -79,12 +80,15 @@ def parse_action(text: str, table: Table) -> Action:
         return Action("discard")
     match = _PLACE.match(key)
     if not match:
-        raise IllegalMove(text, "an action is 'place CARD CELL [turned]' (CARD: design number or code like AB/^) or 'discard'")
+        raise IllegalMove(text, say("action-form",
+                                    "an action is 'place CARD CELL [turned]' (CARD: design number or code like AB/^) "
+                                    "or 'discard'"))
     card, label, turned = match.groups()
     if card.isdigit():
         design = int(card)
         if not 0 <= design < len(table.card_set):
-            raise IllegalMove(text, f"there is no card {design}: cards are numbered 0 to {len(table.card_set) - 1}")
+            raise IllegalMove(text, say("no-such-card", "there is no card {card}: cards are numbered 0 to {last}", card=design,
+                                        last=len(table.card_set) - 1))
     else:
         try:
             face = Face.from_code(card)
@@ -95,11 +99,12 @@ def parse_action(text: str, table: Table) -> Action:
         elif face.turned() in table.card_set.designs:
             design, turned = table.card_set.designs.index(face.turned()), not turned
         else:
-            raise IllegalMove(text, f"{card} is not a card of this set")
+            raise IllegalMove(text, say("not-in-set", "{card} is not a card of this set", card=card))
     try:
         cell = table.cell(label)
     except UnknownLabel:
-        raise IllegalMove(text, f"{label} is off the {table.width} × {table.height} table") from None
+        raise IllegalMove(text, say("off-table", "{cell} is off the {width} × {height} table", cell=label, width=table.width,
+                                    height=table.height)) from None
     return Action("place", design, cell, bool(turned))
 
 
@@ -147,12 +152,12 @@ class RealtimeState(State):
     def discard_problem(self, actor: str) -> str | None:
         """Why the actor may not discard now, or None (base and 2v2: any time the hand holds cards)."""
         if not self.hands[actor]:
-            return f"{actor} has no cards in hand to discard"
+            return say("nothing-to-discard", "{actor} has no cards in hand to discard", actor=actor)
         return None
 
     def blocked_reason(self, cell: int) -> str:
         """Why a blocked cell is closed."""
-        return f"{self.table.label(cell)} is closed"
+        return say("cell-closed", "{cell} is closed", cell=self.table.label(cell))
 
     # ----- the protocol --------------------------------------------------------------------
     @property
@@ -196,7 +201,8 @@ class RealtimeState(State):
 
     def _actor(self, actor: str) -> str:
         if not isinstance(actor, str) or actor.strip().lower() not in self.actors:
-            raise IllegalMove(actor, f"{actor!r} is not playing (actors: {', '.join(self.actors)})")
+            raise IllegalMove(actor, say("not-playing", "{actor} is not playing (players: {actors})", actor=repr(actor),
+                                         actors=list(self.actors)))
         return actor.strip().lower()
 
     def _split(self, actor: str | None, text: str) -> tuple[str, str]:
@@ -206,10 +212,10 @@ class RealtimeState(State):
         if sep:
             named_actor = self._actor(named)
             if actor is not None and self._actor(actor) != named_actor:
-                raise IllegalMove(text, f"{actor} cannot act for {named_actor}")
+                raise IllegalMove(text, say("acts-for-other", "{actor} cannot act for {other}", actor=actor, other=named_actor))
             return named_actor, rest.strip()
         if actor is None:
-            raise IllegalMove(text, "in real time say who acts, e.g. 'black: place 3 h5'")
+            raise IllegalMove(text, say("say-who-acts", "in real time say who acts, e.g. 'black: place 3 h5'"))
         return self._actor(actor), text.strip()
 
     def act(self, actor: str | None, action: str, t: float | None = None) -> dict[str, Any]:
@@ -219,7 +225,7 @@ class RealtimeState(State):
     def _act(self, actor: str | None, action: str, t: float | None) -> dict[str, Any]:
         who, body = self._split(actor, action)
         if self.result is not None:
-            raise IllegalMove(action, f"the game is over: {self.result.describe()}")
+            raise IllegalMove(action, say("game-over", "the game is over: {result}", result=self.result.describe()))
         when = self._time(action, t)
         if body.strip().lower() == "resign":
             self.resign(self.colour_of(who), t=when)
@@ -246,18 +252,19 @@ class RealtimeState(State):
             return self.clock
         when = check_time(t, action)
         if when < self.clock:
-            raise IllegalMove(action, f"time {when:g} is before the last action at {self.clock:g}: actions arrive in order")
+            raise IllegalMove(action, say("time-order", "time {t} is before the last action at {last}: actions arrive in order",
+                                          t=f"{when:g}", last=f"{self.clock:g}"))
         return when
 
     def _check_place(self, who: str, parsed: Action, text: str) -> None:
         hand = self.hands[who]
         if parsed.design not in hand:
-            shown = ", ".join(map(str, hand)) or "empty"
-            raise IllegalMove(text, f"card {parsed.design} is not in {who}'s hand (hand: {shown})")
+            raise IllegalMove(text, say("not-in-hand", "card {card} is not in {actor}'s hand (hand: {hand})", card=parsed.design,
+                                        actor=who, hand=list(hand) or say("empty-hand", "empty")))
         face = self.table.card_set.designs[parsed.design]
         if parsed.turned:
             if not self.table.card_set.turning:
-                raise IllegalMove(text, "cards may not be turned in this game")
+                raise IllegalMove(text, say("no-turning", "cards may not be turned in this game (turning is off)"))
             face = face.turned()
         blocked = self.blocked()
         if blocked is not None and blocked[parsed.cell]:
@@ -274,13 +281,13 @@ class RealtimeState(State):
             entry = self.act(actor, action, t)
         except IllegalMove as exc:
             when = float(t) if _finite(t) else self.clock
-            self.rejected.append({"move": action, "by": actor, "t": round(when, 3), "reason": exc.reason})
+            self.rejected.append({"move": action, "by": actor, "t": round(when, 3), "reason": str(exc.reason)})
             return Verdict(False, actor, action, when, exc.reason)
         return Verdict(True, actor, entry["move"], self.clock)
 
     def apply(self, move: str) -> dict[str, Any]:
         """Not used in real time: `play` and `act` go through the actor (kept for the protocol)."""
-        raise IllegalMove(move, "in real time say who acts, e.g. 'black: place 3 h5'")
+        raise IllegalMove(move, say("say-who-acts", "in real time say who acts, e.g. 'black: place 3 h5'"))
 
     def play(self, move: str, *, t: float | None = None) -> State:
         """The protocol's play: `actor: action` (see the module doc)."""
@@ -293,14 +300,15 @@ class RealtimeState(State):
 
     def resign_result(self, colour: str) -> Result:
         """The other colour wins."""
-        return Result("black" if colour == "white" else "white", f"{colour} resigned")
+        return Result("black" if colour == "white" else "white", say("resigned", "{colour} resigned", colour=colour))
 
     def replay_entry(self, entry: dict[str, Any]) -> None:
         """Apply a recorded action again, checking it is what the record says."""
         made = self.act(entry["by"], entry["move"], entry.get("t"))
         for key, value in entry.items():
             if key != "t" and made.get(key) != value:
-                raise IllegalMove(entry["move"], f"the record says {key}={value!r}, the rules give {made.get(key)!r}")
+                raise IllegalMove(entry["move"], say("record-differs", "the record says {key}={value}, the rules give {rules}",
+                                                     key=key, value=repr(value), rules=repr(made.get(key))))
 
     def record(self) -> dict[str, Any]:
         """The protocol record, plus the rejected actions under meta (replays may show them)."""
@@ -311,7 +319,7 @@ class RealtimeState(State):
     def undo_by_replay(self) -> State:
         """Take back the last accepted action (rebuilt from the seed by replaying the earlier ones)."""
         if not self.history:
-            raise IllegalMove("undo", "there is no action to take back")
+            raise IllegalMove("undo", say("nothing-to-undo", "there is no move to take back"))
         fresh = self.game.new_state(self.players)
         for entry in self.history[:-1]:
             fresh.replay_entry(entry)

@@ -36,9 +36,26 @@ from ogames.boards.grid import square_grid
 from ogames.errors import UnknownLabel
 from ogames.kernels.omiga import FIT_ALL, FIT_NONE, FIT_OWN, HUE_CODE, SEAM_CODE, DeckArrays, TableArrays, legal_cells
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
+from ogames.wording import say
 
 _FIT_MODES = {"all": FIT_ALL, "own": FIT_OWN, "none": FIT_NONE}
 
+
+
+def misfit_words(side: str, cell: str) -> str:
+    """Why a card may not go beside a neighbour on `side` (on `cell`) that it does not match."""
+    if side == "left":
+        return say("misfit-left", "the card does not match the card to its left, on {cell}", cell=cell)
+    if side == "right":
+        return say("misfit-right", "the card does not match the card to its right, on {cell}", cell=cell)
+    if side == "below":
+        return say("misfit-below", "the card does not match the card below it, on {cell}", cell=cell)
+    return say("misfit-above", "the card does not match the card above it, on {cell}", cell=cell)
+
+
+def far_edge(colour: str, cell: str) -> str:
+    """The win by a card on the far edge, in words."""
+    return say("far-edge", "{colour} reached the far edge at {cell}", colour=colour, cell=cell)
 
 @dataclass(frozen=True)
 class PlacementRules:
@@ -232,7 +249,7 @@ class Table:
             if o < 0 or (me is not None and o != me):
                 continue
             if not self._fits_neighbour(side, face, self.faces[other]):
-                return f"it does not fit the card {side} it on {self.label(other)}"
+                return misfit_words(side, self.label(other))
         return None
 
     def fits(self, cell: int, face: Face) -> bool:
@@ -261,17 +278,17 @@ class Table:
     def why_not(self, cell: int, owner: str | int, face: Face, rules: PlacementRules = BASE_RULES) -> str | None:
         """None if the face may be laid on the cell for the owner under the rules, else why not."""
         if int(self.owner[cell]) >= 0:
-            return f"{self.label(cell)} is taken"
+            return say("cell-taken", "{cell} is taken", cell=self.label(cell))
         if rules.touch and not self.touches_any(cell):
-            return f"{self.label(cell)} does not join the cards on the table"
+            return say("not-joined", "{cell} does not join the cards on the table", cell=self.label(cell))
         if rules.own and not self.touches_own(cell, owner):
-            return f"{self.label(cell)} does not touch a card of your own colour (rule 2)"
+            return say("rule-2", "{cell} does not touch a card of your own colour (rule 2)", cell=self.label(cell))
         if rules.opponent and not self.touches_opponent(cell, owner):
-            return f"{self.label(cell)} does not touch an opponent's card (rule 3)"
+            return say("rule-3", "{cell} does not touch an opponent's card (rule 3)", cell=self.label(cell))
         if rules.fit != "none":
             problem = self.misfit(cell, face, owner if rules.fit == "own" else None)
             if problem:
-                return f"{problem} (rule 1)"
+                return say("rule-1", "{problem} (rule 1)", problem=problem)
         return None
 
     # ----- all legal placements ------------------------------------------------------------
@@ -340,11 +357,12 @@ class Table:
         """Why a card of the owner on the cell wins (far edge or behind an opponent card), or None."""
         name = self.owners[self.index_of(owner)]
         if self.reaches_far_edge(cell, owner):
-            return f"{name} reached the far edge at {self.label(cell)}"
+            return far_edge(name, self.label(cell))
         if self.is_behind(cell, owner):
             col, row = self.position(cell)
             below = self.number(col, row - self.forward(owner))
-            return f"{name} got behind the card on {self.label(below)} at {self.label(cell)}"  # type: ignore[arg-type]
+            return say("got-behind", "{colour} got behind the card on {behind} at {cell}", colour=name,
+                       behind=self.label(below), cell=self.label(cell))  # type: ignore[arg-type]
         return None
 
     def on_side_edges(self, owner: str | int) -> tuple[bool, bool]:

@@ -35,6 +35,7 @@ from ogames.rules.omiga.deck import HAND_SIZE, Supply
 from ogames.rules.omiga.realtime import Action, RealtimeState
 from ogames.rules.omiga.table import Table
 from ogames.rules.protocol import Game, Result
+from ogames.wording import say
 
 ACTORS = ("white1", "black1", "white2", "black2")
 SIDES = ("left", "right")
@@ -78,9 +79,12 @@ class TeamState(RealtimeState):
         target = self.game.options["target"]
         if max(w, b) >= target and w != b:
             winner = "white" if w > b else "black"
-            self.result = Result(winner, f"{winner} reached {max(w, b)} points to {min(w, b)} after {self.round} rounds")
+            self.result = Result(winner, say("teams-won", "{colour} reached {points} points to {other} after {rounds} rounds",
+                                             colour=winner, points=max(w, b), other=min(w, b), rounds=self.round))
         elif self.scoreless >= SCORELESS_ROUNDS:
-            self.result = Result("draw", f"{SCORELESS_ROUNDS} scoreless rounds in a row ({w} to {b} after {self.round} rounds)")
+            self.result = Result("draw", say("teams-scoreless",
+                                             "{n} scoreless rounds in a row ({w} to {b} after {rounds} rounds)",
+                                             n=SCORELESS_ROUNDS, w=w, b=b, rounds=self.round))
         else:
             self._new_round()
 
@@ -143,8 +147,15 @@ class TeamState(RealtimeState):
     def blocked_reason(self, cell: int) -> str:
         """Why a cell is closed."""
         side = self.side_of(cell)
-        how = "closed" if self.frozen[side] == "closed" else f"scored by {self.frozen[side]}"
-        return f"{self.table.label(cell)} is on the {side} end, frozen ({how})"
+        cell_label, frozen = self.table.label(cell), self.frozen[side]
+        if frozen == "closed":
+            if side == "left":
+                return say("frozen-left-closed", "{cell} is on the left end, which is closed", cell=cell_label)
+            return say("frozen-right-closed", "{cell} is on the right end, which is closed", cell=cell_label)
+        if side == "left":
+            return say("frozen-left",
+                       "{cell} is on the left end, which {colour} scored and froze", cell=cell_label, colour=frozen)
+        return say("frozen-right", "{cell} is on the right end, which {colour} scored and froze", cell=cell_label, colour=frozen)
 
     # ----- actions -------------------------------------------------------------------------
     def _place(self, actor: str, action: Action) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from ogames.rules.omiga.table import TODDLER_RULES, Table
 from ogames.rules.omiga.turn_based import TurnCardState
 from ogames.rules.protocol import Result
+from ogames.wording import say
 
 SHARED = "+"
 
@@ -68,12 +69,12 @@ class ToddlerState(TurnCardState):
     def resign_result(self, colour: str) -> Result:
         """The others share the win."""
         others = [c for c in self.colours if c != colour]
-        return Result(SHARED.join(others), f"{colour} resigned")
+        return Result(SHARED.join(others), say("resigned", "{colour} resigned", colour=colour))
 
     def check_start(self) -> None:
         """The end condition on the start position: nobody can place any card they own."""
         if all(self.stuck(c) for c in self.colours):
-            self.result = Result("draw", "no player can place any card they still own")
+            self.result = Result("draw", say("nobody-can-place", "no player can place any card they still own"))
 
     def start_round(self) -> None:
         """Everyone draws the top card of their deck."""
@@ -103,13 +104,18 @@ class ToddlerState(TurnCardState):
             return
         if self.reached:
             names = [c for c in self.colours if c in self.reached]
-            how = "reached the far edge" if len(names) == 1 else "reached the far edge in the same round and share the win"
-            self.result = Result(SHARED.join(names), f"{' and '.join(names)} {how} (round {self.round})")
+            if len(names) == 1:
+                reason = say("toddler-won", "{colour} reached the far edge (round {round})", colour=names[0], round=self.round)
+            else:
+                reason = say("toddler-shared",
+                             "{colours} reached the far edge in the same round and share the win (round {round})",
+                             colours=names, round=self.round)
+            self.result = Result(SHARED.join(names), reason)
             return
         self.round += 1
         self.start_round()
         first = self.holder_from(0)
         if first is None or all(self.stuck(c) for c in self.colours):
-            self.result = Result("draw", "no player can place any card they still own")
+            self.result = Result("draw", say("nobody-can-place", "no player can place any card they still own"))
         else:
             self.turn = first

@@ -17,13 +17,22 @@ from typing import Any
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.deck import Supply
-from ogames.rules.omiga.table import KIDS_RULES, PlacementRules, Table
+from ogames.rules.omiga.table import KIDS_RULES, PlacementRules, Table, far_edge
 from ogames.rules.protocol import Result, State
+from ogames.wording import say
 
 
 def supply_rng(seed: int, variant: str, colour: str) -> random.Random:
     """The random source of one colour's deck in a turn-based mode, fixed by the seed."""
     return random.Random(f"omiga-{variant}:{seed}:{colour}")
+
+
+SIDES_CLOSED = say("sides-closed", "both players have cards on the left and the right table edges")
+
+
+def out_of_cards(colour: str) -> str:
+    """The draw when a colour has no card left that can be placed."""
+    return say("out-of-cards", "{colour} has run out of cards: none of them can be placed", colour=colour)
 
 
 class TurnCardState(State):
@@ -98,15 +107,17 @@ class TurnCardState(State):
         colour = self.colours[self.turn]
         words = move.split()
         if not words or words[0] not in ("place", "discard"):
-            raise IllegalMove(move, "say 'place CELL', 'place CELL turned' or 'discard'")
+            raise IllegalMove(move, say("turn-action-form", "say 'place CELL', 'place CELL turned' or 'discard'"))
         design = self.hand_of(colour)[0]
         if words[0] == "discard":
             if len(words) != 1:
-                raise IllegalMove(move, "'discard' takes nothing more")
+                raise IllegalMove(move, say("discard-alone", "'discard' takes nothing more"))
             spots = self.placements(colour)
             if spots:
                 where = self.table.label(spots[0][0])
-                raise IllegalMove(move, f"the card fits, e.g. on {where}: a card is discarded only when it fits nowhere")
+                raise IllegalMove(move, say("discard-card-fits",
+                                            "the card fits, e.g. on {cell}: a card is discarded only when it fits nowhere",
+                                            cell=where))
             self.hands[colour] = []
             self.supplies[colour].discard([design])
             entry: dict[str, Any] = {"move": "discard", "card": design}
@@ -133,13 +144,14 @@ class TurnCardState(State):
         if turned:
             args = args[:-1]
             if not self.table.card_set.turning:
-                raise IllegalMove(move, "cards may not be turned in this game (turning is off)")
+                raise IllegalMove(move, say("no-turning", "cards may not be turned in this game (turning is off)"))
         if len(args) != 1:
-            raise IllegalMove(move, "say 'place CELL' or 'place CELL turned'")
+            raise IllegalMove(move, say("place-form", "say 'place CELL' or 'place CELL turned'"))
         try:
             return self.table.cell(args[0]), turned
         except UnknownLabel as exc:
-            raise IllegalMove(move, f"{args[0]!r} is not a cell of the table: {exc}") from None
+            raise IllegalMove(move, say("not-a-table-cell", "{cell} is not a cell of the table: {reason}", cell=repr(args[0]),
+                                        reason=exc.said)) from None
 
     # ----- what happens after a move -----------------------------------------------------
     def draw_card(self, colour: str) -> None:
@@ -155,18 +167,18 @@ class TurnCardState(State):
     def after_place(self, colour: str, cell: int) -> None:
         """Kids: the far edge wins at once; both players on both side edges is a draw."""
         if self.table.reaches_far_edge(cell, colour):
-            self.result = Result(colour, f"{colour} reached the far edge at {self.table.label(cell)}")
+            self.result = Result(colour, far_edge(colour, self.table.label(cell)))
         elif self.table.sides_closed():
-            self.result = Result("draw", "both players have cards on the left and the right table edges")
+            self.result = Result("draw", SIDES_CLOSED)
 
     def check_start(self) -> None:
         """Kids: the end conditions on the start position (both side edges closed, or a player out of cards)."""
         if self.table.sides_closed():
-            self.result = Result("draw", "both players have cards on the left and the right table edges")
+            self.result = Result("draw", SIDES_CLOSED)
             return
         for c in self.colours:
             if self.stuck(c):
-                self.result = Result("draw", f"{c} has run out of cards: none of them can be placed")
+                self.result = Result("draw", out_of_cards(c))
                 return
 
     def after_action(self, colour: str) -> None:
@@ -177,5 +189,5 @@ class TurnCardState(State):
         self.draw_card(nxt)
         for c in (nxt, colour):
             if self.stuck(c):
-                self.result = Result("draw", f"{c} has run out of cards: none of them can be placed")
+                self.result = Result("draw", out_of_cards(c))
                 return

@@ -17,8 +17,10 @@ window.OgamesAnalysis = (function () {
   async function post(url, body) {
     let response;
     let answer = {};
+    // Answers and refusals in the page's language.
+    const worded = url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(document.documentElement.lang || "en");
     for (let attempt = 0; ; attempt++) {
-      response = await fetch(url, {
+      response = await fetch(worded, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -74,7 +76,7 @@ window.OgamesAnalysis = (function () {
     function show(found) {
       box.replaceChildren();
       box.hidden = false;
-      const best = line(words.best_move, found.move);
+      const best = line(words.best_move, found.move_text || found.move);
       best.className = "best-move";
       best.dataset.move = found.move;
       box.append(best);
@@ -102,7 +104,7 @@ window.OgamesAnalysis = (function () {
         }
       }
       if (found.pv && found.pv.length) {
-        const expected = line(words.line, found.pv.join(" → "));
+        const expected = line(words.line, (found.pv_text || found.pv).join(" → "));
         expected.className = "pv";
         box.append(expected);
       }

@@ -190,7 +190,7 @@ window.OgamesBoard = (function () {
       const number = document.createElement("span");
       number.className = "n";
       number.textContent = move.n + ".";
-      button.append(number, stoneSpan(move.by), document.createTextNode(move.move));
+      button.append(number, stoneSpan(move.by), document.createTextNode(move.text || move.move));
       if (move.captures && move.captures.length) {
         const note = document.createElement("span");
         note.className = "capture-note";
@@ -234,7 +234,7 @@ window.OgamesBoard = (function () {
     k = Math.max(0, k);
     target = k;
     const ticket = ++asked;
-    fetch("/api/games/" + encodeURIComponent(gameId) + "/position/" + k)
+    fetch("/api/games/" + encodeURIComponent(gameId) + "/position/" + k + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"))
       .then(function (response) { return response.json(); })
       .then(function (position) {
         if (ticket !== asked) return;

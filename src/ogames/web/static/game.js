@@ -40,7 +40,8 @@
   // ----- talking to the server ---------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId));
+    // In the page's language: the server words its views and refusals for it.
+    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId) + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
     socket.addEventListener("open", function () {
       retry = 500;
       linkState(true);
@@ -90,6 +91,14 @@
 
   // ----- drawing the view ----------------------------------------------------------------------
   function colourName(colour) { return words["c_" + colour] || colour; }
+
+  // A special move as its button says it: the swap, taking a colour (Omega), a komi value.
+  function specialName(move) {
+    if (move === "swap") return words.swap;
+    if (move.startsWith("swap ")) return words.take_colour.replace("{colour}", colourName(move.slice(5)));
+    if (move.startsWith("komi=")) return words.komi_value.replace("{k}", move.slice(5));
+    return move;
+  }
 
   // A computer's seat is named by its level in the page's language ("computer (level 7)"); seats
   // of games stored before levels keep their stored names.
@@ -191,7 +200,7 @@
       choices.forEach(function (move) {
         const option = document.createElement("option");
         option.value = move;
-        option.textContent = move;
+        option.textContent = specialName(move);
         select.append(option);
       });
       if (pickedKomi && choices.indexOf(pickedKomi) >= 0) select.value = pickedKomi;
@@ -209,7 +218,7 @@
         button.type = "button";
         button.className = "button";
         button.dataset.move = move;
-        button.textContent = move === "swap" ? words.swap : move;
+        button.textContent = specialName(move);
         button.addEventListener("click", function () { play(move); });
         specials.append(button);
       });

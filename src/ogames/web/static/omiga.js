@@ -47,7 +47,8 @@
   // ----- talking to the server ---------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId));
+    // In the page's language: the server words its views and verdicts for it.
+    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId) + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
     socket.addEventListener("open", function () {
       retry = 500;
       linkState(true);
@@ -238,7 +239,7 @@
       } else {
         status.append(el("strong", "", words.play_now));
       }
-      status.append(el("span", "clock", "t = " + clockNow().toFixed(1) + " s"));
+      status.append(el("span", "clock", words.clock_t.replace("{s}", clockNow().toFixed(1))));
     } else if (view.zen) {
       status.append(el("strong", "", words.zen_build));
     } else {
@@ -273,7 +274,7 @@
         button.dataset.seat = seat;
         button.dataset.index = index;
         button.dataset.code = card.code;
-        button.setAttribute("aria-label", card.owner + " " + card.code);
+        button.setAttribute("aria-label", card.title || card.owner + " " + card.code);
         button.innerHTML = card.svg;
         const chosen = selected && selected.seat === seat && selected.owner === card.owner && selected.design === card.design;
         if (chosen) { button.classList.add("selected"); if (selected.turned) button.classList.add("turned"); }
@@ -297,6 +298,8 @@
   }
   function actionName(action) {
     const parts = action.split(" ");
+    const whole = words["act_" + parts.join("_")];  // zen's "start white", "draw black"
+    if (whole) return whole;
     const key = "act_" + parts[0];
     const what = words[key] || parts[0];
     return parts.length > 1 ? what + " " + colourName(parts[1]) + (parts[2] ? " (" + words.turned + ")" : "") : what;
@@ -318,8 +321,9 @@
       const parts = [words.in_hand.replace("{n}", seat.hand.length)];
       Object.keys(seat.supplies).forEach(function (colour) {
         const s = seat.supplies[colour];
-        const name = Object.keys(seat.supplies).length > 1 ? colourName(colour) + " " : "";
-        parts.push(name + words.deck_n.replace("{n}", s.deck) + ", " + words.discards_n.replace("{n}", s.discards));
+        // Zen draws from both decks: each is named by its colour ("white deck 32").
+        const deck = Object.keys(seat.supplies).length > 1 ? words["deck_" + colour + "_n"] || colourName(colour) + " " + words.deck_n : words.deck_n;
+        parts.push(deck.replace("{n}", s.deck) + ", " + words.discards_n.replace("{n}", s.discards));
       });
       counts.textContent = parts.join(" · ");
       li.append(counts);
@@ -340,7 +344,7 @@
     const parts = seat.kind.split(":");
     const strategy = words["bot_" + parts[0]] || parts[0];
     const reaction = (parts[1] || "").replace("reaction=", "");
-    const speed = !reaction ? "" : isNaN(Number(reaction)) ? words["speed_" + reaction] || reaction : reaction + " s";
+    const speed = !reaction ? "" : isNaN(Number(reaction)) ? words["speed_" + reaction] || reaction : words.seconds_short.replace("{s}", reaction);
     return words.computer + " · " + strategy + (speed ? ", " + speed : "");
   }
 
@@ -362,8 +366,8 @@
     const moves = document.getElementById("moves");
     moves.replaceChildren();
     view.moves.forEach(function (move) {
-      const li = el("li", "", (move.by && !view.zen ? colourName(move.by) + ": " : "") + move.move);
-      if (move.t !== null && move.t !== undefined) li.append(el("span", "t", Number(move.t).toFixed(1) + " s"));
+      const li = el("li", "", (move.by && !view.zen ? colourName(move.by) + ": " : "") + (move.text || move.move));
+      if (move.t !== null && move.t !== undefined) li.append(el("span", "t", words.seconds_short.replace("{s}", Number(move.t).toFixed(1))));
       li.value = move.n;
       moves.append(li);
     });
@@ -376,7 +380,7 @@
     const zen = view.zen;
     box.hidden = false;
     root.classList.add("zen-mode");
-    document.getElementById("zen-name").textContent = zen.english + " · " + zen.russian + " (" + (words["level_" + zen.level] || zen.level) + ")";
+    document.getElementById("zen-name").textContent = (zen.name || zen.english + " · " + zen.russian) + " (" + (words["level_" + zen.level] || zen.level) + ")";
     document.getElementById("zen-form").innerHTML = zen.form_svg;
     document.getElementById("zen-progress").textContent = window.OgamesWords.plural(words, "zen_progress", zen.cells, { n: zen.placed, m: zen.cells });
     const verdictEl = document.getElementById("zen-verdict");
@@ -388,7 +392,7 @@
       if (!ok) verdictEl.append(el("span", "small", " " + zen.verdict.reason));
     }
     const hint = document.getElementById("zen-hint");
-    hint.textContent = hintShown && zen.hint ? zen.hint : "";
+    hint.textContent = hintShown && zen.hint ? zen.hint_text || zen.hint : "";
     document.getElementById("zen-hint-button").hidden = view.over;
     if (zen.completed) root.classList.add("zen-done");
   }

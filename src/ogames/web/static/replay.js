@@ -48,7 +48,7 @@
       return;
     }
     const text = position.ply === 0 ? words.replay_start
-      : fill(words.after_move, { move: position.move, colour: colourName(position.by) });
+      : fill(words.after_move, { move: position.move_text || position.move, colour: colourName(position.by) });
     where.append(document.createTextNode(text));
     if (position.to_move) {
       const swatch = document.createElement("span");

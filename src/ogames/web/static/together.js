@@ -89,7 +89,7 @@
   }
 
   function take(seat, page) {
-    fetch("/api/games/" + encodeURIComponent(gameId) + "/join", {
+    fetch("/api/games/" + encodeURIComponent(gameId) + "/join?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ seat: seat }),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ogames.wording import say
+
 LEVELS = ("easy", "medium", "hard", "impossible")
 DEFAULT_FORM = "fly"  # «Муха», the first easy form: the one default of the `form` option and the zen command
 COLOURS = {"#": "black", "o": "white"}
@@ -346,4 +348,5 @@ def form_named(name: str) -> Form:
     if matches:
         # The booklet has two rabbits and two pandas: the plain name means the lower level.
         return min(matches, key=lambda f: LEVELS.index(f.level))
-    raise ValueError(f"unknown zen form {name!r} (forms: {', '.join(BY_KEY)})")
+    raise ValueError(say("unknown-form", "unknown zen form {name} (forms: {forms})", name=repr(name), forms=list(BY_KEY),
+                         russian=list(dict.fromkeys(form.russian for form in FORMS))))

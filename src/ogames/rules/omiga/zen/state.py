@@ -29,6 +29,7 @@ from ogames.rules.omiga.deck import HAND_SIZE, Supply
 from ogames.rules.omiga.table import ZEN_RULES, Table
 from ogames.rules.omiga.zen.forms import DEFAULT_FORM, Form, form_named
 from ogames.rules.protocol import Result, State
+from ogames.wording import say
 
 LOST = "nobody"
 
@@ -84,7 +85,7 @@ class ZenState(State):
 
     def resign_result(self, colour: str) -> Result:
         """Giving up loses."""
-        return Result(LOST, "the player gave up")
+        return Result(LOST, say("gave-up", "the player gave up"))
 
     # ----- what can be done --------------------------------------------------------------
     def drawable(self, colour: str) -> bool:
@@ -143,43 +144,48 @@ class ZenState(State):
         """Check and make one move; IllegalMove naming the reason (nothing changed) if not allowed."""
         words = move.split()
         if not words:
-            raise IllegalMove(move, "say start, draw, place, end or resign")
+            raise IllegalMove(move, say("zen-say-action", "say start, draw, place, end or resign"))
         verb, args = words[0], words[1:]
         if verb == "start":
             return self._start(move, args)
         if not self.layout:
-            raise IllegalMove(move, "the game begins with a starting card: 'start white' or 'start black'")
+            raise IllegalMove(move, say("zen-start-first",
+                                        "the game begins with a starting card: 'start white' or 'start black'"))
         if verb == "draw":
             return self._draw(move, args)
         if verb == "place":
             return self._place(move, args)
         if verb in ("end", "discard"):
             if args:
-                raise IllegalMove(move, "'end' takes nothing more: the whole hand goes to the discard piles")
+                raise IllegalMove(move, say("zen-end-alone",
+                                            "'end' takes nothing more: the whole hand goes to the discard piles"))
             if not self.hand:
-                raise IllegalMove(move, "there is no round to end: draw first")
+                raise IllegalMove(move, say("zen-nothing-to-end", "there is no round to end: draw first"))
             return self._end_round("end")
-        raise IllegalMove(move, f"unknown action {verb!r}: start, draw, place, end or resign")
+        raise IllegalMove(move, say("zen-unknown-action",
+                                    "unknown action {verb}: start, draw, place, end or resign", verb=repr(verb)))
 
     def _colour(self, move: str, word: str | None) -> str:
         if word not in ("white", "black"):
-            raise IllegalMove(move, "name a deck: white or black")
+            raise IllegalMove(move, say("zen-name-deck", "name a deck: white or black"))
         if word not in self.supplies:
-            raise IllegalMove(move, f"the {word} deck is set aside: the form {self.form.key} has no {word} cells")
+            raise IllegalMove(move, say("zen-deck-aside", "the {colour} deck is set aside: the form {form} has no {colour} cells",
+                                        colour=word, form=self.form.english, russian=self.form.russian))
         return word
 
     def _turned(self, move: str, extra: list[str]) -> bool:
         if not extra:
             return False
         if extra != ["turned"]:
-            raise IllegalMove(move, f"unexpected {' '.join(extra)!r}: only 'turned' may follow")
+            raise IllegalMove(move, say("zen-only-turned",
+                                        "unexpected {words}: only 'turned' may follow", words=repr(" ".join(extra))))
         if not self.cards.turning:
-            raise IllegalMove(move, "cards may not be turned in this game (turning is off)")
+            raise IllegalMove(move, say("no-turning", "cards may not be turned in this game (turning is off)"))
         return True
 
     def _start(self, move: str, args: list[str]) -> dict[str, Any]:
         if self.layout:
-            raise IllegalMove(move, "the starting card is already on the table")
+            raise IllegalMove(move, say("zen-started", "the starting card is already on the table"))
         colour = self._colour(move, args[0] if args else None)
         turned = self._turned(move, args[1:])
         supply = self.supplies[colour]
@@ -194,12 +200,13 @@ class ZenState(State):
 
     def _draw(self, move: str, args: list[str]) -> dict[str, Any]:
         if self.hand:
-            raise IllegalMove(move, "the round is still going: place cards or 'end' it first")
+            raise IllegalMove(move, say("zen-round-going", "the round is still going: place cards or 'end' it first"))
         if len(args) != 1:
-            raise IllegalMove(move, "say 'draw white' or 'draw black'")
+            raise IllegalMove(move, say("zen-draw-form", "say 'draw white' or 'draw black'"))
         colour = self._colour(move, args[0])
         if not self.drawable(colour):
-            raise IllegalMove(move, f"the {colour} deck is out and its discard pile was already turned once")
+            raise IllegalMove(move, say("zen-deck-out", "the {colour} deck is out and its discard pile was turned once already",
+                                        colour=colour))
         supply = self.supplies[colour]
         if not supply.cards:
             supply.turn_discards()
@@ -209,19 +216,22 @@ class ZenState(State):
 
     def _place(self, move: str, args: list[str]) -> dict[str, Any]:
         if not self.hand:
-            raise IllegalMove(move, "the hand is empty: draw first")
+            raise IllegalMove(move, say("zen-hand-empty", "the hand is empty: draw first"))
         if len(args) not in (2, 3):
-            raise IllegalMove(move, "say 'place N CELL' or 'place N CELL turned'")
+            raise IllegalMove(move, say("zen-place-form", "say 'place N CELL' or 'place N CELL turned'"))
         try:
             index = int(args[0]) - 1
         except ValueError:
-            raise IllegalMove(move, f"{args[0]!r} is not a hand position (1 to {len(self.hand)})") from None
+            raise IllegalMove(move, say("zen-not-position", "{given} is not a hand position (1 to {n})", given=repr(args[0]),
+                                        n=len(self.hand))) from None
         if not 0 <= index < len(self.hand):
-            raise IllegalMove(move, f"there is no card {args[0]} in the hand (1 to {len(self.hand)})")
+            raise IllegalMove(move, say("zen-no-card",
+                                        "there is no card {given} in the hand (1 to {n})", given=args[0], n=len(self.hand)))
         try:
             cell = self.table.cell(args[1])
         except UnknownLabel as exc:
-            raise IllegalMove(move, f"{args[1]!r} is not a cell of the table: {exc}") from None
+            raise IllegalMove(move, say("not-a-table-cell", "{cell} is not a cell of the table: {reason}", cell=repr(args[1]),
+                                        reason=exc.said)) from None
         turned = self._turned(move, args[2:])
         colour, design = self.hand[index]
         face = self.cards.designs[design].turned() if turned else self.cards.designs[design]
@@ -231,7 +241,9 @@ class ZenState(State):
         offsets = self.fits_form(cell, colour)
         if not offsets:
             where = self.table.label(cell)
-            raise IllegalMove(move, f"a {colour} card on {where} leaves a layout that is no part of the {self.form.english} form")
+            raise IllegalMove(move, say("zen-off-form",
+                                        "a {colour} card on {cell} leaves a layout that is no part of the {form} form",
+                                        colour=colour, cell=where, form=self.form.english, russian=self.form.russian))
         self.offsets = offsets
         self.hand.pop(index)
         self._lay(cell, colour, design, face)
@@ -245,7 +257,8 @@ class ZenState(State):
         self.table.place(cell, colour, design, face)
         self.layout[self.table.position(cell)] = colour
         if len(self.layout) == len(self.form.cells):
-            self.result = Result(self.solo, f"completed the form {self.form.english} ({self.form.russian})")
+            self.result = Result(self.solo, say("form-completed", "completed the form {form}", form=self.form.english,
+                                                 russian=self.form.russian))
 
     def _end_round(self, word: str) -> dict[str, Any]:
         for colour, design in self.hand:
@@ -256,7 +269,7 @@ class ZenState(State):
 
     def _check_loss(self) -> None:
         if not any(self.drawable(c) for c in self.supplies):
-            self.result = Result(LOST, "both decks ran out the second time before the form was complete")
+            self.result = Result(LOST, say("decks-out", "both decks ran out the second time before the form was complete"))
 
     # ----- for faces -----------------------------------------------------------------------
     def placed_cells(self) -> dict[tuple[int, int], str]:
