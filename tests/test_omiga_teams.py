@@ -192,5 +192,5 @@ def test_a_card_laid_in_the_start_column_records_the_end_of_the_rule_and_its_sco
     assert s.blocked()[h3] and all(c != h3 for a in s.actors for _, c, _ in s.placements(a))
     design, face = next((d, f) for d in range(36) for f in s.table.faces_of(d) if s.table.why_not(h3, "white", f) is None)
     s.hands["white2"].append(design)
-    with pytest.raises(IllegalMove, match="h3 is on the left end, frozen"):
+    with pytest.raises(IllegalMove, match="h3 is on the left end, which white scored and froze"):
         s.act("white2", s.action_text(design, h3, face), 2)
