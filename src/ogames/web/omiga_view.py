@@ -173,16 +173,16 @@ def hint_view(state: State, hint: str | None) -> dict[str, Any] | None:
     return shown
 
 
-def _card_drawing(state: State, colour: str | None, design: Any, turned: bool) -> str | None:
+def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, language: str) -> str | None:
     """A card as laid (turned or not), drawn as the hands are; None when the entry does not say which."""
     designs = state.table.card_set.designs  # type: ignore[attr-defined]
     if colour is None or not isinstance(design, int) or not 0 <= design < len(designs):
         return None
     face = designs[design].turned() if turned else designs[design]
-    return card_svg(face, colour)
+    return card_svg(face, colour, speak=speaker(language))
 
 
-def move_view(state: State, n: int, entry: dict[str, Any]) -> dict[str, Any]:
+def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
     """One line of the move list as people read it: what was done (`kind`: place, start, discard,
     draw, end, resign), the cell, turned or not, and the card drawn as it lies — no card numbers.
     `move` keeps the recorded action for programs."""
@@ -208,7 +208,8 @@ def move_view(state: State, n: int, entry: dict[str, Any]) -> dict[str, Any]:
         colour = by
     elif kind == "draw":
         shown["colour"] = words[1]
-    shown.update(cell=cell, turned=turned, card=_card_drawing(state, colour, design, turned) if kind != "draw" else None)
+    card = _card_drawing(state, colour, design, turned, language) if kind != "draw" else None
+    shown.update(cell=cell, turned=turned, card=card)
     if colour is not None:
         shown["colour"] = colour
     return shown
@@ -253,7 +254,7 @@ def table_view(live: Any, clock: float, signal_in: float | None, language: str =
         for seat in range(seat_count(state))
     ]
     first = max(1, len(state.history) - MOVES_SHOWN + 1)
-    moves = [move_view(state, n, state.history[n - 1]) for n in range(first, len(state.history) + 1)]
+    moves = [move_view(state, n, state.history[n - 1], language) for n in range(first, len(state.history) + 1)]
     result = state.result
     options = state.game.jsonable_options()
     view: dict[str, Any] = {
