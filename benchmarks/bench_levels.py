@@ -36,7 +36,7 @@ from ogames.players.levels import HIGHEST, LOWEST, omiga_spec
 # show skill: level 6 won 34 of 102 tables with two level 5s, the even third), an Odd-Y board of 51
 # cells, and Onyx. Then the small boards of the first runs, with
 # the pie rule (docs/levels.md tells why the proof set has openings instead).
-PROOF = ["omny", "oddy", "omega2", "omega3", "onyx", "omiga"]
+PROOF = ["omny", "oddy", "omega2", "omega3", "onyx"]  # Omiga's levels: benchmarks/bench_omiga_levels.py
 BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
     "omny": ("omny", {"variant": "y", "size": 9}, "Omny y 9 (openings both ways)", HIGHEST, 1),
     "oddy": ("oddy", {"sides": 5, "size": 5, "pie": False}, "Odd-Y 5 sides, n = 5 (openings both ways)", HIGHEST, 1),
@@ -47,7 +47,8 @@ BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
     # 27–29% of 384 tables against three of level N (even 25%).
     "omega4p": ("omega", {"players": 4, "size": 6}, "Omega 4 players, hexagon 6", HIGHEST, 0),
     "onyx": ("onyx", {}, "Onyx (its one board, 204 points)", HIGHEST, 0),
-    # Real-time Omiga: a level is a bot spec (strategy and reaction time, `levels.omiga_spec`).
+    # Real-time Omiga: a level is a bot spec (strategy and reaction time, `levels.omiga_spec`). Its
+    # levels are measured against a scripted person and each other in bench_omiga_levels.py.
     "omiga": ("omiga", {}, "Omiga (base, 15 × 10 cards, real time)", HIGHEST, 0),
     "sunder4": ("omny", {"variant": "sunder", "size": 4, "pie": True}, "Omny sunder 4 (pie on)", HIGHEST, 0),
     "gyre4": ("omny", {"variant": "gyre", "size": 4, "pie": True}, "Omny gyre 4 (pie on)", HIGHEST, 0),

@@ -113,3 +113,84 @@ def test_2v2_record_replays():
     again = ogames.replay(s.record())
     assert again.hands == s.hands and again.history == s.history
     assert again.record()["moves"] == s.record()["moves"] and s.record()["meta"]["rejected"]
+
+
+# ----- which end a card in the start column joins (teams.py, docs/rules/omiga.md "2v2") -------------
+# The default table is 15 × 10: the start column is h, White's start card on h6, Black's on h5.
+
+
+def lay(s, label, colour, side=None):
+    """Put a card on a cell as a laid card of an end (None: as a start card, of no end), rules aside."""
+    cell = s.table.cell(label)
+    s.table.place(cell, colour, 0, s.table.card_set.designs[0])
+    if side is not None:
+        s.side_of_cell[cell] = side
+
+
+def end_of(s, label):
+    return s.side_of(s.table.cell(label))
+
+
+def test_the_halves_are_the_ends_and_a_start_column_card_touching_no_end_joins_the_first_open_one():
+    s = new()
+    assert s.start_col == s.table.position(s.table.cell("h6"))[0]
+    assert end_of(s, "a3") == "left" and end_of(s, "g9") == "left" and end_of(s, "i2") == "right" and end_of(s, "o10") == "right"
+    assert end_of(s, "h7") == "left" and end_of(s, "h4") == "left"  # beside the start cards only: the left end
+    s.frozen["left"] = "white"
+    assert end_of(s, "h7") == "right" and end_of(s, "h4") == "right"  # the first end still open
+    assert end_of(s, "g7") == "left"  # a half stays its end, frozen or not
+    s.frozen = {"left": None, "right": "closed"}
+    assert end_of(s, "h7") == "left"
+
+
+@pytest.mark.parametrize("frozen", [None, "white", "closed"])
+def test_a_start_column_card_touching_one_end_joins_it_even_frozen(frozen):
+    s = new()
+    lay(s, "g7", "white", "left")
+    lay(s, "i4", "black", "right")
+    s.frozen = {"left": frozen, "right": None}
+    assert end_of(s, "h7") == "left"  # touches the left end's g7 (and White's start card)
+    assert end_of(s, "h4") == "right"  # touches the right end's i4 (and Black's start card)
+    blocked = s.blocked()
+    assert (blocked is not None and bool(blocked[s.table.cell("h7")])) == (frozen is not None)
+
+
+def test_a_start_column_card_touching_both_ends_joins_the_left_while_both_are_open_else_the_open_one():
+    s = new()
+    lay(s, "g7", "white", "left")
+    lay(s, "i7", "white", "right")
+    assert end_of(s, "h7") == "left"
+    s.frozen = {"left": "black", "right": None}
+    assert end_of(s, "h7") == "right"
+    s.frozen = {"left": None, "right": "closed"}
+    assert end_of(s, "h7") == "left"
+    s.frozen = {"left": "black", "right": "white"}
+    assert end_of(s, "h7") == "left"  # both frozen: closed either way (the round is over)
+
+
+def test_a_laid_start_column_card_keeps_its_end_and_passes_it_on():
+    s = new()
+    lay(s, "h7", "white", "right")  # laid while it joined the right end
+    lay(s, "g7", "white", "left")
+    assert end_of(s, "h7") == "right"  # its end does not change with what is laid beside it later
+    assert end_of(s, "h8") == "right"  # touches only h7: the right end
+    s.frozen["right"] = "black"
+    assert end_of(s, "h8") == "right" and s.blocked()[s.table.cell("h8")]  # lengthening a frozen end: closed
+
+
+def test_a_card_laid_in_the_start_column_records_the_end_of_the_rule_and_its_score_freezes_that_end():
+    s = new()  # white h6, black h5
+    for label, side in (("g6", "left"), ("g5", "left"), ("g4", "left"), ("i6", "right"), ("i5", "right"), ("i4", "right")):
+        lay(s, label, "white", side)
+    lay(s, "j5", "black", "right")  # Black is not walled in: the round goes on after a point
+    lay(s, "g2", "black", "left")  # beside h3 diagonally: rule 3 alone would let White lay there
+    force(s, "white1", "h4", 1)  # touches g4 (left) and i4 (right), both open: the left end; behind h5: a point
+    assert s.round == 1 and s.side_of_cell[s.table.cell("h4")] == "left"
+    assert s.frozen == {"left": "white", "right": None} and s.scores == {"white": 1, "black": 0}
+    # h3 touches only h4, of the frozen left end: closed, so no placement lists it and laying there is refused.
+    h3 = s.table.cell("h3")
+    assert s.blocked()[h3] and all(c != h3 for a in s.actors for _, c, _ in s.placements(a))
+    design, face = next((d, f) for d in range(36) for f in s.table.faces_of(d) if s.table.why_not(h3, "white", f) is None)
+    s.hands["white2"].append(design)
+    with pytest.raises(IllegalMove, match="h3 is on the left end, which white scored and froze"):
+        s.act("white2", s.action_text(design, h3, face), 2)

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 import ogames
 from ogames.players import player
-from ogames.players.levels import LEVELS
+from ogames.players.levels import LEVELS, omiga_spec
 from ogames.web.computer import board_spec, level_shown
 from ogames.web.hub import seating
 from ogames.web.protocol import NewGame
@@ -62,7 +62,8 @@ def test_a_level_becomes_its_budget_under_the_time_cap() -> None:
         assert (searcher.iterations, searcher.think, searcher.level) == (LEVELS[level].iterations, 7.5, level)
         assert level_shown(board_spec(level, 7.5, omny)) == level
     assert level_shown("mcts:think=1") is None and level_shown("human") is None and level_shown("mcts:level=99") is None
-    assert level_shown("rollout:reaction=champion") == 9 and level_shown("racer:reaction=0.3") is None
+    assert level_shown("rollout:reaction=champion") == 9 and level_shown("racer:reaction=0.3") is None  # a former level 9
+    assert [level_shown(omiga_spec(level)) for level in range(1, 11)] == list(range(1, 11))
 
 
 def play_out(client: TestClient, game_id: str, token: str, person: int = 0, limit: int = 30) -> dict[str, Any]:
@@ -110,7 +111,7 @@ def test_an_omiga_bot_by_level(client: TestClient) -> None:
     made = client.post("/api/omiga", json={"options": {"variant": "base"}, "seats": seats})
     assert made.status_code == 201, made.text
     table = made.json()["id"]
-    assert client.app.state.store.load_game(table).seat_kinds == ["human", "rollout:reaction=expert"]
+    assert client.app.state.store.load_game(table).seat_kinds == ["human", omiga_spec(8)]
     seat = client.get(f"/api/omiga/{table}").json()["seats"][1]
     assert (seat["computer"], seat["level"]) == (True, 8)
     # A bot chosen as before levels (strategy and speed) is shown by them, without a level.

@@ -17,7 +17,7 @@ import ogames
 from ogames.errors import IllegalMove
 from ogames.web import i18n
 from ogames.web.messages import COLOUR_FORMS, TEXTS, colour_words, word
-from ogames.web.names import move_words, omiga_move_words, seat_name
+from ogames.web.names import move_words, seat_name
 from ogames.wording import Said, as_json, from_json, say
 
 SOURCE = Path(ogames.__file__).parent
@@ -148,9 +148,6 @@ def test_seats_and_moves_in_the_page_language() -> None:
     assert seat_name("player 2", "en") == "player 2"
     assert [move_words(move, "ru") for move in ("c3", "swap", "swap red", "komi=1.5", "resign", "lost on time")] == [
         "c3", "обмен", "обмен: красные", "Коми 1.5", "сдача", "время вышло"]
-    assert omiga_move_words("place 12 c4 turned", "ru") == "карта 12 на c4 (повёрнута)"
-    assert omiga_move_words("draw white", "ru") == "взять: белая колода"
-    assert omiga_move_words("place 12 c4 turned", "en") == "place 12 c4 turned"
 
 
 def test_every_language_has_the_fields_english_has() -> None:

@@ -296,7 +296,14 @@ def test_zen_shows_the_form_the_verdict_and_a_hint_and_is_completed(client: Test
         for seq in range(1, 30):
             if view["over"]:
                 break
-            ws.send_json({"type": "act", "action": view["zen"]["hint"], "token": token, "seq": seq})
+            hint = view["zen"]["hint"]
+            if hint["kind"] == "place":  # the page lights the hand card and the cell: the move says the same
+                card = view["seats"][0]["hand"][hint["card"]]
+                assert [hint["cell"], hint["turned"]] in card["spots"]
+                assert hint["action"] == f"place {hint['card'] + 1} {hint['cell']}" + (" turned" if hint["turned"] else "")
+            else:  # a button of the seat's actions
+                assert hint["action"] in view["seats"][0]["actions"]
+            ws.send_json({"type": "act", "action": hint["action"], "token": token, "seq": seq})
             assert next_of(ws, "verdict")["accepted"]
             view = client.get(f"/api/omiga/{body['id']}").json()
     assert view["over"] and view["zen"]["completed"] and view["zen"]["placed"] == view["zen"]["cells"] == 5

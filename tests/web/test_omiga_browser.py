@@ -7,6 +7,7 @@ Screenshots go to $OGAMES_SCREENSHOTS when it is set (else a temporary folder).
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,7 @@ def lay_any_card(page: Any, hover: bool = False, hover_shot: str = "") -> bool:
 
 def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    seats = [("here", 0), ("bot", 9)]  # level 9: the rollout bot at the champion's 0.4 s
+    seats = [("here", 0), ("bot", 9)]  # level 9: the rollout bot at 0.8 s a card
     create(page, server, {"variant": "base", "width": "9", "height": "7"}, seats)
     assert "#" not in page.url
     expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 9)")
@@ -92,7 +93,7 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline and not page.locator(".status.result").count():
         lay_any_card(page)
-        page.wait_for_timeout(600)  # a person's pace: the bot (0.4 s a card) gets its chances
+        page.wait_for_timeout(600)  # a person's pace: the bot (0.8 s a card) gets its chances
     expect(page.locator(".status.result")).to_be_visible()
     assert any(word in status.inner_text() for word in ("won", "Drawn"))
     page.screenshot(path=str(shots / "omiga-base-over.png"))
@@ -102,43 +103,132 @@ def test_a_real_time_game_against_a_bot_to_its_end(browser: Any, server: str, sh
     assert any(r["reason"].endswith("is taken") for r in record["meta"]["rejected"])  # the card that flew back
 
 
-def test_a_zen_form_completed_by_following_the_hints(browser: Any, server: str, shots: Path) -> None:
+def follow_the_hint(page: Any) -> None:
+    """Ask for a hint and do what the table shows: lay the lit hand card (turned when it is shown
+    turned) on the lit cell, or press the lit button."""
+    page.click("#zen-hint-button")
+    text = page.locator("#zen-hint")
+    expect(text).not_to_be_empty()
+    assert not text.inner_text().startswith(("place ", "start ", "draw ")), "the hint is not engine syntax"
+    lit_card, lit_cell = page.locator("#my-hands .hand-card.hinted"), page.locator("#table [data-hint]")
+    if not lit_card.count():
+        assert lit_cell.count() == 0
+        page.click("#actions .button.hinted")
+        return
+    expect(lit_card).to_have_count(1)
+    expect(lit_cell).to_have_count(1)
+    expect(page.locator("#table .hint-ghost")).to_be_visible()  # the card, faint, on its cell as it is to lie
+    turned = lit_cell.get_attribute("data-hint") == "turned"
+    assert ("hint-turned" in (lit_card.get_attribute("class") or "")) == turned
+    cell = lit_cell.get_attribute("data-cell")
+    assert cell and cell in text.inner_text()
+    lit_card.click()
+    if turned:
+        page.locator("#my-hands .hand-card.selected").click()
+        expect(page.locator("#my-hands .hand-card.selected")).to_have_class(re.compile(r"\bturned\b"))
+    expect(page.locator(f'#table [data-cell="{cell}"][data-fits]')).to_have_count(1)  # it fits there, as chosen
+    page.click(f'#table [data-cell="{cell}"]')
+
+
+def test_a_zen_form_completed_by_following_the_hints_lit_on_the_table(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     create(page, server, {"variant": "zen", "form": "fly", "seed": "0"}, [("here", 0)])
     expect(page.locator("#zen-verdict")).to_contain_text("Solvable")
+    table = page.url
     page.screenshot(path=str(shots / "omiga-zen-start.png"))
-    hint = page.locator("#zen-hint")
+    shot_taken = False
     for done in range(1, 20):
         if page.locator(".status.result").count():
             break
-        page.click("#zen-hint-button")
-        expect(hint).not_to_be_empty()
-        words = hint.inner_text().split()
-        if words[0] == "place":
-            card = page.locator(f'#my-hands .hand-card[data-index="{int(words[1]) - 1}"]')
-            card.click()
-            if words[-1] == "turned":
-                card.click()
-                expect(card).to_have_class("hand-card selected turned")
-            page.click(f'#table [data-cell="{words[2]}"]')
-        else:
-            page.click(f'#actions [data-action="{" ".join(words)}"]')
+        follow_the_hint(page)
         expect(page.locator("#moves li")).to_have_count(min(done, 12))
+        expect(page.locator("#zen-hint")).to_be_empty()  # a hint is for one position
+        if not shot_taken and page.locator("#my-hands .hand-card").count() >= 2:
+            page.click("#zen-hint-button")
+            if page.locator("#my-hands .hand-card.hinted").count():
+                page.screenshot(path=str(shots / "omiga-zen-hint.png"))
+                for query, name in (("?lang=en", "omiga-zen-hint-phone.png"), ("?lang=ru", "omiga-zen-hint-phone-ru.png")):
+                    phone = page.context.new_page()  # this browser's seat, on a phone's screen
+                    phone.set_viewport_size(PHONE)
+                    phone.goto(table + query)
+                    phone.click("#zen-hint-button")
+                    expect(phone.locator("#my-hands .hand-card.hinted")).to_have_count(1)
+                    expect(phone.locator("#zen-hint")).to_contain_text("подсвеченн" if query.endswith("ru") else "lit")
+                    phone.screenshot(path=str(shots / name), full_page=True)
+                    phone.close()
+                shot_taken = True
+            page.goto(table + "?lang=en")  # the hint asked for here is followed by the loop
+            expect(page.locator("#link-state")).to_have_text("live")
+    assert shot_taken
     expect(page.locator(".status.result")).to_contain_text("The form is complete!")
     expect(page.locator("#zen-progress")).to_contain_text("5 of 5")
     page.screenshot(path=str(shots / "omiga-zen-done.png"))
     phone = new_page(browser, PHONE)
-    phone.goto(page.url)
+    phone.goto(table)
     expect(phone.locator(".status.result")).to_contain_text("The form is complete!")
     phone.screenshot(path=str(shots / "omiga-zen-phone.png"), full_page=True)
-    phone.goto(page.url + "?lang=ru")
+    phone.goto(table + "?lang=ru")
     expect(phone.locator(".status.result")).to_contain_text("Форма собрана!")
     expect(phone.locator("#zen-verdict")).to_contain_text("Решаема")
 
 
+def numbers_fit(page: Any) -> list[dict[str, Any]]:
+    """Each shown move's number: its text, whether it is cut (wider than its box, or out of the list's
+    box) and how many lines it takes."""
+    return page.evaluate(
+        """() => {
+        const list = document.getElementById("moves").getBoundingClientRect();
+        return [...document.querySelectorAll("#moves li")].map((li) => {
+          const n = li.querySelector(".n"), box = n.getBoundingClientRect();
+          const line = parseFloat(getComputedStyle(n).lineHeight) || parseFloat(getComputedStyle(n).fontSize) * 1.4;
+          const said = li.querySelector(".said").cloneNode(true);
+          said.querySelectorAll(".cell-name").forEach((c) => c.remove());
+          return {text: n.textContent, n: li.dataset.n, cut: n.scrollWidth > n.clientWidth + 0.5 || box.left < list.left - 0.5
+                  || box.right > list.right + 0.5, lines: Math.round(box.height / line), said: said.textContent,
+                  cards: li.querySelectorAll(".said .mini-card svg").length};
+        });
+      }"""
+    )
+
+
+def test_the_move_list_speaks_to_people_and_fits_three_digit_numbers(browser: Any, server: str, shots: Path) -> None:
+    page = new_page(browser)
+    create(page, server, {"variant": "base"}, [("here", 0), ("here", 0)])  # both seats in this browser, nobody else
+    expect(page.locator("#status")).to_contain_text("Play!", timeout=15_000)
+    count = 0
+    while count < 104:  # discards, the action there always is, up to three-digit numbers
+        page.locator('#actions [data-action="discard"]').nth(count % 2).click()
+        count += 1
+        expect(page.locator("#moves li").last).to_have_attribute("data-n", str(count))
+    for _ in range(5):  # then a card (a first card cannot win); with no card fitting anywhere, a discard and again
+        assert lay_any_card(page)
+        count += 1
+        expect(page.locator("#moves li").last).to_have_attribute("data-n", str(count))
+        if page.locator("#moves li").last.locator(".mini-card svg").count():
+            break
+    for viewport, name in ((None, "omiga-moves.png"), ("en", "omiga-moves-phone.png"), ("ru", "omiga-moves-phone-ru.png")):
+        shown = page
+        if viewport is not None:
+            shown = page.context.new_page()
+            shown.set_viewport_size(PHONE)
+            shown.goto(page.url + "?lang=" + viewport)
+        expect(shown.locator("#moves li")).to_have_count(12)
+        shown.locator("#moves").scroll_into_view_if_needed()
+        lines = numbers_fit(shown)
+        assert [line["text"] for line in lines] == [line["n"] for line in lines] == [str(n) for n in range(count - 11, count + 1)]
+        assert all(not line["cut"] and line["lines"] == 1 for line in lines), lines
+        assert all(not re.search(r"\d", line["said"]) for line in lines), lines  # no card numbers: only cells have digits
+        assert lines[-1]["cards"] == 1 and all(line["cards"] == 0 for line in lines[:-1])  # the card laid, drawn
+        said = "сброс" if viewport == "ru" else "discarded"
+        expect(shown.locator("#moves li").nth(0)).to_contain_text(said)
+        shown.screenshot(path=str(shots / name), full_page=viewport is not None)
+        if shown is not page:
+            shown.close()
+
+
 def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
-    bot = ("bot", 4)  # the racer at a child's 3 s
+    bot = ("bot", 4)  # the greedy bot at 1.25 s a card
     seats = [("here", 0), bot, ("invite", 0), bot]
     create(page, server, {"variant": "2v2", "width": "9", "height": "6"}, seats)
     expect(page.locator("#invites")).to_be_visible()
@@ -149,7 +239,7 @@ def test_2v2_with_bots_and_a_person_and_toddler_for_four(browser: Any, server: s
     friend.goto(invitation)
     expect(friend.locator("#status")).to_contain_text("Play!", timeout=15_000)
     expect(friend.locator("#my-hands .hand-title")).to_contain_text("Your hand")
-    # The bots play: the first after its 3 s reaction, later on a machine busy with other tests.
+    # The bots play: the first after its reaction time, later on a machine busy with other tests.
     expect(page.locator("#moves li").first).to_be_visible(timeout=30_000)
     expect(page.locator("#scores")).to_contain_text("round 1")
     page.screenshot(path=str(shots / "omiga-2v2.png"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ogames.errors import BadOption
 from ogames.players.omiga.bots import Bot
@@ -13,7 +14,19 @@ from ogames.rules import REAL_TIME, load
 from ogames.rules.omiga.realtime import RealtimeState
 
 
-def play_game(state: RealtimeState, bots: dict[str, Bot], seed: int, max_time: float = 900.0) -> RealtimeState:
+class ClockedPlayer(Protocol):
+    """What plays on the simulated clock: a bot, or the scripted person of `players/omiga/person.py`."""
+
+    def decide(self, state: RealtimeState, actor: str, rng: random.Random) -> str | None:
+        """The action to send now (without the actor), or None to wait."""
+        ...
+
+    def delay(self, rng: random.Random) -> float:
+        """The time this decision takes."""
+        ...
+
+
+def play_game(state: RealtimeState, bots: Mapping[str, ClockedPlayer], seed: int, max_time: float = 900.0) -> RealtimeState:
     """Let bots (one per actor) play the state on the simulated clock until it ends or time runs out."""
     rng = random.Random(f"omiga-match:{seed}")
     queue: list[tuple[float, int, str, str | None]] = []

@@ -96,22 +96,27 @@ def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
     return LEVELS
 
 
-# Omiga's real-time bots by level: strength there is the strategy (random < greedy < racer <
-# rollout, see `omiga/bots.py`) and the reaction time on the simulated clock (REACTION: toddler
-# 5 s … machine 0.05 s per decision), so a level is a pair of them, both growing, and every level
-# is faster than the one below: at one slow speed a better strategy alone did not show (greedy
-# against random at 5 s won 57 of 100, racer against greedy at 3 s 53 of 100; docs/levels.md).
+# Omiga's real-time bots by level: a strategy (random < greedy < racer < rollout, see `omiga/bots.py`)
+# and a reaction time on the simulated clock, every level faster than the one below and its
+# strategy no worse. Speed decides most in a race of cards, and the levels are for people, so every
+# reaction lies where a person's does: from 2 s a card (level 1, a random player a person beats
+# nearly always) to 0.75 s (level 10, the rollout bot, which a quick person still beats now and
+# then and which does not win before a person has laid a card). Measured against a scripted person
+# (0.4–1.5 s an action, `omiga/person.py`) and level against level in
+# `benchmarks/bench_omiga_levels.py` (docs/levels.md). The former ladder ran from 5 s (levels 1–5,
+# all slower than any person) to 0.05 s (level 10, twenty cards a second: it won before a person
+# had laid one).
 OMIGA_LEVELS: dict[int, str] = {
-    1: "random:reaction=toddler",
-    2: "greedy:reaction=4",
-    3: "greedy:reaction=child",
-    4: "racer:reaction=2.5",
-    5: "racer:reaction=casual",
-    6: "racer:reaction=club",
+    1: "random:reaction=2",
+    2: "random:reaction=1.45",
+    3: "greedy:reaction=1.4",
+    4: "greedy:reaction=1.25",
+    5: "racer:reaction=1.12",
+    6: "racer:reaction=1.05",
     7: "rollout:reaction=1",
-    8: "rollout:reaction=expert",
-    9: "rollout:reaction=champion",
-    10: "rollout:reaction=machine",
+    8: "rollout:reaction=0.9",
+    9: "rollout:reaction=0.8",
+    10: "rollout:reaction=0.75",
 }
 
 
@@ -119,7 +124,7 @@ def omiga_spec(level: int) -> str:
     """The spec of Omiga's real-time bot at a level (ValueError outside 1–10).
 
     >>> omiga_spec(6)
-    'racer:reaction=club'
+    'racer:reaction=1.05'
     """
     if isinstance(level, bool) or not isinstance(level, int) or level not in OMIGA_LEVELS:
         raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, not {level!r}")

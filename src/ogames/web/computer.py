@@ -38,9 +38,15 @@ def board_spec(level: int, cap: float, game: Game) -> str:
     return f"mcts:level={level},iterations={iterations},think={cap:g}"
 
 
-# Levels 2, 4 and 7 of Omiga were these bots before every level was made faster than the one
-# below: tables stored then still show their level.
-_FORMER_OMIGA = {"greedy:reaction=toddler": 2, "racer:reaction=child": 4, "rollout:reaction=club": 7}
+# Omiga's levels were these bots before: tables stored then still show their level. First levels
+# 2, 4 and 7 (before every level was made faster than the one below), then the ladder from 5 s to
+# 0.05 s a card (before every level was put within a person's speed, docs/levels.md).
+_FORMER_OMIGA = {
+    "greedy:reaction=toddler": 2, "racer:reaction=child": 4, "rollout:reaction=club": 7,
+    "random:reaction=toddler": 1, "greedy:reaction=4": 2, "greedy:reaction=child": 3, "racer:reaction=2.5": 4,
+    "racer:reaction=casual": 5, "racer:reaction=club": 6, "rollout:reaction=1": 7, "rollout:reaction=expert": 8,
+    "rollout:reaction=champion": 9, "rollout:reaction=machine": 10,
+}
 _OMIGA_BY_SPEC = {**_FORMER_OMIGA, **{spec: level for level, spec in OMIGA_LEVELS.items()}}
 
 

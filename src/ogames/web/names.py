@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ogames.web import i18n
-from ogames.web.messages import QUOTES, colour_words
+from ogames.web.messages import colour_words
 
 _PLAYER = re.compile(r"^player(?: (\d+))?$")
 _COMPUTER = re.compile(r"^computer \(level (\d+)\)$")
@@ -54,29 +54,4 @@ def move_words(move: str | None, language: str) -> str:
     return move
 
 
-def omiga_move_words(move: str | None, language: str) -> str:
-    """An Omiga action as the table's move list shows it (`place 12 c4 turned`: card 12 on c4, turned;
-    zen's `start white`, `draw black`, `place 2 d4`, `end`; `discard`, `resign`)."""
-    move = "" if move is None else str(move)
-    if language == i18n.DEFAULT:
-        return move
-    t = i18n.words(language)
-    words = move.split()
-    if not words:
-        return move
-    verb, rest = words[0], words[1:]
-    turned = bool(rest) and rest[-1] == "turned"
-    if turned:
-        rest = rest[:-1]
-    if verb == "place" and rest:
-        card = rest[0] if len(rest) == 2 else ""
-        text = (t["omiga_place_card"] if card else t["omiga_place"]).format(card=card, cell=rest[-1])
-        return text + (" " + t["omiga_turned"] if turned else "")
-    if verb in ("start", "draw") and len(rest) == 1:
-        return t[f"omiga_{verb}"].format(colour=_colour(rest[0], language, "card"))
-    if verb in ("discard", "end", "resign") and not rest:
-        return t[f"omiga_{verb}"]
-    return QUOTES.get(language, "{}").format(move)
-
-
-__all__ = ["move_words", "omiga_move_words", "seat_name"]
+__all__ = ["move_words", "seat_name"]

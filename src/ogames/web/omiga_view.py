@@ -24,7 +24,6 @@ from ogames.rules.protocol import State
 from ogames.web.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
-from ogames.web.names import omiga_move_words
 
 MOVES_SHOWN = 12
 HIDDEN_OPTIONS = ("seed",)  # what the rules keep secret while the game is on: the decks' order
@@ -162,6 +161,60 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool,
     }
 
 
+def hint_view(state: State, hint: str | None) -> dict[str, Any] | None:
+    """A zen hint as the page shows it: which hand card to lay on which cell and whether turned
+    (the page lights them), or which button to press; `action` is the move itself, for programs."""
+    if not hint:
+        return None
+    words = hint.split()
+    shown: dict[str, Any] = {"action": hint, "kind": words[0]}
+    if words[0] == "place":
+        shown.update(card=int(words[1]) - 1, cell=words[2], turned=words[-1] == "turned")
+    return shown
+
+
+def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, language: str) -> str | None:
+    """A card as laid (turned or not), drawn as the hands are; None when the entry does not say which."""
+    designs = state.table.card_set.designs  # type: ignore[attr-defined]
+    if colour is None or not isinstance(design, int) or not 0 <= design < len(designs):
+        return None
+    face = designs[design].turned() if turned else designs[design]
+    return card_svg(face, colour, speak=speaker(language))
+
+
+def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+    """One line of the move list as people read it: what was done (`kind`: place, start, discard,
+    draw, end, resign), the cell, turned or not, and the card drawn as it lies — no card numbers.
+    `move` keeps the recorded action for programs."""
+    text = str(entry.get("move", ""))
+    words, by = text.split(), entry.get("by")
+    kind = words[0] if words else ""
+    shown: dict[str, Any] = {"n": n, "by": by, "move": text, "t": entry.get("t"), "kind": kind, "cell": None, "turned": False,
+                             "card": None, "colour": None}
+    turned = bool(words) and words[-1] == "turned"
+    design, colour, cell = entry.get("card"), None, None
+    if kind == "place":
+        if isinstance(state, RealtimeState):  # place DESIGN CELL [turned]
+            design, cell, colour = int(words[1]), words[2], state.colour_of(str(by))
+        elif is_zen(state):  # place HAND-POSITION CELL [turned]: the card's colour is the cell's
+            cell = words[2]
+            colour = state.table.owner_at(state.table.cell(cell))  # type: ignore[attr-defined]
+        else:  # place CELL [turned], by a colour
+            cell, colour = words[1], by
+    elif kind == "start":  # zen: start COLOUR [turned]
+        colour = words[1]
+        cell = state.table.label(state.start_cell)  # type: ignore[attr-defined]
+    elif kind == "discard" and not isinstance(state, RealtimeState):  # kids in turns: the one card
+        colour = by
+    elif kind == "draw":
+        shown["colour"] = words[1]
+    card = _card_drawing(state, colour, design, turned, language) if kind != "draw" else None
+    shown.update(cell=cell, turned=turned, card=card)
+    if colour is not None:
+        shown["colour"] = colour
+    return shown
+
+
 def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> dict[str, Any]:
     """The form beside the table (`name`: as the page names it), the solver's verdict and a hint,
     in `language`."""
@@ -177,8 +230,7 @@ def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, la
         "placed": placed,
         "form_svg": form_svg(form, speak=speaker(language)),
         "verdict": None if verdict is None else {"status": verdict[0], "reason": word(verdict[1], language)},
-        "hint": hint,
-        "hint_text": None if hint is None or language == ENGLISH else omiga_move_words(hint, language),
+        "hint": hint_view(state, hint),
         "completed": state.result is not None and state.result.winner != "nobody",
     }
 
@@ -201,13 +253,8 @@ def table_view(live: Any, clock: float, signal_in: float | None, language: str =
         seat_view(state, seat, kind=live.seat_kinds[seat], ready=seat in live.ready, started=started, language=language)
         for seat in range(seat_count(state))
     ]
-    moves = [
-        {"n": n, "by": entry.get("by"), "move": entry.get("move"), "t": entry.get("t")}
-        for n, entry in enumerate(state.history, start=1)
-    ][-MOVES_SHOWN:]
-    if language != ENGLISH:  # the action as the page's language says it (the API's English views show the notation)
-        for item in moves:
-            item["text"] = omiga_move_words(item["move"], language)
+    first = max(1, len(state.history) - MOVES_SHOWN + 1)
+    moves = [move_view(state, n, state.history[n - 1], language) for n in range(first, len(state.history) + 1)]
     result = state.result
     options = state.game.jsonable_options()
     view: dict[str, Any] = {

@@ -6,8 +6,11 @@ Decisions where the booklet is vague (the project's rules):
 - A partner may discard their hand at any time; nobody draws until both partners' hands are
   empty, then each draws 3 (the actor who emptied the second hand first).
 - The snake's two ends are the table's halves: columns left of the start column are the left
-  end, columns right of it the right end. A card in the start column belongs to the end of an
-  orthogonal neighbour that has one, else to the first open end (left before right).
+  end, columns right of it the right end. A card in the start column joins an end it touches
+  (`side_of`): among the ends of the cards beside it, above and below it (the two start cards
+  belong to no end), an open one, the left when both are open; a frozen one when every end it
+  touches is frozen (it would lengthen that end, so it may not be laid); and the first open end,
+  left before right, when it touches no end's card. A card keeps its end once laid.
 - A win as in the base game (a card on the opponents' home edge or behind an opponent card)
   scores one point for the placer's team and freezes that end: no card may go there any more.
   An end also freezes, scoreless, when both teams have a card on that end's side edge.
@@ -122,16 +125,21 @@ class TeamState(RealtimeState):
 
     # ----- ends and freezing ---------------------------------------------------------------
     def side_of(self, cell: int) -> str:
-        """Which snake end a cell belongs to (see the module doc)."""
+        """Which snake end a cell belongs to: its half of the table, and in the start column the end
+        it touches (see the module doc; every case is in tests/test_omiga_teams.py)."""
         col = cell % self.table.width
         if col != self.start_col:
             return "left" if col < self.start_col else "right"
         if cell in self.side_of_cell:
             return self.side_of_cell[cell]
-        for other in self.table.board.neighbours[cell]:
-            if other in self.side_of_cell:
-                return self.side_of_cell[other]
-        return next((s for s in SIDES if self.frozen[s] is None), "left")
+        touched = {self.side_of_cell[other] for other in self.table.board.neighbours[cell] if other in self.side_of_cell}
+        for side in SIDES:  # an open end it touches, the left first
+            if side in touched and self.frozen[side] is None:
+                return side
+        for side in SIDES:  # it touches frozen ends only: it would lengthen one, a closed cell
+            if side in touched:
+                return side
+        return next((side for side in SIDES if self.frozen[side] is None), "left")  # no end's card: the first open end
 
     def blocked(self) -> np.ndarray | None:
         """The cells of frozen ends."""

@@ -16,7 +16,7 @@
   let lastSeq = 0;
   let selected = null; // {seat, design, index, turned}
   const pending = {}; // seq → the flying card
-  let hintShown = false;
+  let hintShown = -1; // the view version whose hint was asked for (a hint is for one position)
 
   // ----- tokens: given once in the link's fragment, kept in this browser ----------------------
   function loadTokens() {
@@ -295,6 +295,7 @@
     });
     const resign = document.getElementById("resign");
     resign.hidden = view.over || !seats.length;
+    if (view.zen) renderHint();
   }
   function actionName(action) {
     const parts = action.split(" ");
@@ -362,16 +363,44 @@
     if (view.round) box.append(el("p", "small", words.round_n.replace("{n}", view.round) + (view.target ? " · " + window.OgamesWords.plural(words, "target_n", view.target) : "")));
   }
 
+  // A move as people say it: who, what, the card as it lies (its drawing, never its number), the
+  // cell and whether it was turned. The number is a span of its own, wide enough for 999.
   function renderMoves() {
     const moves = document.getElementById("moves");
     moves.replaceChildren();
     view.moves.forEach(function (move) {
-      const li = el("li", "", (move.by && !view.zen ? colourName(move.by) + ": " : "") + (move.text || move.move));
+      const li = el("li", "move");
+      li.dataset.n = move.n;
+      li.append(el("span", "n", String(move.n)));
+      const said = el("span", "said");
+      if (move.by && !view.zen) said.append(el("strong", "who", colourName(move.by)), document.createTextNode(" "));
+      said.append.apply(said, moveWords(move));
+      li.append(said);
       if (move.t !== null && move.t !== undefined) li.append(el("span", "t", words.seconds_short.replace("{s}", Number(move.t).toFixed(1))));
-      li.value = move.n;
       moves.append(li);
     });
     document.getElementById("no-moves").hidden = view.count > 0;
+  }
+  // words.mv_* with {card}, {cell} and {colour} filled in: the card as a small drawing.
+  function moveWords(move) {
+    const key = "mv_" + move.kind + (move.kind === "discard" && move.card ? "_card" : "");
+    const template = words[key] || move.kind;
+    const parts = [];
+    template.split(/(\{card\}|\{cell\}|\{colour\})/).forEach(function (piece) {
+      if (piece === "{card}") {
+        const card = el("span", "mini-card move-card");
+        card.innerHTML = move.card || "";
+        parts.push(card);
+      } else if (piece === "{cell}") {
+        parts.push(el("span", "cell-name", move.cell || ""));
+      } else if (piece === "{colour}") {
+        parts.push(document.createTextNode(colourName(move.colour)));
+      } else if (piece) {
+        parts.push(document.createTextNode(piece));
+      }
+    });
+    if (move.turned) parts.push(document.createTextNode(", " + words.turned));
+    return parts;
   }
 
   function renderZen() {
@@ -391,10 +420,45 @@
       verdictEl.append(el("strong", "", ok ? words.zen_possible : zen.verdict.status === "impossible" ? words.zen_impossible : words.zen_unknown));
       if (!ok) verdictEl.append(el("span", "small", " " + zen.verdict.reason));
     }
-    const hint = document.getElementById("zen-hint");
-    hint.textContent = hintShown && zen.hint ? zen.hint_text || zen.hint : "";
+    renderHint();
     document.getElementById("zen-hint-button").hidden = view.over;
     if (zen.completed) root.classList.add("zen-done");
+  }
+  // The hinted card, faint, on its cell as it is to lie (inside the table, so it scrolls with it).
+  function hintGhost(cardEl, cellEl, turned) {
+    const wrap = document.getElementById("table");
+    const box = cellEl.getBoundingClientRect();
+    const origin = wrap.getBoundingClientRect();
+    const ghostEl = el("div", "hint-ghost" + (turned ? " turned" : ""));
+    ghostEl.innerHTML = cardEl.innerHTML;
+    ghostEl.style.left = box.left - origin.left + "px";
+    ghostEl.style.top = box.top - origin.top - box.height * 0.1 + "px";
+    ghostEl.style.width = box.width + "px";
+    ghostEl.style.height = box.height * 1.2 + "px";
+    wrap.append(ghostEl);
+  }
+  // The hint is shown on the table: the card lit in the hand (turned if it is to be laid turned)
+  // and its cell lit, or the button to press lit; a sentence beside the hint button says the same.
+  function renderHint() {
+    const text = document.getElementById("zen-hint");
+    document.querySelectorAll(".hinted").forEach(function (node) { node.classList.remove("hinted", "hint-turned"); });
+    document.querySelectorAll("#table [data-hint]").forEach(function (node) { delete node.dataset.hint; });
+    document.querySelectorAll(".hint-ghost").forEach(function (node) { node.remove(); });
+    const hint = view.zen && hintShown === view.version ? view.zen.hint : null;
+    text.textContent = "";
+    if (!hint) return;
+    if (hint.kind === "place") {
+      const card = document.querySelector('#my-hands .hand-card[data-index="' + hint.card + '"]');
+      const cell = document.querySelector('#table [data-cell="' + hint.cell + '"]');
+      if (card) { card.classList.add("hinted"); if (hint.turned) card.classList.add("hint-turned"); }
+      if (cell) cell.dataset.hint = hint.turned ? "turned" : "as-is";
+      if (card && cell) hintGhost(card, cell, hint.turned);
+      text.textContent = (hint.turned ? words.hint_place_turned : words.hint_place).replace("{cell}", hint.cell);
+    } else {
+      const button = document.querySelector('#actions [data-action="' + hint.action + '"]');
+      if (button) button.classList.add("hinted");
+      text.textContent = words.hint_press.replace("{action}", button ? button.textContent : hint.action);
+    }
   }
 
   function renderInvites() {
@@ -467,7 +531,7 @@
     if (selected) { selected.turned = !selected.turned; renderHands(); markFits(); }
   });
   document.getElementById("hints").addEventListener("change", markFits);
-  document.getElementById("zen-hint-button").addEventListener("click", function () { hintShown = true; renderZen(); });
+  document.getElementById("zen-hint-button").addEventListener("click", function () { hintShown = view.version; renderHint(); });
   document.getElementById("resign").addEventListener("click", function () {
     const seat = mySeats()[0];
     if (seat === undefined || view.over || !window.confirm(words.confirm_resign)) return;
@@ -482,6 +546,7 @@
       markFits();
     }
   });
+  window.addEventListener("resize", function () { if (view.zen) renderHint(); });
   setInterval(function () { if (!view.over && view.realtime) renderStatus(); }, 100);
   render();
   connect();
