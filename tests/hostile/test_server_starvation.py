@@ -155,3 +155,39 @@ def test_an_analysis_whose_page_closes_stops_and_frees_its_worker(server: Server
     assert not worker.is_running()  # its search was stopped (the worker killed)
     status, _, answer = request(server, "POST", "/api/analysis", {"record": record, "ply": 3, "seconds": 0.5}, "127.0.0.32")
     assert status == 200, answer  # in a new worker
+
+
+def bot_first_card(server: Server) -> dict[str, Any]:
+    """The first card of a level-10 bot at a new real-time table with a person (who lays none)."""
+    body = {"options": {"width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "bot", "level": 10}]}
+    status, made = post(server, "/api/omiga", body)
+    assert status == 201, made
+    with socket_to(server, f"/ws/o/{made['id']}") as ws:
+        ws.send(json.dumps({"type": "ready", "tokens": [made["tokens"]["0"]]}))
+        person = receive_until(ws, lambda m: m["type"] == "state")["seats"][0]["actor"]
+        view = receive_until(ws, lambda m: m["type"] == "state" and any(move["by"] != person for move in m["moves"]),
+                             timeout=120)
+    return next(move for move in view["moves"] if move["by"] != person)
+
+
+def test_an_omiga_bot_does_not_wait_behind_the_computers_searches(server: Server) -> None:
+    """Board games' searches (up to ten seconds each, queued for the move worker) never delay a
+    real-time bot: it decides in a worker of its own. In the move workers' queue its first card
+    came only after every search in front of it."""
+    bot_first_card(server)  # the first starts the bots' worker and loads its kernels: not timed
+    thinking = []
+    for _ in range(6):  # the computer opens each: searches of a strong level queue for the move worker
+        status, made = post(server, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 19},
+                                                   "seats": ["computer:10", "here"]})
+        assert status == 201, made
+        thinking.append(made["id"])
+
+    def still_thinking() -> int:
+        return sum(1 for game_id in thinking if request(server, "GET", f"/api/games/{game_id}")[2]["thinking"])
+
+    first = bot_first_card(server)
+    searching_meanwhile = still_thinking()
+    # The searches were still queued when the card came: the bot did not wait for them.
+    assert searching_meanwhile >= 1, "every search ended before the bot's card: the test proved nothing"
+    # Level 10 reacts in under a second of game time; widened for a loaded machine.
+    assert first["t"] < REPLY_BOUND + 1.0, first

@@ -97,7 +97,7 @@ from ogames.web.settings import SUPERVISED_ENV, Settings
 from ogames.web.store import Store
 from ogames.web.store_faults import StorageError
 from ogames.web.warm import warm_rules
-from ogames.web.workers import watch_parent
+from ogames.web.workers import move_pool, watch_parent
 from ogames.wording import Said, say
 
 log = logging.getLogger("ogames.web")
@@ -129,7 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         app.state.hub = hub
         relay = OmigaRelay(bus) if isinstance(bus, RedisBus) else None
-        omiga = OmigaHub(store, hub.executor, settings.omiga_countdown, settings.max_live_games, relay, presence)
+        bots = move_pool(settings, "bot")  # never behind a board game's search (web/workers.py)
+        omiga = OmigaHub(store, bots, settings.omiga_countdown, settings.max_live_games, relay, presence)
         app.state.omiga = omiga
 
         async def presence_changed(game_id: str) -> None:  # a game of either hub (ids are unique)
@@ -143,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await omiga.close()
+            bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:
                 await relay.close()
             await presence.close()

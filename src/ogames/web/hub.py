@@ -174,7 +174,7 @@ class Hub(Announcer[LiveGame]):
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
         self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
-        # The computer's moves and Omiga's bots (analyses have workers of their own: web/analysis.py).
+        # The computer's moves (Omiga's bots and analyses have workers of their own: web/workers.py).
         self.executor: concurrent.futures.Executor = move_pool(settings)
 
     async def close(self) -> None:

@@ -1,8 +1,11 @@
 """The server's worker processes, and how they end with it.
 
-Two kinds of work leave the event loop:
-- **moves**: the computer's moves and Omiga's bots, in `move_pool` (a `ProcessPoolExecutor` of
+Three kinds of work leave the event loop:
+- **moves**: the board games' computer moves, in `move_pool` (a `ProcessPoolExecutor` of
   `Settings.ai_workers` spawned processes). They are short and must come in time.
+- **bots**: Omiga's bots' decisions, in a pool of their own (`move_pool(settings, "bot")`, one
+  process, started when the first table needs it): a bot reacts in about a second, so it must not
+  wait behind a board game's search of up to `ai_time_cap` seconds.
 - **analyses**: long searches a visitor asks for, each in a `Lane` of its own (one worker process
   searching one position at a time), so that no analysis ever waits in front of a move, and an
   analysis nobody waits for any more is stopped at once by killing its process
@@ -50,13 +53,15 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="ogames-parent-watch", daemon=True).start()
 
 
-def move_pool(settings: Settings) -> concurrent.futures.Executor:
-    """The workers of the computer's moves and Omiga's bots."""
+def move_pool(settings: Settings, kind: str = "ai") -> concurrent.futures.Executor:
+    """The workers of the computer's moves (`kind` "ai": `ai_workers` of them) or of Omiga's bots
+    ("bot": one). Processes are spawned when work first comes, not before."""
+    workers = settings.ai_workers if kind == "ai" else 1
     if settings.ai_executor == "thread":
-        return concurrent.futures.ThreadPoolExecutor(settings.ai_workers, thread_name_prefix="ogames-ai")
+        return concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix=f"ogames-{kind}")
     context = multiprocessing.get_context("spawn")  # no fork of a threaded server
     return concurrent.futures.ProcessPoolExecutor(
-        settings.ai_workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+        workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
     )
 
 
