@@ -219,7 +219,7 @@ def test_games_lists_omigas_own_seat_kinds_not_the_board_games_players():
         ({"variant": "kids", "pace": "turns"}, {}, {1: "climber"}),
         ({"variant": "kids"}, {}, {1: "racer:reaction=toddler"}),
         ({"variant": "kids"}, {"white": "racer:reaction=machine", "black": "human"}, {0: "racer:reaction=machine"}),
-        ({"variant": "kids"}, {"black": "bot:level=10"}, {1: "rollout:reaction=machine"}),
+        ({"variant": "kids"}, {"black": "bot:level=10"}, {1: "rollout:reaction=0.75"}),
         ({"variant": "kids"}, {"black": "greedy"}, {1: "greedy"}),
         ({"variant": "zen"}, {}, {}),
     ],
@@ -237,6 +237,14 @@ def test_play_omiga_seats_the_climber_where_games_says():
     )
     assert result.exit_code == 0, result.output
     assert "bot player 1 plays place" in result.output and "player 2 (black)>" in result.output
+
+
+def test_play_omiga_with_a_seed_deals_the_same_decks_each_time():
+    """`--seed` makes an Omiga game repeatable: it deals the decks (which are secret otherwise)."""
+    command = ["play", "omiga", "--variant", "toddler", "--seed", "4", "--white", "climber", "--black", "human"]
+    first, again = (runner.invoke(app, command, input="quit\n").output for _ in range(2))
+    other = runner.invoke(app, [*command[:4], "5", *command[5:]], input="quit\n").output
+    assert first == again and first != other
 
 
 @pytest.mark.parametrize(

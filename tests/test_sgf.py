@@ -125,7 +125,7 @@ HOSTILE = [
     ('(;GM[11]OG[oddy]OO[{"size":3}]RE[W+];B[a1])', "moves give nobody"),
     ('(;GM[11]OG[oddy]OO[{"size":3}]RE[X+];B[a1])', "not a result"),
     ('(;GM[11]OG[oddy]OO[{"size":3}];KC[1])', "komi"),
-    ('(;GM[11]OG[omny]OO[{"variant":"y","size":3,"komi_choice":true}];KC[9])', "komi must be"),
+    ('(;GM[11]OG[omny]OO[{"variant":"y","size":3,"komi_choice":true}];KC[9])', "komi is from 0 to half the star cells"),
     ("(;GM[11]OG[oddy]PB[" + "x" * 300 + "])", "200 characters"),
     ("(;GM[11]" + "(;C[x]" * 2000, "nested more than"),
     ("(;GM[11]" + ";C[x]" * 20_001 + ")", "more than 20000 nodes"),

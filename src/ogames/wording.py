@@ -23,8 +23,26 @@ from collections.abc import Mapping
 from typing import Any
 
 
+class Each(tuple):
+    """Values a sentence names together ("black and red"), where a plain list is a list of
+    choices or items joined by commas.
+
+    >>> say("shared", "{colours} share the win", colours=Each(["black", "red", "blue"]))
+    'black, red and blue share the win'
+    >>> from_json(as_json(Each(["black", "red"]))) == Each(["black", "red"])
+    True
+    """
+
+
+def joined(items: list[str], last: str) -> str:
+    """Items joined by commas, the last two by `last` (" and ")."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
+
+
 def english(value: object) -> str:
-    """A value as the English sentence writes it (lists joined by commas)."""
+    """A value as the English sentence writes it (lists joined by commas; `Each` as "a, b and c")."""
+    if isinstance(value, Each) and value:
+        return joined([english(item) for item in value], " and ")
     if isinstance(value, (list, tuple)):
         return ", ".join(english(item) for item in value)
     return str(value)
@@ -56,6 +74,8 @@ def as_json(value: Any) -> Any:
     anything else as it is. `from_json` reads it back."""
     if isinstance(value, Said):
         return {"said": value.key, "text": str(value), "values": {name: as_json(item) for name, item in value.values.items()}}
+    if isinstance(value, Each):
+        return {"each": [as_json(item) for item in value]}
     if isinstance(value, (list, tuple)):
         return [as_json(item) for item in value]
     return value
@@ -65,6 +85,8 @@ def from_json(value: Any) -> Any:
     """What `as_json` wrote, sentences made again (with the same English text)."""
     if isinstance(value, dict) and set(value) == {"said", "text", "values"} and isinstance(value["values"], dict):
         return Said(str(value["said"]), str(value["text"]), {name: from_json(item) for name, item in value["values"].items()})
+    if isinstance(value, dict) and set(value) == {"each"} and isinstance(value["each"], list):
+        return Each(from_json(item) for item in value["each"])
     if isinstance(value, list):
         return [from_json(item) for item in value]
     return value
@@ -75,4 +97,4 @@ def key_of(text: object) -> str | None:
     return text.key if isinstance(text, Said) else None
 
 
-__all__ = ["Said", "as_json", "english", "from_json", "key_of", "say"]
+__all__ = ["Each", "Said", "as_json", "english", "from_json", "joined", "key_of", "say"]

@@ -272,7 +272,7 @@ def play_command(
     game: Annotated[str, typer.Argument(help="game name (see `ogames games`)")],
     think: Annotated[float, typer.Option(help="seconds the computer thinks per move")] = 1.0,
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
-    seed: Annotated[int | None, typer.Option(help="random seed for computer players (repeatable games)")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of computer players and Omiga's decks (repeatable games)")] = None,
 ) -> None:
     """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct (Omiga: its bots).
 
@@ -289,6 +289,8 @@ def play_command(
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
         if loaded.name == "omiga":  # people and Omiga's own bots, at Omiga's own faces
+            if seed is not None:  # a repeatable game: Omiga's --seed deals the decks (its bots are seeded by it)
+                loaded = ogames.load(game, **{**options, "seed": seed})
             omiga_state, omiga_bots = _omiga_seats(loaded, seats)
             from ogames.cli.omiga import play_any
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from ogames.wording import Said
+from ogames.wording import Each, Said, joined
 
 ENGLISH = "en"
 
@@ -362,6 +362,8 @@ class _Wording(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, Said):
             return word(value, self.language)
+        if isinstance(value, Each) and value:
+            return joined([self.format_field(item, format_spec) for item in value], AND.get(self.language, " and "))
         if isinstance(value, (list, tuple)):
             return ", ".join(self.format_field(item, format_spec) for item in value)
         if isinstance(value, str):

@@ -24,7 +24,7 @@ from typing import Any
 from ogames.rules.omiga.table import TODDLER_RULES, Table
 from ogames.rules.omiga.turn_based import TurnCardState
 from ogames.rules.protocol import Result
-from ogames.wording import say
+from ogames.wording import Each, say
 
 SHARED = "+"
 
@@ -109,7 +109,7 @@ class ToddlerState(TurnCardState):
             else:
                 reason = say("toddler-shared",
                              "{colours} reached the far edge in the same round and share the win (round {round})",
-                             colours=names, round=self.round)
+                             colours=Each(names), round=self.round)
             self.result = Result(SHARED.join(names), reason)
             return
         self.round += 1
