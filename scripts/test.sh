@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
-# Warm numba's on-disk cache once, so parallel workers do not all compile the same kernels.
-.venv/bin/python -c "import ogames, ogames.rules; [ogames.load(n) for n in ogames.rules.available()]" >/dev/null 2>&1 || true
+# Compile every kernel once into numba's on-disk cache (rules, search, Omiga's bots), so that the
+# parallel test processes and the servers they start load them instead of all compiling at once.
+.venv/bin/python tools/warm_kernels.py || echo "warming the kernels failed: the tests will say why"
 # The code stays lint-clean (ruff) and type-clean (mypy); settings for both are in
 # pyproject.toml. A lint or type failure fails the run.
 .venv/bin/ruff check .
