@@ -1,51 +1,27 @@
-// The board under a finger: every cell large enough to tap, and an optional move confirmation.
+// A board or a card table under a finger: every cell large enough to tap, and an optional move
+// confirmation. The shared pieces (OgamesTouchKit) serve the board games' page (below, OgamesTouch)
+// and Omiga's table (static/omiga.js).
 //
 // Size: a finger needs about 32 CSS pixels. The page measures the smallest cell of the drawing
-// (the narrower side of each cell's box, in the drawing's units) and, on a touch screen or a narrow
-// window, draws the board large enough for that cell to be TAP pixels wide, inside a frame that
-// scrolls both ways (a finger drags it; nothing is hidden). The buttons zoom in and out, and "whole
-// board" shows it all at once. On a wide screen with a mouse the whole board is shown first.
+// (the narrower side of each cell's box, in the drawing's units, or the distance between two cells'
+// centres if less) and, on a touch screen or a narrow window, draws it large enough for that cell to
+// be TAP pixels wide, inside a frame that scrolls both ways (a finger drags it; nothing is hidden).
+// The buttons zoom in and out, and "whole board" shows it all at once. On a wide screen with a mouse
+// the whole drawing is shown first.
 //
-// Confirmation (a setting kept in this browser; on by default on touch screens): the first tap on a
-// legal cell selects it and shows the stone there, a second tap on it (or "Play") sends the move,
-// a tap on another legal cell selects that one instead. It sits before sending: game.js asks
-// `ready(cell)` before it plays a clicked cell, and "Play" clicks the selected cell again.
+// Confirmation (a setting kept in this browser): the first tap on a cell where a move can go selects
+// it and shows what would go there, a second tap on it (or the bar's button) plays, a tap on another
+// such cell selects that one instead. On the board games' page (on by default on touch screens) it
+// sits before sending: game.js asks `ready(cell)` before it plays a clicked cell, and "Play" clicks
+// the selected cell again.
 "use strict";
-window.OgamesTouch = (function () {
-  const root = document.querySelector(".game");
-  const box = document.getElementById("board");
-  if (!root || !box) return null;
-  const words = JSON.parse(document.getElementById("words").textContent);
-  const setup = JSON.parse(document.getElementById("board-setup").textContent);
+window.OgamesTouchKit = (function () {
   const TAP = 34;  // CSS pixels for the smallest cell (32 is the least a finger needs; a margin for rounding)
   const STEP = 1.5;  // one press of + or −
-  const CONFIRM_KEY = "ogames:confirm";
-  const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-  let smallest = null;  // the smallest cell's narrower side, in the drawing's units
-  let zoom = 1;         // the drawing's width over the frame's
-  let chosen = false;   // whether the person zoomed (then a resize keeps their zoom)
-  let selected = null;  // the label of the cell selected for confirmation
-  let version = null;   // the view's version when it was selected
-  let mine = false;     // whether this page holds the seat to move
+  const coarse = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
 
-  function fill(template, values) { return window.OgamesWords ? window.OgamesWords.fill(template, values) : template; }
-  function svg() { return box.querySelector("svg"); }
-
-  // ----- zoom and pan ------------------------------------------------------------------------------
-  // The smallest cell's size in the drawing's units: the narrower side of a cell's box, or the
-  // distance from its centre (where its stone goes) to the nearest other cell's, if less.
-  function measure() {
-    const drawing = svg();
-    if (!drawing) return null;
-    let least = Infinity;
-    drawing.querySelectorAll("g.cell[data-cell]").forEach(function (cell) {
-      const found = cell.getBBox();
-      const side = Math.min(found.width, found.height);
-      if (side > 0 && side < least) least = side;
-    });
-    least = Math.min(least, nearest(Object.values(setup.places), least));
-    return least === Infinity ? null : least;
-  }
+  // Whether the page is used with fingers: a touch screen, or a window as narrow as a phone's.
+  function fingers() { return coarse || window.innerWidth <= 760; }
 
   // The least distance between two of the points [x, y, ...] closer than `within` (Infinity if
   // none): each point against those in its own and the neighbouring squares of a grid.
@@ -72,80 +48,185 @@ window.OgamesTouch = (function () {
     return least;
   }
 
-  function frameWidth() {
-    const style = getComputedStyle(box);
-    return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // The smallest cell's size in the drawing's units (null without cells): the narrower side of a
+  // cell's box, or the distance from its centre to the nearest other cell's, if less. `places` are
+  // the centres [x, y] where pieces go; without them, the centres of the cells' boxes.
+  function smallestCell(cells, places) {
+    let least = Infinity;
+    const centres = [];
+    cells.forEach(function (cell) {
+      const found = cell.getBBox();
+      const side = Math.min(found.width, found.height);
+      if (side > 0 && side < least) least = side;
+      centres.push([found.x + found.width / 2, found.y + found.height / 2]);
+    });
+    least = Math.min(least, nearest(places || centres, least));
+    return least === Infinity ? null : least;
   }
 
-  // The zoom at which the smallest cell is TAP pixels wide (1: the whole board is large enough).
-  function tapZoom() {
-    const drawing = svg();
-    if (!drawing || !smallest || !drawing.viewBox || !drawing.viewBox.baseVal) return 1;
-    const units = drawing.viewBox.baseVal.width;
-    const width = frameWidth();
-    if (!units || width <= 0) return 1;
-    return Math.max(1, TAP / (smallest * width / units));
-  }
+  // A frame (`box`) holding an <svg> that it can draw larger than itself and scroll both ways; the
+  // CSS (touch.css) draws the drawing `--board-zoom` times the frame's width while it is `.zoomed`.
+  // `measure(drawing)` gives the smallest cell in the drawing's units; `focus()`, if given, the
+  // elements to show first (else the middle is). The buttons #zoom-in, #zoom-out and #zoom-fit (in
+  // #zoom-tools) zoom it; the page calls `fit()` once it is drawn.
+  function zoomFrame(box, measure, focus) {
+    let smallest = null;  // the smallest cell's size, in the drawing's units
+    let zoom = 1;         // the drawing's width over the frame's
+    let chosen = false;   // whether the person zoomed (then a resize keeps their zoom)
 
-  function fingers() { return coarse || window.innerWidth <= 760; }
-
-  function setZoom(value, keepCentre) {
-    const before = { x: box.scrollLeft + box.clientWidth / 2, y: box.scrollTop + box.clientHeight / 2,
-      w: box.scrollWidth, h: box.scrollHeight };
-    zoom = Math.max(1, value);
-    box.style.setProperty("--board-zoom", String(zoom));
-    box.classList.toggle("zoomed", zoom > 1.001);
-    if (keepCentre && before.w > 0) {  // the point in the middle of the frame stays there
-      box.scrollLeft = before.x * box.scrollWidth / before.w - box.clientWidth / 2;
-      box.scrollTop = before.y * box.scrollHeight / before.h - box.clientHeight / 2;
-    } else {
-      box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
-      box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+    function svg() { return box.querySelector("svg"); }
+    function units() {
+      const drawing = svg();
+      return drawing && drawing.viewBox && drawing.viewBox.baseVal ? drawing.viewBox.baseVal.width : 0;
     }
-    showZoomButtons();
+    function frameWidth() {
+      const style = getComputedStyle(box);
+      return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    }
+
+    // The zoom at which the smallest cell is TAP pixels wide (1: the whole drawing is large enough).
+    function tapZoom() {
+      const width = frameWidth();
+      if (!smallest || !units() || width <= 0) return 1;
+      return Math.max(1, TAP / (smallest * width / units()));
+    }
+
+    // The smallest cell as drawn now, in CSS pixels (a drawing held lower than its frame is narrower).
+    function drawnCell() {
+      const drawing = svg();
+      if (!drawing || !smallest || !units()) return Infinity;
+      return smallest * drawing.getBoundingClientRect().width / units();
+    }
+
+    function setZoom(value, keepCentre) {
+      const before = { x: box.scrollLeft + box.clientWidth / 2, y: box.scrollTop + box.clientHeight / 2,
+        w: box.scrollWidth, h: box.scrollHeight };
+      zoom = Math.max(1, value);
+      box.style.setProperty("--board-zoom", String(zoom));
+      box.classList.toggle("zoomed", zoom > 1.001);
+      if (keepCentre && before.w > 0) {  // the point in the middle of the frame stays there
+        box.scrollLeft = before.x * box.scrollWidth / before.w - box.clientWidth / 2;
+        box.scrollTop = before.y * box.scrollHeight / before.h - box.clientHeight / 2;
+      } else {
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+        box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+        centreOn(focus ? focus() : []);
+      }
+      showZoomButtons();
+    }
+
+    // Scroll the frame so that the middle of these elements' boxes is in its middle.
+    function centreOn(elements) {
+      let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+      Array.prototype.forEach.call(elements, function (element) {
+        const found = element.getBoundingClientRect();
+        left = Math.min(left, found.left); top = Math.min(top, found.top);
+        right = Math.max(right, found.right); bottom = Math.max(bottom, found.bottom);
+      });
+      if (left === Infinity) return;
+      const frame = box.getBoundingClientRect();
+      box.scrollLeft += (left + right) / 2 - (frame.left + frame.right) / 2;
+      box.scrollTop += (top + bottom) / 2 - (frame.top + frame.bottom) / 2;
+    }
+
+    function showZoomButtons() {
+      const tools = document.getElementById("zoom-tools");
+      if (!tools) return;
+      const need = tapZoom();
+      tools.hidden = zoom <= 1.001 && drawnCell() >= TAP - 0.5;
+      document.getElementById("zoom-out").disabled = zoom <= 1.001;
+      document.getElementById("zoom-fit").disabled = zoom <= 1.001;
+      document.getElementById("zoom-in").disabled = zoom >= Math.max(need, 1) * STEP * STEP;
+    }
+
+    function fit() {
+      if (smallest === null && svg()) smallest = measure(svg());
+      if (!chosen) setZoom(fingers() ? tapZoom() : 1, false);
+      else showZoomButtons();
+    }
+
+    [["zoom-in", function () { return zoom * STEP; }], ["zoom-out", function () { return zoom / STEP; }],
+      ["zoom-fit", function () { return 1; }]].forEach(function (pair) {
+      const button = document.getElementById(pair[0]);
+      if (button) button.addEventListener("click", function () { chosen = true; setZoom(pair[1](), true); });
+    });
+    let resized = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resized);
+      resized = setTimeout(fit, 150);
+    });
+
+    return { fit: fit, measured: function () { return smallest !== null; }, zoom: function () { return zoom; },
+      tapZoom: tapZoom, smallest: function () { return smallest; } };
   }
 
-  function showZoomButtons() {
-    const tools = document.getElementById("zoom-tools");
-    if (!tools) return;
-    const need = tapZoom();
-    tools.hidden = need <= 1.001 && zoom <= 1.001;
-    document.getElementById("zoom-out").disabled = zoom <= 1.001;
-    document.getElementById("zoom-fit").disabled = zoom <= 1.001;
-    document.getElementById("zoom-in").disabled = zoom >= Math.max(need, 1) * STEP * STEP;
+  // The "confirm moves" checkbox, its choice kept in this browser under `key` (`byDefault` until the
+  // person chooses); `dropped()` is called when it is switched off. Returns whether it is on.
+  function confirmSetting(toggle, key, byDefault, dropped) {
+    function kept() {
+      let value = null;
+      try { value = localStorage.getItem(key); } catch (e) { value = null; }
+      return value === null ? byDefault : value === "on";
+    }
+    if (toggle) {
+      toggle.checked = kept();
+      toggle.addEventListener("change", function () {
+        try { localStorage.setItem(key, toggle.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+        if (!toggle.checked) dropped();
+      });
+    }
+    return function () { return !!toggle && toggle.checked; };
   }
 
-  function fit() {
-    if (smallest === null) smallest = measure();
-    if (!chosen) setZoom(fingers() ? tapZoom() : 1, false);
-    else showZoomButtons();
+  // The bar under the drawing saying what is selected (#confirm-text), with a button to play it
+  // (#confirm-play) and one to cancel (#confirm-cancel).
+  function confirmBar(play, cancel) {
+    const bar = document.getElementById("confirm-bar");
+    const playButton = document.getElementById("confirm-play");
+    const cancelButton = document.getElementById("confirm-cancel");
+    if (playButton) playButton.addEventListener("click", play);
+    if (cancelButton) cancelButton.addEventListener("click", cancel);
+    return {
+      show: function (text, button) {
+        if (!bar) return;
+        document.getElementById("confirm-text").textContent = text;
+        playButton.textContent = button;
+        bar.hidden = false;
+      },
+      hide: function () { if (bar) bar.hidden = true; },
+    };
   }
 
-  [["zoom-in", function () { return zoom * STEP; }], ["zoom-out", function () { return zoom / STEP; }],
-    ["zoom-fit", function () { return 1; }]].forEach(function (pair) {
-    const button = document.getElementById(pair[0]);
-    if (button) button.addEventListener("click", function () { chosen = true; setZoom(pair[1](), true); });
-  });
-  let resized = null;
-  window.addEventListener("resize", function () {
-    clearTimeout(resized);
-    resized = setTimeout(fit, 150);
+  return { TAP: TAP, coarse: coarse, fingers: fingers, nearest: nearest, smallestCell: smallestCell, zoomFrame: zoomFrame,
+    confirmSetting: confirmSetting, confirmBar: confirmBar };
+})();
+
+// ----- the board games' page ---------------------------------------------------------------------
+window.OgamesTouch = (function () {
+  const kit = window.OgamesTouchKit;
+  const root = document.querySelector(".game");
+  const box = document.getElementById("board");
+  if (!root || !box) return null;
+  const words = JSON.parse(document.getElementById("words").textContent);
+  const setup = JSON.parse(document.getElementById("board-setup").textContent);
+  let selected = null;  // the label of the cell selected for confirmation
+  let version = null;   // the view's version when it was selected
+  let mine = false;     // whether this page holds the seat to move
+
+  function fill(template, values) { return window.OgamesWords ? window.OgamesWords.fill(template, values) : template; }
+  function svg() { return box.querySelector("svg"); }
+
+  const frame = kit.zoomFrame(box, function (drawing) {
+    return kit.smallestCell(drawing.querySelectorAll("g.cell[data-cell]"), Object.values(setup.places));
   });
 
   // ----- move confirmation ----------------------------------------------------------------------------
   const toggle = document.getElementById("confirm-toggle");
-  function confirming() {
-    let kept = null;
-    try { kept = localStorage.getItem(CONFIRM_KEY); } catch (e) { kept = null; }
-    return kept === null ? coarse : kept === "on";
-  }
-  if (toggle) {
-    toggle.checked = confirming();
-    toggle.addEventListener("change", function () {
-      try { localStorage.setItem(CONFIRM_KEY, toggle.checked ? "on" : "off"); } catch (e) { /* private mode */ }
-      if (!toggle.checked) unselect();
-    });
-  }
+  const confirming = kit.confirmSetting(toggle, "ogames:confirm", kit.coarse, unselect);
+  const bar = kit.confirmBar(function () {
+    const cell = cellOf(selected);
+    if (cell) cell.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  }, unselect);
 
   function cellOf(label) {
     return label === null ? null : box.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(label) : label) + '"]');
@@ -155,8 +236,7 @@ window.OgamesTouch = (function () {
     box.querySelectorAll("g.cell.selected").forEach(function (cell) { cell.classList.remove("selected"); });
     box.querySelectorAll(".selection-ghost").forEach(function (ghost) { ghost.remove(); });
     selected = null;
-    const bar = document.getElementById("confirm-bar");
-    if (bar) bar.hidden = true;
+    bar.hide();
   }
 
   // The selected cell: outlined, the stone of the colour to move drawn on it, and the bar to play it.
@@ -176,12 +256,7 @@ window.OgamesTouch = (function () {
       ghost.innerHTML = shape;
       drawing.append(ghost);
     }
-    const bar = document.getElementById("confirm-bar");
-    if (bar) {
-      document.getElementById("confirm-text").textContent = fill(words.confirm_hint, { cell: selected });
-      document.getElementById("confirm-play").textContent = fill(words.confirm_play, { cell: selected });
-      bar.hidden = false;
-    }
+    bar.show(fill(words.confirm_hint, { cell: selected }), fill(words.confirm_play, { cell: selected }));
   }
 
   let lastView = null;
@@ -189,21 +264,13 @@ window.OgamesTouch = (function () {
   // confirmation, when this page is not to move (game.js says why not), for a cell that is not
   // legal (the server says why) and for the selected cell; otherwise the cell is selected.
   function ready(cell) {
-    if (!toggle || !toggle.checked || !mine || !lastView) return true;
+    if (!confirming() || !mine || !lastView) return true;
     if (cell.dataset.legal !== "true") { unselect(); return true; }
     if (selected === cell.dataset.cell && version === lastView.version) { unselect(); return true; }
     version = lastView.version;
     select(cell, lastView.to_move);
     return false;
   }
-
-  const play = document.getElementById("confirm-play");
-  if (play) play.addEventListener("click", function () {
-    const cell = cellOf(selected);
-    if (cell) cell.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-  });
-  const cancel = document.getElementById("confirm-cancel");
-  if (cancel) cancel.addEventListener("click", unselect);
 
   // Every view: a selection made at another version (a move was made, taken back) is dropped; a
   // new drawing of the same position gets the selection drawn again.
@@ -215,9 +282,9 @@ window.OgamesTouch = (function () {
       const cell = cellOf(selected);
       if (cell) select(cell, view.to_move); else unselect();
     }
-    if (smallest === null) fit();
+    if (!frame.measured()) frame.fit();
   }
   (window.ogamesHooks = window.ogamesHooks || []).push(show);
 
-  return { ready: ready, zoom: function () { return zoom; }, tapZoom: tapZoom, smallest: function () { return smallest; } };
+  return { ready: ready, zoom: frame.zoom, tapZoom: frame.tapZoom, smallest: frame.smallest };
 })();
