@@ -301,6 +301,8 @@
     const parts = action.split(" ");
     const whole = words["act_" + parts.join("_")];  // zen's "start white", "draw black"
     if (whole) return whole;
+    const named = words["act_" + parts.slice(0, 2).join("_")];  // zen's "start white turned"
+    if (named && parts[2]) return named + " (" + words.turned + ")";
     const key = "act_" + parts[0];
     const what = words[key] || parts[0];
     return parts.length > 1 ? what + " " + colourName(parts[1]) + (parts[2] ? " (" + words.turned + ")" : "") : what;
