@@ -2,6 +2,13 @@
 // the seats this browser holds do. The server is the referee: a card is shown flying to its cell at
 // once, and flies back to the hand with the server's reason when the server refuses it (the cell
 // was taken first, the card no longer fits, the game is over...).
+//
+// Under a finger (static/board_touch.js's kit, as on the board games' page): the table is drawn
+// large enough for every cell to be tapped, in a frame that scrolls both ways, and with move
+// confirmation on, a first tap on a cell where the chosen card fits shows the card there and a
+// second tap (or "Lay on …") lays it. Confirmation is off by default on the real-time tables, where
+// a second tap costs time in the race, and on by default on touch screens for the turn-based ones
+// (toddler, kids in turns, zen), as for the board games, whose setting those tables share.
 "use strict";
 (function () {
   const root = document.querySelector(".omiga");
@@ -17,6 +24,18 @@
   let selected = null; // {seat, design, index, turned}
   const pending = {}; // seq → the flying card
   let hintShown = -1; // the view version whose hint was asked for (a hint is for one position)
+  let pick = null; // {cell, seat, design, owner}: the cell chosen for the chosen card, awaiting a second tap
+  const SVG = "http://www.w3.org/2000/svg";
+  const tableBox = document.getElementById("table");
+  const kit = window.OgamesTouchKit;
+  // Zoomed, the frame shows first the cells where this page's cards fit (toddler's homes lie along
+  // an edge), else the middle of the table.
+  const frame = kit ? kit.zoomFrame(tableBox, function (drawing) { return kit.smallestCell(drawing.querySelectorAll("g.cell[data-cell]")); },
+    function () { return Object.keys(spotsOfMyHands()).map(cellOf).filter(Boolean); }) : null;
+  // Real-time tables keep their own choice (off until chosen); turn-based ones share the board games'.
+  const confirming = kit ? kit.confirmSetting(document.getElementById("confirm-toggle"),
+    view.realtime ? "ogames:confirm-realtime" : "ogames:confirm", !view.realtime && kit.coarse, unpick) : function () { return false; };
+  const bar = kit ? kit.confirmBar(function () { const cell = cellOf(pick && pick.cell); if (cell) lay(cell); }, unpick) : null;
 
   // ----- tokens: given once in the link's fragment, kept in this browser ----------------------
   function loadTokens() {
@@ -144,10 +163,34 @@
     selected.index = index;
     return seat.hand[index];
   }
+  // The cells where a card of this page's hands fits now (a set of labels).
+  function spotsOfMyHands() {
+    const cells = {};
+    mySeats().forEach(function (seat) {
+      view.seats[seat].hand.forEach(function (card) { card.spots.forEach(function (spot) { cells[spot[0]] = true; }); });
+    });
+    return cells;
+  }
+  function fitsAt(card, label, turned) {
+    return card.spots.some(function (spot) { return spot[0] === label && spot[1] === turned; });
+  }
+  // A tap on a cell lays the chosen card there; with confirmation on, a first tap on a cell where it
+  // fits chooses that cell (a tap where it does not fit goes to the server, which says why).
   function cellClicked(cellEl) {
     if (view.over) { showMessage(words.game_over); return; }
     const card = currentCard();
     if (!card) { showMessage(mySeats().length ? words.choose_card : words.watching); return; }
+    const label = cellEl.dataset.cell;
+    if (confirming() && fitsAt(card, label, selected.turned) && !(pick && pick.cell === label)) {
+      pick = { cell: label, seat: selected.seat, design: card.design, owner: card.owner };
+      showPick();
+      return;
+    }
+    lay(cellEl);
+  }
+  function lay(cellEl) {
+    const card = currentCard();
+    if (!card) return;
     const label = cellEl.dataset.cell;
     const action = card.act + " " + label + (selected.turned ? " turned" : "");
     const handEl = document.querySelector('.hand-card[data-seat="' + selected.seat + '"][data-index="' + selected.index + '"]');
@@ -157,6 +200,62 @@
     ghost.hidden = true;
     renderHands();
     markFits();
+  }
+
+  // ----- move confirmation: the chosen cell -------------------------------------------------------
+  function cellOf(label) {
+    return label ? tableBox.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(label) : label) + '"]') : null;
+  }
+  function unpick() {
+    pick = null;
+    showPick();
+  }
+  // The chosen cell outlined with the card on it as it would lie, and the bar to lay it; the choice
+  // lapses when the card is no longer chosen, or no longer fits there (the table moved on, it was
+  // turned the other way).
+  function showPick() {
+    tableBox.querySelectorAll("g.cell.picked").forEach(function (cell) { cell.classList.remove("picked"); });
+    tableBox.querySelectorAll(".pick-ghost").forEach(function (node) { node.remove(); });
+    const card = currentCard();
+    const cell = pick && cellOf(pick.cell);
+    if (pick && (!card || !cell || pick.seat !== selected.seat || pick.design !== card.design || pick.owner !== card.owner
+        || !fitsAt(card, pick.cell, selected.turned))) pick = null;
+    if (!pick) { if (bar) bar.hide(); return; }
+    cell.classList.add("picked");
+    cardOnCell(cell, card.svg, selected.turned, "pick-ghost");
+    bar.show(fill(words.confirm_lay_hint, { cell: pick.cell }), fill(words.confirm_lay, { cell: pick.cell }));
+  }
+  function fill(template, values) { return window.OgamesWords ? window.OgamesWords.fill(template, values) : template; }
+
+  // A card's drawing laid faint on a cell of the table's drawing as it would lie (turned by 180° if
+  // `turned`): inside the drawing, so it zooms and scrolls with the table. The card's own drawing
+  // (draw/cards.py, card_svg) is a card of side C centred in a box of C + m by C + 2m.
+  function cardOnCell(cellEl, picture, turned, className) {
+    const slot = cellEl.querySelector(".slot");
+    const drawing = cellEl.ownerSVGElement;
+    if (!slot || !drawing) return null;
+    const box = slot.getBBox();  // the slot is 0.9 of the cell, in its middle
+    const side = box.width / 0.9;
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const holder = document.createElementNS(SVG, "g");
+    holder.setAttribute("class", className);
+    holder.setAttribute("data-cell-mark", cellEl.dataset.cell);
+    holder.setAttribute("pointer-events", "none");
+    if (turned) holder.setAttribute("transform", "rotate(180 " + cx + " " + cy + ")");
+    holder.innerHTML = picture;
+    const card = holder.querySelector("svg");
+    const shape = card && card.viewBox && card.viewBox.baseVal;
+    if (!shape || !shape.width) return null;
+    const scale = side / (2 * shape.width - shape.height);  // the drawing's C → the cell's side
+    card.setAttribute("x", String(cx - shape.width * scale / 2));
+    card.setAttribute("y", String(cy - shape.height * scale / 2));
+    card.setAttribute("width", String(shape.width * scale));
+    card.setAttribute("height", String(shape.height * scale));
+    card.removeAttribute("role");
+    card.removeAttribute("aria-label");
+    card.querySelectorAll("title").forEach(function (node) { node.remove(); });
+    drawing.append(holder);
+    return holder;
   }
   function markFits() {
     const card = currentCard();
@@ -168,6 +267,7 @@
     });
     const turn = document.getElementById("turn");
     turn.hidden = !card || view.options.turning === false;
+    showPick();
   }
 
   // ----- drawing the view ------------------------------------------------------------------------
@@ -426,19 +526,6 @@
     document.getElementById("zen-hint-button").hidden = view.over;
     if (zen.completed) root.classList.add("zen-done");
   }
-  // The hinted card, faint, on its cell as it is to lie (inside the table, so it scrolls with it).
-  function hintGhost(cardEl, cellEl, turned) {
-    const wrap = document.getElementById("table");
-    const box = cellEl.getBoundingClientRect();
-    const origin = wrap.getBoundingClientRect();
-    const ghostEl = el("div", "hint-ghost" + (turned ? " turned" : ""));
-    ghostEl.innerHTML = cardEl.innerHTML;
-    ghostEl.style.left = box.left - origin.left + "px";
-    ghostEl.style.top = box.top - origin.top - box.height * 0.1 + "px";
-    ghostEl.style.width = box.width + "px";
-    ghostEl.style.height = box.height * 1.2 + "px";
-    wrap.append(ghostEl);
-  }
   // The hint is shown on the table: the card lit in the hand (turned if it is to be laid turned)
   // and its cell lit, or the button to press lit; a sentence beside the hint button says the same.
   function renderHint() {
@@ -454,7 +541,7 @@
       const cell = document.querySelector('#table [data-cell="' + hint.cell + '"]');
       if (card) { card.classList.add("hinted"); if (hint.turned) card.classList.add("hint-turned"); }
       if (cell) cell.dataset.hint = hint.turned ? "turned" : "as-is";
-      if (card && cell) hintGhost(card, cell, hint.turned);
+      if (card && cell) cardOnCell(cell, card.innerHTML, hint.turned, "hint-ghost");  // faint, on its cell as it is to lie
       text.textContent = (hint.turned ? words.hint_place_turned : words.hint_place).replace("{cell}", hint.cell);
     } else {
       const button = document.querySelector('#actions [data-action="' + hint.action + '"]');
@@ -526,9 +613,13 @@
     ghost.style.height = box.height * 1.2 + "px";
     ghost.hidden = false;
   }
-  document.getElementById("table").addEventListener("mouseover", function (event) { showGhost(event.target.closest("[data-cell]")); });
-  document.getElementById("table").addEventListener("mouseleave", function () { ghost.hidden = true; });
+  // (A mouse's only: under a finger the tap is the choice, and a confirmed one shows the card on its cell.)
+  tableBox.addEventListener("pointerover", function (event) {
+    if (event.pointerType === "mouse" || event.pointerType === "pen") showGhost(event.target.closest("[data-cell]"));
+  });
+  tableBox.addEventListener("mouseleave", function () { ghost.hidden = true; });
   window.addEventListener("scroll", function () { ghost.hidden = true; }, { passive: true });
+  tableBox.addEventListener("scroll", function () { ghost.hidden = true; }, { passive: true });
   document.getElementById("turn").addEventListener("click", function () {
     if (selected) { selected.turned = !selected.turned; renderHands(); markFits(); }
   });
@@ -548,8 +639,8 @@
       markFits();
     }
   });
-  window.addEventListener("resize", function () { if (view.zen) renderHint(); });
   setInterval(function () { if (!view.over && view.realtime) renderStatus(); }, 100);
   render();
+  if (frame) frame.fit();
   connect();
 })();
