@@ -18,7 +18,6 @@ class Supply:
 
     def __init__(self, designs: int, rng: random.Random):
         self.rng = rng
-        self._rng_shared = False  # copies share the random source until one of them shuffles
         self.cards: list[int] = list(range(designs))
         self.rng.shuffle(self.cards)
         self.discards: list[int] = []
@@ -56,26 +55,23 @@ class Supply:
     def shuffle_back(self, cards: Iterable[int]) -> None:
         """Put cards into the deck and shuffle it (the start: unfitting cards go back)."""
         self.cards.extend(cards)
-        self._own_rng().shuffle(self.cards)
+        # Copies of a supply share its random source (see `copy`), so a shuffle draws from a copy
+        # of it that becomes this supply's own: the others' sources stay as they were.
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        rng.shuffle(self.cards)
+        self.rng = rng
 
     def copy(self) -> Supply:
-        """An independent copy: its own deck and discard pile; the random source (rarely used
-        after the start) is shared until either supply shuffles, which first takes its own copy."""
+        """An independent copy: its own deck and discard pile, and the same random source (rarely
+        used after the start; never changed in place, see `shuffle_back`). Copying changes nothing
+        of this supply: a state is copied before every action, refused ones too."""
         other = Supply.__new__(Supply)
         other.rng = self.rng
-        self._rng_shared = other._rng_shared = True
         other.cards = list(self.cards)
         other.discards = list(self.discards)
         other.turns = self.turns
         return other
-
-    def _own_rng(self) -> random.Random:
-        """The random source, copied first if another supply shares it."""
-        if self._rng_shared:
-            rng = random.Random.__new__(random.Random)
-            rng.setstate(self.rng.getstate())
-            self.rng, self._rng_shared = rng, False
-        return self.rng
 
     def snapshot(self) -> dict[str, list[int]]:
         """The deck and discard pile as lists (deck top last), for tests and faces."""

@@ -133,8 +133,7 @@ class Table:
         self.hues = np.zeros((n, 2), dtype=np.int8)
         self.seams = np.zeros((n, 2), dtype=np.int8)
         self.faces: dict[int, Face] = {}
-        self._no_block = np.zeros(n, dtype=np.bool_)
-        self._out = np.empty((n * 2 * max(len(card_set), 1), 2), dtype=np.int32)
+        self._no_block = np.zeros(n, dtype=np.bool_)  # read only: the kernels' "nothing is blocked"
 
     # ----- cells and owners ------------------------------------------------------------------
     def cell(self, where: str | int) -> int:
@@ -215,7 +214,6 @@ class Table:
         for name in ("owner", "design", "hues", "seams"):
             setattr(other, name, getattr(self, name).copy())
         other.faces = dict(self.faces)
-        other._out = np.empty_like(self._out)
         return other
 
     # ----- the placement rules, one predicate each ------------------------------------------
@@ -317,8 +315,12 @@ class Table:
             codes = self._deck.faces[card, : self._deck.n_faces[card]]
         me = self.index_of(owner)
         flags = (_FIT_MODES[rules.fit], rules.own, rules.opponent, rules.touch)
-        count = legal_cells(self.arrays(blocked), me, codes, *flags, self._out)
-        return [(cell, faces[k]) for cell, k in self._out[:count].tolist()]
+        # The kernel's scratch space is made per call, never kept on the table: a table is part of a
+        # state, and a question about a state (a refused discard asks where the card fits) must not
+        # change a byte of it.
+        found = np.empty((self.width * self.height * len(codes), 2), dtype=np.int32)
+        count = legal_cells(self.arrays(blocked), me, codes, *flags, found)
+        return [(cell, faces[k]) for cell, k in found[:count].tolist()]
 
     def legal_placements_reference(
         self, owner: str | int, card: int | Face, rules: PlacementRules = BASE_RULES, blocked: np.ndarray | None = None
