@@ -7,6 +7,9 @@ fixtures (`server`, `browser`, `shots`) are in conftest.py.
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +71,113 @@ def test_hotseat_omny_from_first_click_to_result(browser: Any, server: str, shot
     # Reloaded, the page shows the same finished game (from the server, not from memory).
     page.reload()
     expect(page.locator("#status")).to_contain_text("Black won")
+    page.context.close()
+
+
+class HeldSocket:
+    """The game page's WebSocket routed through the test: what the page sends is recorded, and
+    what the server sends is held back while `hold` is set (`release` lets it through in order),
+    so a test decides when the answer to a click arrives, whatever the machine's load."""
+
+    def __init__(self, page: Any):
+        self.page = page
+        self.hold = False
+        self.held: list[str | bytes] = []
+        self.sent: list[dict[str, Any]] = []
+        self.views: list[dict[str, Any]] = []  # the views the page was given
+        self.route: Any = None
+        page.route_web_socket("**/ws/g/**", self._connect)
+
+    def _connect(self, route: Any) -> None:
+        server = route.connect_to_server()
+        self.route = route
+
+        def from_page(message: str | bytes) -> None:
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if self.hold:
+                self.held.append(message)
+            else:
+                self._deliver(message)
+
+        route.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        self.hold = False
+        for message in self.held:
+            self._deliver(message)
+        self.held.clear()
+
+    def _deliver(self, message: str | bytes) -> None:
+        answer = json.loads(message)
+        if answer.get("type") == "state":
+            self.views.append(answer)
+        self.route.send(message)
+
+    def moves(self) -> list[tuple[str, int]]:
+        """Every move the page has sent: (move, the version it was made for)."""
+        return [(m["move"], m["version"]) for m in self.sent if m.get("type") == "move"]
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+        """Until the condition holds: the route's messages reach the test while Playwright works."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, "the condition did not hold in time"
+            self.page.wait_for_timeout(20)  # a poll: lets Playwright deliver the route's messages
+
+    def drawn(self) -> None:
+        """Until the page has drawn the views it was given (it draws once a frame)."""
+        self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def test_a_click_while_a_move_is_on_its_way_waits_for_the_answer(browser: Any, server: str) -> None:
+    """Two quick clicks on one screen both play (the second with the version the first made); a
+    double click, or the same cell clicked again before the answer, plays once; a refused move
+    drops the click that waited for it. The server's answers are held back by the test, so this
+    holds however slow the machine is."""
+    page = new_page(browser)
+    socket = HeldSocket(page)
+    start_omny(page, server, size=4)
+    moves = page.locator("#moves li")
+
+    socket.hold = True
+    page.click('[data-cell="a1"]')
+    socket.wait_until(lambda: len(socket.moves()) == 1)
+    page.click('[data-cell="b1"]')  # before a1's answer: waits for it
+    page.click('[data-cell="a1"]')  # the move on its way, again: nothing more
+    socket.release()
+    expect(moves).to_have_count(2)
+    expect(page.locator('[data-cell="b1"]')).to_have_attribute("data-stone", "white")
+
+    page.dblclick('[data-cell="c1"]')
+    expect(moves).to_have_count(3)
+    socket.hold = True
+    page.click('[data-cell="a1"]')  # taken: refused
+    socket.wait_until(lambda: len(socket.moves()) == 4)
+    page.click('[data-cell="d1"]')  # waits for the refusal, then is dropped
+    socket.release()
+    expect(page.locator("#message")).to_contain_text("a1 is occupied")
+    page.click('[data-cell="a2"]')  # sent after anything the page could still have sent
+    expect(moves).to_have_count(4)
+    socket.wait_until(lambda: len(socket.moves()) == 5)
+    assert socket.moves() == [("a1", 0), ("b1", 1), ("c1", 2), ("a1", 3), ("a2", 3)]
+    expect(page.locator('[data-cell="d1"]')).not_to_have_attribute("data-stone", "white")
+
+    # Undo clicked while a move is on its way takes back that move, once it is made.
+    socket.hold = True
+    page.click('[data-cell="b2"]')
+    socket.wait_until(lambda: len(socket.moves()) == 6)
+    page.click("#undo")
+    socket.release()
+    socket.wait_until(lambda: any(view["version"] == 6 for view in socket.views))  # b2 made (5) and taken back (6)
+    expect(moves).to_have_count(4)
+    expect(page.locator('[data-cell="b2"]')).not_to_have_attribute("data-stone", "black")
+    expect(page.locator("#message")).to_be_hidden()
+    undo = next(m for m in socket.sent if m.get("type") == "undo")
+    assert socket.moves()[-1] == ("b2", 4) and undo["version"] == 5
     page.context.close()
 
 
@@ -156,6 +266,7 @@ def test_pages_fit_the_screen(browser: Any, server: str, shots: Path, viewport: 
 
 def test_komi_choice_offers_its_values_in_one_menu(browser: Any, server: str) -> None:
     page = new_page(browser)
+    socket = HeldSocket(page)
     page.goto(server + "/new/omny")
     page.select_option("#opt_variant", "sunder")
     page.fill("#opt_size", "3")
@@ -170,7 +281,8 @@ def test_komi_choice_offers_its_values_in_one_menu(browser: Any, server: str) ->
     watcher = new_page(browser)
     watcher.goto(page.url)
     expect(watcher.locator("#link-state")).to_have_text("live")
-    page.wait_for_timeout(500)
+    socket.wait_until(lambda: any(view["pages"] == 2 for view in socket.views))  # the view that counts it
+    socket.drawn()
     expect(page.locator("#komi-choice")).to_have_value("komi=1.5")
     watcher.context.close()
     page.click("#specials button")

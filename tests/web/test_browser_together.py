@@ -171,7 +171,7 @@ def test_undo_in_hotseat(browser: Any, server: str) -> None:
     start_by_seat(page, server, "omny", ["here", "here"], opt_size="3")
     expect(page.locator("#undo")).to_be_hidden()  # nothing to take back yet
     page.click('[data-cell="a1"]')
-    page.click('[data-cell="b1"]')
+    page.click('[data-cell="b1"]')  # a quick second click waits for a1's answer (test_browser.py tries it held back)
     expect(page.locator("#moves li")).to_have_count(2)
     page.click("#undo")
     expect(page.locator("#moves li")).to_have_count(1)
@@ -252,9 +252,12 @@ def test_a_clock_ticks_and_a_flag_falls(browser: Any, server: str, shots: Path) 
     running = page.locator("#clocks li[data-running] .time")
     expect(running).to_be_visible()
     first = float(running.inner_text())
-    page.wait_for_timeout(1200)
-    later = float(running.inner_text())
-    assert 0.8 < first - later < 2.5, (first, later)
+    # It counts down: a second less shows (whenever a busy machine gets round to drawing it).
+    page.wait_for_function(
+        "([selector, below]) => { const shown = document.querySelector(selector);"
+        " return shown && parseFloat(shown.textContent) <= below; }",
+        arg=["#clocks li[data-running] .time", first - 1.0],
+    )
     page.screenshot(path=str(shots / "web-clock.png"))
     expect(page.locator("#status")).to_contain_text("black lost on time", timeout=15_000)
     expect(page.locator("#clocks li[data-flagged]")).to_contain_text("0.0")

@@ -286,5 +286,8 @@ window.OgamesTouch = (function () {
   }
   (window.ogamesHooks = window.ogamesHooks || []).push(show);
 
-  return { ready: ready, zoom: frame.zoom, tapZoom: frame.tapZoom, smallest: frame.smallest };
+  return {
+    ready: ready, zoom: frame.zoom, tapZoom: frame.tapZoom, smallest: frame.smallest,
+    confirming: confirming,  // whether a move is confirmed by a second tap (game.js: a double click's second click)
+  };
 })();

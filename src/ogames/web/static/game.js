@@ -50,10 +50,12 @@
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") { view = message; showMessage(null); renderSoon(); }
-      else if (message.type === "error") { showMessage(message.message); }
+      if (message.type === "state") { view = message; showMessage(null); renderSoon(); answered(false); }
+      else if (message.type === "error") { showMessage(message.message); answered(true); }
     });
     socket.addEventListener("close", function () {
+      sent = null;  // its answer is lost with the socket: the next view (after reconnecting) is the truth
+      waiting = null;
       linkState(false);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
@@ -68,11 +70,34 @@
   }
 
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return; }
+    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }
     socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  // ----- one action at a time -----------------------------------------------------------------
+  // A move carries the version of the game the page saw, and the server refuses one made for a
+  // version it has left behind. So while a move is on its way, the next click waits for the
+  // server's answer and is then made on the new position with the new version (one click waits: a
+  // later one takes its place, as a premove would); the same move clicked again meanwhile (a double
+  // click, an impatient second click) is played once. A refusal drops the waiting click, which was
+  // made on the position the refused move would have made. Undo and resign wait the same way.
+  const ANSWER_WAIT = 15000;  // ms: an answer this late was lost (the socket knows no other way): stop waiting
+  let sent = null;     // the move on its way: { move, version, at }
+  let waiting = null;  // what was clicked while it was on its way (a function that does it)
+
+  function whenAnswered(action) {
+    if (sent && performance.now() - sent.at > ANSWER_WAIT) sent = null;
+    if (sent) waiting = action;
+    else action();
   }
 
   function play(move) {
+    if (sent && move === sent.move) return;
+    whenAnswered(function () { playNow(move); });
+  }
+
+  function playNow(move) {
     if (view.over) { showMessage(words.game_over); return; }
     const token = tokenFor(view.mover);
     if (!token) {
@@ -80,13 +105,27 @@
       showMessage(computer ? words.wait_computer : heldSeats().length ? words.not_yours : words.watching);
       return;
     }
-    send({ type: "move", move: move, token: token, version: view.version });
+    if (send({ type: "move", move: move, token: token, version: view.version })) {
+      sent = { move: move, version: view.version, at: performance.now() };
+    }
+  }
+
+  // A message from the server: a newer view answers the move on its way (it was made, or someone
+  // else's action came first and its refusal follows), an error refuses it.
+  function answered(refused) {
+    if (!sent || (!refused && view.version <= sent.version)) return;
+    sent = null;
+    const next = waiting;
+    waiting = null;
+    if (next !== null && !refused) next();
   }
 
   function resign() {
     if (view.over || !window.confirm(words.confirm_resign)) return;
-    const token = tokenFor(view.mover) || tokenFor(heldSeats()[0]);
-    if (token) send({ type: "resign", token: token, version: view.version });
+    whenAnswered(function () {
+      const token = tokenFor(view.mover) || tokenFor(heldSeats()[0]);
+      if (token && !view.over) send({ type: "resign", token: token, version: view.version });
+    });
   }
 
   // ----- drawing the view ----------------------------------------------------------------------
@@ -245,6 +284,8 @@
   const api = {
     gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
     keepTokens: keepTokens, send: send, sayHere: sayHere, showMessage: showMessage, render: function () { render(); },
+    // The newest view (a hook's own may be a frame old) and the gate a versioned action goes through.
+    view: function () { return view; }, whenAnswered: whenAnswered,
   };
 
   // ----- the computer's analysis of the position shown -------------------------------------------
@@ -272,8 +313,12 @@
 
   document.getElementById("board").addEventListener("click", function (event) {
     const cell = event.target.closest("[data-cell]");
-    // With move confirmation on (board_touch.js), the first tap on a cell selects it and a second one plays.
-    if (cell && (!window.OgamesTouch || window.OgamesTouch.ready(cell))) play(cell.dataset.cell);
+    if (!cell) return;
+    // A double click is one move: its second click (event.detail 2) is not sent again — unless
+    // moves are confirmed (board_touch.js), where the first tap selects a cell and a second one plays it.
+    const confirmed = window.OgamesTouch && window.OgamesTouch.confirming();
+    if (event.detail > 1 && !confirmed) return;
+    if (!window.OgamesTouch || window.OgamesTouch.ready(cell)) play(cell.dataset.cell);
   });
   document.getElementById("resign").addEventListener("click", resign);
   render();

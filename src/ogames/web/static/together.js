@@ -119,8 +119,12 @@
     const seat = undoSeat(view, page);
     button.hidden = seat === null;
     button.onclick = function () {
-      const token = page.tokenFor(seat);
-      if (token) page.send({ type: "undo", token: token, version: view.version });
+      page.whenAnswered(function () {  // after the answer to a move on its way, with the version it made
+        const now = page.view();
+        const asker = undoSeat(now, page);
+        const token = asker === null ? null : page.tokenFor(asker);
+        if (token) page.send({ type: "undo", token: token, version: now.version });
+      });
     };
   }
 
