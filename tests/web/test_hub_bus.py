@@ -23,6 +23,8 @@ from .conftest import quick_settings
 class Linked(Bus):
     """An in-memory bus: what one hub publishes, the other hubs hear (unless it is switched off)."""
 
+    shared = True
+
     def __init__(self, hubs: list[Hub]):
         self.hubs = hubs
         self.on = True
@@ -126,6 +128,49 @@ def test_a_copy_that_missed_messages_reads_the_store_and_refuses_the_stale_move(
         assert live_b.version == 5 and b.store.load_game(live_a.id).version == 5  # type: ignore[union-attr]
         await a.close()
         await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_page_opening_on_a_copy_that_missed_an_action_is_shown_the_store(tmp_path: Path) -> None:
+    """The scale-out test's failure: process A stored a move and died before telling the others (or
+    its message was still on the way); the person reconnected to process B, whose copy was a move
+    behind, and was shown the old position — and the page already on B waited for a move that had
+    been made. Nothing was lost or doubled (the store refused the next move as stale), but the
+    views were wrong. A page that opens reads the stored version, and a copy behind it catches up."""
+
+    async def scenario() -> None:
+        a, b, bus_a, _ = two_hubs(tmp_path / "games.sqlite3")
+        live_a, tokens = await a.create(NewGame(game="omny", options={"variant": "y", "size": 5}))
+        live_b = await b.get(live_a.id)
+        watching = b.watch(live_b)  # seat 1's page on B
+        bus_a.on = False  # A stores the move and never tells (killed between the two)
+        await a.move(live_a.id, tokens[0], 0, "c3")
+        assert live_b.version == 0
+        reads = b.store.reads
+        opened = await b.opened(live_a.id)  # seat 0's page reconnects on B
+        assert opened is live_b and live_b.version == 1 and live_b.state.record() == live_a.state.record()
+        assert watching.get_nowait()["version"] == 1  # and seat 1's page sees whose turn it is
+        assert b.store.reads == reads + 1
+        await b.opened(live_a.id)  # up to date: only the version is read, never the game
+        assert b.store.reads == reads + 1 and watching.empty()
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_one_process_alone_never_reads_the_store_when_a_page_opens(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        settings = quick_settings(tmp_path / "games.sqlite3", warm_rules=False)
+        store = CountingStore(settings.database_url)
+        hub = Hub(store, settings)
+        live, _ = await hub.create(NewGame(game="omny", options={"variant": "y", "size": 5}))
+        versions = []
+        store.version_of = lambda game_id: versions.append(game_id)  # type: ignore[method-assign]
+        assert await hub.opened(live.id) is live
+        assert versions == [] and store.reads == 0
+        await hub.close()
 
     asyncio.run(scenario())
 

@@ -26,6 +26,12 @@ from .serving import call, free_port, start_server, stop_server
 
 pytestmark = pytest.mark.slow
 
+# Deadlines of the waits below: generous, as a busy machine is slow. The computer's first move on
+# a server process starts its worker process (imports, compiled kernels): half a minute and more
+# on a loaded two-core machine, where it takes a few seconds alone.
+VIEW_WAIT = 60.0
+COMPUTER_WAIT = 300.0
+
 
 class Seat:
     """One person's browser tab: a WebSocket to one server process, holding one seat's token."""
@@ -41,7 +47,7 @@ class Seat:
         self.view: dict[str, Any] = {}
         self.view = self.until(0)
 
-    def until(self, version: int, timeout: float = 20.0) -> dict[str, Any]:
+    def until(self, version: int, timeout: float = VIEW_WAIT) -> dict[str, Any]:
         """The view at `version` or later: the one held, or the next to come (errors fail the test)."""
         if self.view and self.view["version"] >= version:
             return self.view
@@ -66,6 +72,19 @@ class Seat:
 
 def _pick(view: dict[str, Any], rng: random.Random) -> str:
     return rng.choice(view["legal"])
+
+
+def stored_moves(url: str, game_id: str) -> list[str]:
+    """The moves of a game as the database holds them."""
+    from ogames.web.store import Store
+
+    store = Store(url)
+    try:
+        row = store.load_game(game_id)
+        assert row is not None
+        return [entry["move"] for entry in row.moves]
+    finally:
+        store.close()
 
 
 @needs_services
@@ -117,8 +136,12 @@ def test_two_workers_play_across_and_a_killed_one_loses_nothing(services: tuple[
                 if seat.base == base_a:
                     seat.close()
                     pair[index] = Seat(base_b, seat.game_id, seat.seat, seat.token)
-            fresh = pair[0].view  # the reconnected tab's first view: what the database holds
-            stored = [m["move"] for m in fresh["moves"]]
+            # The reconnected tab's first view is what the database holds, even when A stored the
+            # unacknowledged move and died before telling B (B reads the stored version when a
+            # page opens; test_hub_bus.py shows that case alone).
+            stored = stored_moves(url, pair[0].game_id)
+            fresh = pair[0].view
+            assert [m["move"] for m in fresh["moves"]] == stored
             assert stored[: len(played[pair[0].game_id])] == played[pair[0].game_id]
             assert len(stored) <= len(played[pair[0].game_id]) + 1
             played[pair[0].game_id] = stored  # with the unacknowledged move, if it was stored
@@ -163,6 +186,45 @@ def test_two_workers_play_across_and_a_killed_one_loses_nothing(services: tuple[
 
 
 @needs_services
+def test_a_page_opening_after_a_process_died_untold_sees_the_stored_move(services: tuple[Any, Any], tmp_path: Path) -> None:
+    """A process that stored a move and was killed before publishing it: the other process's copy
+    is a move behind. The page that reconnects there (the mover's, whose process died) is shown the
+    stored move, and so is the page that was there all along — it is its turn now. (The dying
+    process is played by this test: it stores the move with the store and tells nobody.)"""
+    from ogames.web.store import Store
+
+    pg, redis = services
+    url = pg.new_database("stored_untold")
+    b, base_b = start_server(url, tmp_path / "b.log", redis=redis.url)
+    tabs: list[Seat] = []
+    try:
+        status, game = call(base_b, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 5}})
+        assert status == 201, game
+        waiting = Seat(base_b, game["id"], 1, game["tokens"]["1"])  # B holds the game live for this page
+        tabs.append(waiting)
+        store = Store(url)
+        try:
+            row = store.load_game(game["id"])
+            assert row is not None and row.version == 0
+            state = ogames.replay(row.record())
+            state.play("c3")
+            store.add_action(game["id"], 0, state.record(), 0)
+        finally:
+            store.close()
+        mover = Seat(base_b, game["id"], 0, game["tokens"]["0"])
+        tabs.append(mover)
+        assert mover.view["version"] == 1 and [m["move"] for m in mover.view["moves"]] == ["c3"]
+        assert waiting.until(1)["mover"] == 1 and "c3" in waiting.view["stones"]
+        waiting.move("a1")  # and the game goes on from there
+        assert mover.until(2)["moves"][-1]["move"] == "a1"
+    finally:
+        for tab in tabs:
+            tab.close()
+        stop_server(b)
+    assert "Traceback" not in (tmp_path / "b.log").read_text()
+
+
+@needs_services
 def test_the_computer_moves_once_when_two_workers_hold_its_game(services: tuple[Any, Any], tmp_path: Path) -> None:
     pg, redis = services
     url = pg.new_database("computer_two_workers")
@@ -181,13 +243,12 @@ def test_the_computer_moves_once_when_two_workers_hold_its_game(services: tuple[
             version = person.view["version"]
             person.move(_pick(person.view, rng))
             for tab in tabs:
-                view = tab.until(version + 2, timeout=60)  # the person's move and the computer's answer
+                view = tab.until(version + 2, timeout=COMPUTER_WAIT)  # the person's move and the computer's answer
                 assert view["problem"] is None and view["version"] == version + 2, view
                 if view["over"]:
                     break
             if person.view["over"]:
                 break
-        time.sleep(1.0)  # a second computer move (from the other worker) would show here
         status, final = call(base_b, f"/api/games/{game['id']}")
         assert final["version"] == person.view["version"] and final["problem"] is None
         assert final["moves"] == person.view["moves"]
@@ -196,6 +257,9 @@ def test_the_computer_moves_once_when_two_workers_hold_its_game(services: tuple[
             tab.close()
         stop_server(a)
         stop_server(b)
+    # With both workers stopped nothing more can be stored: the database holds exactly the moves
+    # the person saw, one computer answer to each of their moves.
+    assert stored_moves(url, game["id"]) == [m["move"] for m in person.view["moves"]]
     logs = (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
     assert "could not move" not in logs and "Traceback" not in logs
 
@@ -239,7 +303,8 @@ def test_the_bus_carries_actions_to_the_other_process_and_one_claim_wins(service
     _, redis = services
 
     async def scenario() -> None:
-        one, two = RedisBus(redis.url, lease_seconds=0.4), RedisBus(redis.url, lease_seconds=0.4)
+        lease = 2.0  # seconds; renewed every lease / 4 while the holder thinks
+        one, two = RedisBus(redis.url, lease_seconds=lease), RedisBus(redis.url, lease_seconds=lease)
         heard: list[tuple[str, str, int, dict[str, Any]]] = []
 
         def listener(name: str) -> Any:
@@ -251,31 +316,40 @@ def test_the_bus_carries_actions_to_the_other_process_and_one_claim_wins(service
         async def nothing() -> None:
             return None
 
+        async def until(condition: Any, timeout: float = 20.0) -> None:
+            deadline = time.monotonic() + timeout
+            while not await condition():
+                assert time.monotonic() < deadline, "the condition did not hold in time"
+                await asyncio.sleep(0.02)  # a poll
+
+        async def both_subscribed() -> bool:  # (PUBSUB NUMPAT counts patterns, not subscribers)
+            return sum(int(client.get("psub", 0)) > 0 for client in await one.redis.client_list()) >= 2
+
+        async def free(key: str) -> bool:
+            return not await one.redis.exists(key)
+
+        async def anything_heard() -> bool:
+            return bool(heard)
+
         await one.start(listener("one"), nothing)
         await two.start(listener("two"), nothing)
-        for _ in range(200):  # both subscribed (a fixed pause was too short on a loaded machine)
-            if await one.redis.execute_command("PUBSUB", "NUMPAT") >= 2:
-                break
-            await asyncio.sleep(0.05)
+        await until(both_subscribed)
         await one.publish("g1", 3, {"move": "c3"})
-        for _ in range(50):
-            if heard:
-                break
-            await asyncio.sleep(0.05)
+        await until(anything_heard)
         assert heard == [("two", "g1", 3, {"move": "c3"})]  # a process does not hear itself
 
         thinking = True
         assert await one.claim("g1", 4, lambda: thinking)
         assert not await two.claim("g1", 4, lambda: True)
-        await asyncio.sleep(0.6)  # longer than the lease: the holder renews it while it thinks
+        await asyncio.sleep(lease * 1.5)  # time passes beyond the lease: the holder renews it while it thinks
         assert not await two.claim("g1", 4, lambda: True)
         thinking = False
-        await asyncio.sleep(0.3)  # the holder gives it up when done
+        await until(lambda: free("ogames:turn:g1:4"))  # the holder gives it up when done
         assert await two.claim("g1", 4, lambda: False)
 
         assert await one.claim("g1", 9, lambda: True)
         await one.close()  # the holder dies: its lease lapses
-        await asyncio.sleep(0.6)
+        await until(lambda: free("ogames:turn:g1:9"), timeout=lease * 5)
         assert await two.claim("g1", 9, lambda: False)
         await two.close()
 

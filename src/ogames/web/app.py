@@ -342,7 +342,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/g/{game_id}")
     async def live_game(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of(websocket)
-        live = await open_live(websocket, hub.get, game_id)
+        live = await open_live(websocket, hub.opened, game_id)
         if live is None:
             return
         limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)

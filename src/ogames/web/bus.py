@@ -51,6 +51,7 @@ class Bus:
     """One server process alone: nothing to publish, and every computer move is its own."""
 
     lease_seconds = 10.0
+    shared = False  # whether other processes store actions too (a copy held here can fall behind the store)
 
     async def start(self, heard: Heard, resync: Resync) -> None:
         """Begin listening for other processes' actions (nothing to hear when alone)."""
@@ -69,6 +70,8 @@ class Bus:
 
 class RedisBus(Bus):
     """Server processes sharing one database, in step through one Redis (pub/sub and keys)."""
+
+    shared = True
 
     def __init__(self, url: str, lease_seconds: float = 10.0):
         try:

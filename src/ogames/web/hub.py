@@ -271,6 +271,24 @@ class Hub(Announcer[LiveGame]):
         self._start_computer(live)
         return live
 
+    async def opened(self, game_id: str) -> LiveGame:
+        """A live game for a page that opens on it (`get`), up to date with the store: another
+        server process may have stored an action this copy has not heard of — its message is late
+        or lost, or that process died between storing the action and telling the others. A page
+        that reconnects here after its own process died starts from what the database holds, and
+        the pages already here are shown it too."""
+        held = game_id in self.live
+        live = await self.get(game_id)
+        if held and self.bus.shared:
+            try:
+                stored = await asyncio.to_thread(self.store.version_of, live.id)
+            except StorageError as exc:  # the database is away: the copy held here is the best there is
+                log.warning("game %s: its stored version could not be read: %s", live.id, exc)
+                return live
+            if stored is not None and stored > live.version:
+                await self.heard(live.id, stored, {})  # as if its message had come: read the store
+        return live
+
     def games_against_someone(self) -> list[Watched]:
         """The live games held here that are played against someone (not analysable yet), for the
         analysis gate: no analysis may show a position one of them has been through (web/hints.py)."""

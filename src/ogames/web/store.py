@@ -391,6 +391,12 @@ class Store:
         return self.recent_games(limit, ("over",))
 
     @guarded()
+    def version_of(self, game_id: str) -> int | None:
+        """A stored game's version (its count of accepted actions), or None if there is no such game."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+
+    @guarded()
     def move_count(self, game_id: str) -> int:
         """How many record entries a game has stored (for tests and checks)."""
         with self.engine.connect() as conn:
