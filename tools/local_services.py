@@ -3,8 +3,10 @@ test and the load benchmark.
 
 Debian's `postgresql` and `redis-server` packages provide the programs (`.ci/run` installs them);
 PostgreSQL refuses to run as root, so when run as root its data folder belongs to the `postgres`
-user and `initdb` and `postgres` run as that user (through `runuser`). Both run in the foreground
-as child processes and are stopped with them; their data lives in a temporary folder.
+user and `initdb` and `postgres` run as that user. Both run in the foreground as child processes,
+each in a process group of its own (tools/process_groups.py), and are stopped with everything they
+started (PostgreSQL with a fast shutdown, which ends its sessions); their data lives in a
+temporary folder.
 
     with postgres() as pg, redis_server() as redis:
         pg.new_database("games")   # -> postgresql+psycopg://postgres@127.0.0.1:PORT/games
@@ -18,6 +20,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -25,6 +28,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import process_groups
 
 
 def free_port() -> int:
@@ -68,14 +74,8 @@ def _wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path, t
     raise RuntimeError(f"{what} did not listen on port {port} within {timeout:.0f} s")
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+def _stop(process: subprocess.Popen, first: int = signal.SIGTERM) -> None:
+    process_groups.end(process, first=first, grace=20.0)
 
 
 @dataclass
@@ -109,28 +109,29 @@ def postgres() -> Iterator[Postgres]:
     if bin_dir is None:
         raise RuntimeError("PostgreSQL's programs are not installed")
     folder = Path(tempfile.mkdtemp(prefix="ogames-pg-"))
-    as_user: list[str] = []
+    as_user: dict[str, Any] = {}
     if os.geteuid() == 0:  # PostgreSQL never runs as root
         user = pwd.getpwnam("postgres")
         os.chown(folder, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
+        as_user = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
     data, log = folder / "data", folder / "postgres.log"
     try:
         subprocess.run(
-            [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"],
+            [str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"],
             check=True,
             capture_output=True,
+            **as_user,
         )
         port = free_port()
         settings = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
-        command = [*as_user, str(bin_dir / "postgres"), "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(folder)]
+        command = [str(bin_dir / "postgres"), "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(folder)]
         with log.open("w") as output:
-            process = subprocess.Popen([*command, *settings], stdout=output, stderr=subprocess.STDOUT)
+            process = process_groups.spawn([*command, *settings], stdout=output, stderr=subprocess.STDOUT, **as_user)
         try:
             _wait_for_port(port, process, "PostgreSQL", log)
             yield Postgres(port, process)
         finally:
-            _stop(process)
+            _stop(process, signal.SIGINT)  # a fast shutdown: open sessions are ended, not waited for
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -157,7 +158,7 @@ def redis_server() -> Iterator[Redis]:
     command += ["--dir", str(folder)]
     try:
         with log.open("w") as output:
-            process = subprocess.Popen([*command, "--daemonize", "no"], stdout=output, stderr=subprocess.STDOUT)
+            process = process_groups.spawn([*command, "--daemonize", "no"], stdout=output, stderr=subprocess.STDOUT)
         try:
             _wait_for_port(port, process, "Redis", log)
             yield Redis(port, process)

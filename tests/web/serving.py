@@ -1,4 +1,7 @@
-"""`ogames serve` as a separate process on a free loopback port, for the browser and restart tests."""
+"""`ogames serve` as a separate process on a free loopback port, for the browser and restart tests.
+
+The server runs in a process group of its own (tools/process_groups.py): stopping it ends what it
+started too (the computer's worker processes, multiprocessing's resource tracker)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import process_groups  # tools/, on pytest's pythonpath
 
 # Debian's Chromium, which the browser tests drive (`playwright install` cannot download browsers here).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -56,7 +61,7 @@ def start_server(
         command += ["--redis", redis]
     command += extra
     output = log.open("a")
-    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    process = process_groups.spawn(command, stdout=output, stderr=subprocess.STDOUT)
     output.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
@@ -76,18 +81,9 @@ def start_server(
 
 
 def stop_server(process: subprocess.Popen, kill: bool = False) -> None:
-    """Stop a server: politely (SIGTERM), or at once (SIGKILL, as a crash would)."""
-    if process.poll() is not None:
-        return
-    if kill:
-        process.kill()
-    else:
-        process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
+    """Stop a server and everything it started: politely (SIGTERM), or at once (SIGKILL to the
+    server alone, as a crash would; what it started is ended after)."""
+    process_groups.end(process, kill=kill)
 
 
 def call(base: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:

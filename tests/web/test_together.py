@@ -219,7 +219,11 @@ def test_a_computer_thinking_during_an_undo_has_its_move_dropped(client: TestCli
         view = receive_state(ws, lambda view: view["version"] == 2)
         assert view["ply"] == 0 and not view["thinking"] and view["mover"] == 0
         release.set()
-        time.sleep(0.3)  # the computer's move comes back and is dropped
+        thinker = client.app.state.hub.live[game_id].ai_task
+        deadline = time.monotonic() + 30
+        while not thinker.done():  # until the computer's move has come back (and been dropped)
+            assert time.monotonic() < deadline, "the computer's turn did not end"
+            time.sleep(0.01)
         ws.send_json({"type": "ping"})
         assert ws.receive_json()["type"] == "pong"  # no new view came before the pong
     view = client.get(f"/api/games/{game_id}").json()
