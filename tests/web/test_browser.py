@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .serving import CHROMIUM
+from .serving import CHROMIUM, COMPUTER_WAIT_MS
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -187,7 +187,7 @@ def test_against_the_computer_to_the_end(browser: Any, server: str, shots: Path)
     expect(page.locator("#seats li").nth(1)).to_contain_text("computer (level 7)")
     page.click('[data-cell="b2"]')
     expect(page.locator(".thinking")).to_be_visible()
-    expect(page.locator("#moves li")).to_have_count(2, timeout=60_000)
+    expect(page.locator("#moves li")).to_have_count(2, timeout=COMPUTER_WAIT_MS)
     expect(page.locator("#status")).to_contain_text("your turn")
     page.screenshot(path=str(shots / "web-game.png"))
     for _ in range(12):

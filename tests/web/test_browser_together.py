@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .serving import CHROMIUM
+from .serving import CHROMIUM, COMPUTER_WAIT_MS
 from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
 
 pytestmark = [
@@ -191,7 +191,7 @@ def test_undo_against_the_computer_and_omega_with_three_seats(browser: Any, serv
         count = page.locator("[data-cell][data-stone]").count()
         page.locator("[data-cell][data-legal]").first.click()
         expect(page.locator("[data-cell][data-stone]")).to_have_count(count + 1)
-    expect(page.locator("#moves li")).to_have_count(2, timeout=60_000)
+    expect(page.locator("#moves li")).to_have_count(2, timeout=COMPUTER_WAIT_MS)
     expect(page.locator("#status")).to_contain_text("your turn")
     expect(page.locator("#seats li.to-move")).to_contain_text("player 3")
     page.click("#undo")  # seat 3 is to move: the computer's turn and seat 1's last stone come back
@@ -227,11 +227,11 @@ def test_a_declined_take_back_is_told_to_the_asker(browser: Any, server: str, sh
 def test_undo_waits_for_a_persons_move_when_the_computer_opens(browser: Any, server: str) -> None:
     page = new_page(browser)
     start_by_seat(page, server, "onyx", ["computer:1", "here"])
-    expect(page.locator("#status")).to_contain_text("your turn", timeout=60_000)
+    expect(page.locator("#status")).to_contain_text("your turn", timeout=COMPUTER_WAIT_MS)
     expect(page.locator("#moves li")).to_have_count(1)
     expect(page.locator("#undo")).to_be_hidden()  # the computer's opening is not the person's to take back
     page.locator("[data-cell][data-legal]").first.click()
-    expect(page.locator("#moves li")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#moves li")).to_have_count(3, timeout=COMPUTER_WAIT_MS)
     expect(page.locator("#undo")).to_be_visible()
     page.click("#undo")
     expect(page.locator("#moves li")).to_have_count(1)
