@@ -78,6 +78,24 @@ def _stop(process: subprocess.Popen, first: int = signal.SIGTERM) -> None:
     process_groups.end(process, first=first, grace=20.0)
 
 
+def _wait_until_accepting(bin_dir: Path, port: int, process: subprocess.Popen, log: Path, timeout: float = 60.0) -> None:
+    """Until PostgreSQL accepts sessions: it listens on its port a while before (a session is then
+    refused with "the database system is starting up"), longer on a busy machine."""
+    if not (bin_dir / "pg_isready").exists():  # the client programs come with the server's package; if not, the port must do
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"PostgreSQL stopped: {log.read_text()[-1500:]}")
+        ready = subprocess.run(
+            [str(bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-q"], check=False
+        )
+        if ready.returncode == 0:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"PostgreSQL did not accept sessions on port {port} within {timeout:.0f} s")
+
+
 @dataclass
 class Postgres:
     """A running throwaway PostgreSQL: superuser `postgres`, trusted on loopback."""
@@ -129,6 +147,7 @@ def postgres() -> Iterator[Postgres]:
             process = process_groups.spawn([*command, *settings], stdout=output, stderr=subprocess.STDOUT, **as_user)
         try:
             _wait_for_port(port, process, "PostgreSQL", log)
+            _wait_until_accepting(bin_dir, port, process, log)
             yield Postgres(port, process)
         finally:
             _stop(process, signal.SIGINT)  # a fast shutdown: open sessions are ended, not waited for
