@@ -1,14 +1,12 @@
-"""`ogames serve` as a process for the hostile tests: started on a free loopback port, stopped
-with every process it started; its process tree; HTTP requests and WebSockets from a chosen
+"""`ogames serve` as a process for the hostile tests (started and stopped as tests/web/serving.py
+does, with every process it started); its process tree; HTTP requests and WebSockets from a chosen
 loopback address (each address is another client to the server's per-client limits)."""
 
 from __future__ import annotations
 
 import http.client
 import json
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +16,8 @@ from typing import Any
 
 import psutil
 from websockets.sync.client import ClientConnection, connect
+
+from web.serving import start_server, stop_server
 
 
 @dataclass
@@ -41,46 +41,17 @@ class Server:
         return self.log.read_text(errors="replace")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start(folder: Path, timeout: float = 90.0) -> Server:
     """A server on a new SQLite file in `folder`, once it answers; its output goes to server.log."""
-    port = free_port()
     log = folder / "server.log"
-    database = f"sqlite:///{folder / 'g.sqlite3'}"
-    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", database]
-    with log.open("a") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-    server = Server(process, port, log)
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            raise AssertionError("the server stopped: " + server.log_text())
-        try:
-            if request(server, "GET", "/", timeout=2)[0] == 200:
-                return server
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop(server)
-            raise AssertionError(f"the server did not answer within {timeout:.0f} s")
-        time.sleep(0.2)
+    process, base = start_server(folder / "g.sqlite3", log, timeout=timeout)
+    return Server(process, int(base.rsplit(":", 1)[1]), log)
 
 
 def stop(server: Server) -> None:
-    """Stop the server politely, then end whatever of its tree is left."""
+    """Stop the server politely, then end whatever of its tree is left (in its process group or not)."""
     family = server.descendants()
-    if server.process.poll() is None:
-        server.process.terminate()
-        try:
-            server.process.wait(20)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(10)
+    stop_server(server.process)
     for process in family:
         try:
             process.kill()
