@@ -344,7 +344,7 @@ def test_info_reports_the_search() -> None:
     bot = CompiledMcts(think=0.2, seed=1)
     move = bot.choose(state)
     info = bot.info()
-    assert info["iterations"] > 100 and 0.1 < info["seconds"] < 1.0
+    assert info["iterations"] > 100 and 0.1 < info["seconds"] < 0.2 + 2.0  # room for a loaded machine
     assert info["move"] == move and len(info["pv"]) >= 2 and 0.0 <= info["value"] <= 1.0
     assert info["nodes"] > 1
 

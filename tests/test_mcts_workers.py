@@ -146,7 +146,7 @@ def test_a_time_budget_is_shared_by_the_workers() -> None:
     bot = CompiledMcts(think=0.2, seed=1, workers=2)
     move = bot.choose(state)
     info = bot.info()
-    assert move in state.legal_moves() and 0.1 < info["seconds"] < 1.5
+    assert move in state.legal_moves() and 0.1 < info["seconds"] < 0.2 + 2.0
     assert all(done > 0 for done in info["worker_iterations"]) and info["iterations"] == sum(info["worker_iterations"])
 
 

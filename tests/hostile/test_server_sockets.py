@@ -6,6 +6,7 @@ refused, and heavy drawing elsewhere does not hold a game's pings."""
 from __future__ import annotations
 
 import json
+import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -19,9 +20,12 @@ from ogames.web.omiga_routes import BURST as OMIGA_BURST
 from ogames.web.settings import Settings
 
 BOARD_BURST = int(Settings().ws_burst)
-# Pings answered while other clients create large boards (each drawn in a thread): a generous
-# bound for a shared, loaded machine — benchmarks/bench_starvation.py measures the real figure.
-PING_BOUND = 2.0
+# Pings answered while other clients create large boards (each drawn in a thread): generous bounds
+# for a shared, loaded machine, where a ping now and then waits for the CPU whatever the server
+# does — benchmarks/bench_starvation.py measures the real figures. With the boards drawn on the
+# event loop the median ping took 1.8 s and the slowest 7.8 s.
+PING_BOUND = 1.0  # the median
+SLOWEST_PING_BOUND = 5.0
 
 
 @pytest.fixture(scope="module")
@@ -199,4 +203,5 @@ def test_pings_are_answered_while_other_clients_create_large_boards(server: Serv
             for thread in makers:
                 thread.join(120)
     assert set(created) == {201}
-    assert max(delays) < PING_BOUND, f"slowest ping {max(delays):.2f} s"
+    assert statistics.median(delays) < PING_BOUND, f"median ping {statistics.median(delays):.2f} s"
+    assert max(delays) < SLOWEST_PING_BOUND, f"slowest ping {max(delays):.2f} s"

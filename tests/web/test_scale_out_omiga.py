@@ -334,10 +334,11 @@ def test_a_referee_steps_down_when_its_lease_is_taken_and_hands_its_tables_over_
         await until(lambda: not live_b.remote or not live_a.remote)
         referee, other, other_relay = (b, a, relay_a) if not live_b.remote else (a, b, relay_b)
         assert referee.tables[live_a.id].version == 0
-        # The referee stops politely: its lease is given up, and the other takes over at once.
+        # The referee stops politely: its lease is given up, and the other takes the table over
+        # (at once on a quiet machine; the deadline leaves room for a busy one).
         await (relay_b if referee is b else relay_a).close()
         taken = other.tables[live_a.id]
-        await until(lambda: not taken.remote, seconds=0.6 / 3 + 1.0)
+        await until(lambda: not taken.remote)
         await other_relay.close()
         for made, bus in ((a, bus_a), (b, bus_b)):  # as the server stops: presence, then the bus
             await made.presence.close()

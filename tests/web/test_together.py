@@ -370,22 +370,27 @@ def test_a_bad_clock_in_the_form_is_explained(client: TestClient) -> None:
 
 
 def test_the_clock_charges_the_mover_adds_the_increment_and_a_flag_falls(client: TestClient) -> None:
-    made = new_game(client, clock={"minutes": 0.05, "increment": 1})  # 3 seconds + 1 a move
+    made = new_game(client, clock={"minutes": 0.1, "increment": 1})  # 6 seconds + 1 a move
     game_id, tokens = made["id"], made["tokens"]
     clock = made["view"]["clock"]
-    assert clock == {"base": 3.0, "increment": 1.0, "remaining": [3.0, 3.0], "running": None, "flagged": None}
+    assert clock == {"base": 6.0, "increment": 1.0, "remaining": [6.0, 6.0], "running": None, "flagged": None}
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         receive_state(ws)
         view = move(client, game_id, tokens["0"], 0, "b2").json()  # each seat's first turn is not timed
-        assert view["clock"]["running"] is None and view["clock"]["remaining"] == [3.0, 3.0]
+        assert view["clock"]["running"] is None and view["clock"]["remaining"] == [6.0, 6.0]
         time.sleep(0.3)
+        started = time.monotonic()  # Black's clock starts during the next call, not before
         view = move(client, game_id, tokens["1"], 1, "a1").json()
-        assert view["clock"]["running"] == 0 and view["clock"]["remaining"][1] == 3.0  # White's first turn was free
-        assert 2.5 < view["clock"]["remaining"][0] <= 3.0  # Black's runs (the view is made a moment later)
-        time.sleep(0.5)
+        assert view["clock"]["running"] == 0 and view["clock"]["remaining"][1] == 6.0  # White's first turn was free
+        # Black's runs: charged no more than the time since the call began (the view is made a moment later)
+        assert 6.0 - (time.monotonic() - started) <= view["clock"]["remaining"][0] <= 6.0
+        time.sleep(0.5)  # Black thinks half a second
         view = move(client, game_id, tokens["0"], 2, "c1").json()
+        spent = time.monotonic() - started
         left = view["clock"]["remaining"][0]
-        assert 2.6 < left < 3.6  # 3 s, less half a second (and the call's own time), plus the increment
+        # 6 s, less at least the half second Black thought and at most all the time since its clock
+        # could have started (however slow the machine), plus the increment
+        assert 6.0 + 1.0 - spent <= left <= 6.0 + 1.0 - 0.5
         assert view["clock"]["running"] == 1
         view = receive_state(ws, lambda view: view["over"])  # nobody moves: White's flag falls
     assert view["result"]["on_time"] and view["result"]["winner"] == "black"
