@@ -30,6 +30,22 @@ def run_block(path: Path, fence: int, body: str) -> None:
     assert result.failed == 0, "".join(output)
 
 
+def test_the_readme_is_a_front_door_that_starts_with_the_two_commands() -> None:
+    """The README stays short (details belong in docs/), and its first command block is the two
+    commands that set everything up on a fresh machine: one starts the web server, one runs every
+    test. Both scripts are there and executable."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150, "README.md is over 150 lines: move the details into docs/"
+    first = re.search(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    assert first is not None and first.group(1) == "bash", "README.md's first block is not the set-up commands"
+    commands = [line.split("#")[0].strip() for line in first.group(2).splitlines()]
+    assert commands == ["scripts/start.sh", "scripts/test.sh"]
+    assert text.index("```bash") < 3000, "the two commands must come near the top"
+    for command in commands:
+        script = ROOT / command
+        assert script.is_file() and script.stat().st_mode & 0o111, f"{command} is missing or not executable"
+
+
 def test_the_readme_python_examples_run_as_doctests() -> None:
     blocks = python_blocks(README.read_text(encoding="utf-8"))
     assert blocks, "README.md has no ```python block"
