@@ -82,14 +82,47 @@ def test_a_translated_page_keeps_the_options_drawings_and_headings_of_the_englis
             assert (RULES / "ru" / target).resolve().is_file(), f"docs/rules/ru/{name}.md links to {target}: not there"
 
 
-def test_links_resolve_and_nothing_points_outside_the_repository() -> None:
-    for path in [ROOT / "README.md", ROOT / "docs" / "architecture.md", *RULES.glob("*.md")]:
-        text = path.read_text(encoding="utf-8")
-        assert "shared/" not in text and "RULES.md" not in text, f"{path.name} points outside the project"
-        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
-            if "://" in target:
-                continue
-            assert (path.parent / target).exists(), f"{path.name} links to {target}, which does not exist"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+FENCED = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces to
+    hyphens, a repeated heading numbered -1, -2 …"""
+    found: set[str] = set()
+    times: dict[str, int] = {}
+    for heading in re.findall(r"^#+ +(.+?) *#*$", FENCED.sub("", text), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found.add(f"{slug}-{times[slug]}" if slug in times else slug)
+        times[slug] = times.get(slug, 0) + 1
+    return found
+
+
+def test_anchors_follow_githubs_rule() -> None:
+    page = "# A map of the code\n## How it is built (`ogames.arena`)\n## Three- and four-player Omega's own ladder\n"
+    assert anchors(page) == {
+        "a-map-of-the-code",
+        "how-it-is-built-ogamesarena",
+        "three--and-four-player-omegas-own-ladder",
+    }
+    assert anchors("## Tests\n## Tests\n```\n# not a heading\n```\n") == {"tests", "tests-1"}
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_links_resolve_and_nothing_points_outside_the_repository(path: Path) -> None:
+    """Every relative link of the README and of every page in docs/ names a file or folder of the
+    repository, and a link to a heading (`page.md#heading`) names a heading that page has."""
+    text = path.read_text(encoding="utf-8")
+    assert "shared/" not in text and "RULES.md" not in text, f"{path.name} points outside the project"
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", FENCED.sub("", text)):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        linked = (path.parent / target).resolve() if target else path
+        assert linked.exists(), f"{path.relative_to(ROOT)} links to {target}, which does not exist"
+        assert ROOT in linked.parents or linked == ROOT, f"{path.relative_to(ROOT)} links outside the repository: {target}"
+        if anchor and linked.suffix == ".md":
+            headings = anchors(linked.read_text(encoding="utf-8"))
+            assert anchor in headings, f"{path.relative_to(ROOT)} links to {target}#{anchor}: no such heading"
 
 
 def test_pages_carry_drawings_and_fit_80_columns() -> None:
