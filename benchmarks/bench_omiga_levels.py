@@ -12,7 +12,7 @@ the player of issue 19 that lays a fitting card every 0.6 s; then level N + 1 ag
 Every game is simulated on the clock the bots meet on the site (`arena.realtime_match.play_game`):
 a player looks at the table, decides, and its action arrives its reaction time later, when the
 referee judges it against the table as it is then; the site's bots do the same
-(`web.omiga_live._run_bot`: decide on the table they looked at, act `delay` seconds after looking),
+(`web.omiga.live._run_bot`: decide on the table they looked at, act `delay` seconds after looking),
 so the simulation is what a person meets there, without the wall clock or the machine's load.
 
 Game n of every pair deals from seed `--seed` + n, and the first player of the pair lays White in

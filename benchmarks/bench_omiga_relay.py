@@ -2,7 +2,7 @@
 
 Starts a throwaway PostgreSQL and Redis (tools/local_services.py) and two `ogames serve`
 processes, A and B. Each table is created on A (A referees it); white's page is on A, black's on
-B, so black's cards are relayed through Redis (web/omiga_relay.py). The two lay cards in turn and
+B, so black's cards are relayed through Redis (web/omiga/relay.py). The two lay cards in turn and
 every action's round trip is timed, from sending it to its verdict: white's are judged where they
 arrive, black's cross to A and back. `seen` is from sending a card to the other page's view
 containing it.

@@ -2,7 +2,7 @@
 writers and readers at once, for the three ways to keep a file fault from killing the server.
 
 - `exclusive-wal` (the store as it is): WAL with EXCLUSIVE locking, one connection that the
-  store's calls take turns on (web/store_faults.py's OneAtATime). No shared memory is mapped.
+  store's calls take turns on (web/core/store_faults.py's OneAtATime). No shared memory is mapped.
 - `shared-wal` (the store before): WAL shared between pooled connections, readers in parallel,
   writers one at a time behind a lock. Its `-shm` index is memory-mapped: a SIGBUS risk.
 - `rollback` (journal_mode=PERSIST, synchronous=FULL): no mapping either, but a commit syncs
@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import create_engine, event
 
 import ogames
-from ogames.web.store import Store
+from ogames.web.core.store import Store
 
 
 class Pooled(Store):

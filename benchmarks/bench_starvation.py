@@ -50,7 +50,7 @@ from websockets.sync.client import ClientConnection, connect
 import ogames
 from ogames.players import player
 from ogames.players.levels import OMIGA_LEVELS
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
 
 SETTINGS = Settings()
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import ogames
-from ogames.web.store import Store
-from ogames.web.store_faults import StorageError
+from ogames.web.core.store import Store
+from ogames.web.core.store_faults import StorageError
 
 ROOT = Path(__file__).resolve().parents[1]
 

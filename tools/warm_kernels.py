@@ -14,8 +14,8 @@ import ogames
 from ogames.players.compiled_mcts import warm_up as warm_search
 from ogames.players.levels import omiga_spec
 from ogames.rules import available
-from ogames.web.omiga_ai import warm_up as warm_bot
-from ogames.web.warm import CONFIGURATIONS, warm_rules
+from ogames.web.core.warm import CONFIGURATIONS, warm_rules
+from ogames.web.omiga.ai import warm_up as warm_bot
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import psutil
 import pytest
 from server_process import Server, post, request, serving
 
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
 
 MB = 1 << 20
 HUGE = 50 * MB

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from server_process import Server, post, receive, receive_until, request, serving, socket_to
 
-from ogames.web.omiga_routes import BURST as OMIGA_BURST
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
+from ogames.web.omiga.routes import BURST as OMIGA_BURST
 
 BOARD_BURST = int(Settings().ws_burst)
 # Pings answered while other clients create large boards (each drawn in a thread): generous bounds

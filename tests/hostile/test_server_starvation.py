@@ -17,7 +17,7 @@ import pytest
 from server_process import Server, post, receive_until, request, serving, socket_to, wait_for
 
 import ogames
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
 
 SETTINGS = Settings()
 # A level-1 computer searches ten iterations, a few milliseconds: its reply is due at once. The

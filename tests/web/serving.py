@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
 
 
 # `ogames serve` with the server's secret seed replaced by a known one (the arguments follow).
-KNOWN_DEAL = "from ogames.web import omiga_live; omiga_live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
+KNOWN_DEAL = "from ogames.web.omiga import live; live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
 
 # How long a browser test waits for a move of the computer (ms): generous, as the first one on a
 # server starts its worker process (imports, compiled kernels), which takes half a minute and more

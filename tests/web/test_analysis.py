@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ogames
-from ogames.web import replaying
-from ogames.web.hub import Refusal
+from ogames.web.boards import replaying
+from ogames.web.boards.hub import Refusal
 
 from .conftest import create
 from .test_replay import finished_record
@@ -165,7 +165,7 @@ def test_an_omiga_zen_record_is_analysed_with_its_card_marked(client: TestClient
 def test_an_analysis_models_the_opponent_strong(monkeypatch: pytest.MonkeyPatch) -> None:
     """The worth shown is the position's own: the default search turns to a weak model of the
     opponent when it is behind, which an analysis must not (it would flatter the losing side)."""
-    from ogames.web import ai
+    from ogames.web.boards import ai
 
     made: list[dict[str, Any]] = []
     real = ai.player

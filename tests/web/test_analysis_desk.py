@@ -1,4 +1,4 @@
-"""The analysis desk (web/analysis.py): quotas, caps, the line, cancellation — with searches that
+"""The analysis desk (web/boards/analysis.py): quotas, caps, the line, cancellation — with searches that
 are stand-ins (a function that waits for the test) in thread lanes, and one real worker process
 for what only a process does (a cancelled search killed, its worker replaced)."""
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from ogames.web.analysis import AnalysisDesk
-from ogames.web.common import Refusal
-from ogames.web.settings import Settings
-from ogames.web.workers import ProcessLane, ThreadLane
+from ogames.web.boards.analysis import AnalysisDesk
+from ogames.web.core.common import Refusal
+from ogames.web.core.settings import Settings
+from ogames.web.core.workers import ProcessLane, ThreadLane
 
 
 def desk(**changes: Any) -> AnalysisDesk:

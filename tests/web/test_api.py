@@ -336,7 +336,7 @@ def test_no_token_reaches_a_watcher_or_the_logs(client: TestClient, caplog: pyte
 
 
 def test_the_database_url_can_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ogames.web.settings import Settings
+    from ogames.web.core.settings import Settings
 
     url = f"sqlite:///{tmp_path / 'env.sqlite3'}"
     monkeypatch.setenv("OGAMES_DATABASE_URL", url)
@@ -357,7 +357,7 @@ def test_a_missing_game_is_refused_on_the_socket(client: TestClient) -> None:
 
 
 def test_a_failing_computer_is_reported_and_tries_again_later(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ogames.web import ai
+    from ogames.web.boards import ai
 
     real = ai.choose_move
     monkeypatch.setattr(ai, "choose_move", lambda record, spec: (_ for _ in ()).throw(RuntimeError("boom")))

@@ -1,4 +1,4 @@
-"""The board part of the web views (`ogames.web.board`) and the earlier-position endpoint: the real
+"""The board part of the web views (`ogames.web.boards.board`) and the earlier-position endpoint: the real
 drawing of every board kind, the cells outlined as the win, Omny's largest region, Omega's groups,
 Onyx's captures, the stone places the page puts its hover preview on, and the positions of the
 move list."""
@@ -17,7 +17,7 @@ from ogames.draw import board_svg as draw_board
 from ogames.draw.boards import stone_places
 from ogames.kernels.omny import region_stars_reference
 from ogames.rules.protocol import State
-from ogames.web.board import board_part, board_setup, move_list, omny_regions, position_state, position_view, winning_cells
+from ogames.web.boards.board import board_part, board_setup, move_list, omny_regions, position_state, position_view, winning_cells
 
 from .conftest import create
 

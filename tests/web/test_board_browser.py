@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import ogames
-from ogames.web.board import board_part
+from ogames.web.boards.board import board_part
 
 from .serving import CHROMIUM, call
 from .test_browser import PHONE, new_page, playwright_api

@@ -1,4 +1,4 @@
-"""Fischer clocks and take-backs (web/clock.py), on any sequence of moves and take-backs: a person's
+"""Fischer clocks and take-backs (web/boards/clock.py), on any sequence of moves and take-backs: a person's
 time is always its base, less every second it has used, plus the increments of the moves still
 on the board (so undo and play again never earns one twice); a computer's clock after a take-back
 is what it was at that position; a clock survives being stored."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from ogames.web.clock import Clock, NoTakeBack
+from ogames.web.boards.clock import Clock, NoTakeBack
 
 STEP = 0.125  # thinking times in eighths of a second: sums stay exact at the clock's 3 decimals
 

@@ -1,4 +1,4 @@
-"""The analysis gate's positions (web/hints.py): a game's positions are every one it has been
+"""The analysis gate's positions (web/boards/hints.py): a game's positions are every one it has been
 through, worked out move by move as from scratch; a position is the same whatever order its
 stones were laid in and on a custom board made like the game's, and not the same once a stone
 differs."""
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
-from ogames.web.hints import Watched, is_hint, position_key, positions_of
+from ogames.web.boards.hints import Watched, is_hint, position_key, positions_of
 
 GAMES = [
     ("omny", {"variant": "y", "size": 5}),

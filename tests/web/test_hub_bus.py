@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from ogames.web.bus import Bus
-from ogames.web.hub import Hub, Refusal
-from ogames.web.protocol import NewGame
-from ogames.web.store import Store
+from ogames.web.boards.hub import Hub, Refusal
+from ogames.web.core.bus import Bus
+from ogames.web.core.protocol import NewGame
+from ogames.web.core.store import Store
 
 from .conftest import quick_settings
 
@@ -232,7 +232,7 @@ def test_a_take_back_message_about_another_position_or_malformed_changes_nothing
 
 def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
     pytest.importorskip("redis")
-    from ogames.web.bus import RedisBus
+    from ogames.web.core.bus import RedisBus
 
     bus = RedisBus("redis://127.0.0.1:1")  # never connects: only its reading of messages is tried
     heard: list[tuple[str, int, dict[str, Any]]] = []
@@ -260,7 +260,7 @@ def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
 
 
 def test_side_tasks_are_kept_logged_when_they_fail_and_stopped_at_close(caplog: pytest.LogCaptureFixture) -> None:
-    from ogames.web.background import Background
+    from ogames.web.core.background import Background
 
     async def scenario() -> None:
         side = Background("tested part")
@@ -280,7 +280,7 @@ def test_side_tasks_are_kept_logged_when_they_fail_and_stopped_at_close(caplog: 
 
 
 def test_a_listener_subscribes_again_after_redis_goes_away_and_says_so() -> None:
-    from ogames.web.background import listen
+    from ogames.web.core.background import listen
 
     class PubSub:
         def __init__(self, redis: Any) -> None:

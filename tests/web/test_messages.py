@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import ogames
 from ogames.errors import IllegalMove
 from ogames.web import i18n
+from ogames.web.core.names import move_words, seat_name
 from ogames.web.messages import COLOUR_FORMS, TEXTS, colour_words, word
-from ogames.web.names import move_words, seat_name
 from ogames.wording import Said, as_json, from_json, say
 
 SOURCE = Path(ogames.__file__).parent
@@ -133,7 +133,7 @@ sentences = st.deferred(lambda: st.builds(
 
 @given(sentences)
 def test_a_sentence_crosses_json_with_its_key_and_words(sentence: Said) -> None:
-    """What crosses Redis between server processes (omiga_relay.py) is worded the same after."""
+    """What crosses Redis between server processes (web/omiga/relay.py) is worded the same after."""
     import json
 
     again = from_json(json.loads(json.dumps(as_json(sentence))))

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ogames.web import create_app, omiga_live, omiga_routes
+from ogames.web import create_app
+from ogames.web.omiga import live as omiga_live
+from ogames.web.omiga import routes as omiga_routes
 
 from .conftest import quick_settings
 

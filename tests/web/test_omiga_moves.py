@@ -1,4 +1,4 @@
-"""Omiga's move list and zen hint as the page gets them (web/omiga_view.py): a move says what was
+"""Omiga's move list and zen hint as the page gets them (web/omiga/view.py): a move says what was
 done with the card drawn as it lies, never its number; a zen hint names the hand card, the cell and
 whether it is turned, so the page can light them."""
 
@@ -11,7 +11,7 @@ import pytest
 
 import ogames
 from ogames.players.omiga.zen_greedy import greedy_move
-from ogames.web.omiga_view import hint_view, move_view
+from ogames.web.omiga.view import hint_view, move_view
 
 
 def played(options: dict, moves: int = 40, seed: int = 1):

@@ -1,4 +1,4 @@
-"""A connection's outbox (web/common.py): answers are never dropped, views are replaced by newer
+"""A connection's outbox (web/core/common.py): answers are never dropped, views are replaced by newer
 ones (the newest always arrives), and a page that lets answers pile up is marked to be closed."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ogames.web.common import Outbox
+from ogames.web.core.common import Outbox
 
 
 def drained(outbox: Outbox) -> list[dict]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import ogames
 from ogames.web import i18n, option_help
-from ogames.web.common import options_text, script_json
+from ogames.web.core.common import options_text, script_json
 
 from .conftest import create
 

@@ -1,4 +1,4 @@
-"""Who is at a game or table, in one server process (web/presence.py; across processes:
+"""Who is at a game or table, in one server process (web/core/presence.py; across processes:
 test_scale_out_omiga.py): a page's seats are shown as here while it is open, and no longer once
 it closes; a watcher counts as a page but holds no seat; unknown tokens hold nothing."""
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 import ogames
 from ogames.web import rulebook
-from ogames.web.pictures import SAMPLES, sample_svg
+from ogames.web.boards.pictures import SAMPLES, sample_svg
 
 from .conftest import create
 

@@ -76,7 +76,7 @@ def _pick(view: dict[str, Any], rng: random.Random) -> str:
 
 def stored_moves(url: str, game_id: str) -> list[str]:
     """The moves of a game as the database holds them."""
-    from ogames.web.store import Store
+    from ogames.web.core.store import Store
 
     store = Store(url)
     try:
@@ -169,7 +169,7 @@ def test_two_workers_play_across_and_a_killed_one_loses_nothing(services: tuple[
                 stop_server(process)
 
     # Every acknowledged move is in the database, in order, and every game replays to its end.
-    from ogames.web.store import Store
+    from ogames.web.core.store import Store
 
     store = Store(url)
     try:
@@ -191,7 +191,7 @@ def test_a_page_opening_after_a_process_died_untold_sees_the_stored_move(service
     is a move behind. The page that reconnects there (the mover's, whose process died) is shown the
     stored move, and so is the page that was there all along — it is its turn now. (The dying
     process is played by this test: it stores the move with the store and tells nobody.)"""
-    from ogames.web.store import Store
+    from ogames.web.core.store import Store
 
     pg, redis = services
     url = pg.new_database("stored_untold")
@@ -269,7 +269,7 @@ def test_the_migrations_run_on_postgresql_both_ways(services: tuple[Any, Any]) -
     from alembic import command
     from sqlalchemy import JSON, Float, Integer, String, inspect
 
-    from ogames.web.store import Store, alembic_config
+    from ogames.web.core.store import Store, alembic_config
 
     pg, _ = services
     store = Store(pg.new_database("migrations"))
@@ -298,7 +298,7 @@ def test_the_migrations_run_on_postgresql_both_ways(services: tuple[Any, Any]) -
 
 @needs_services
 def test_the_bus_carries_actions_to_the_other_process_and_one_claim_wins(services: tuple[Any, Any]) -> None:
-    from ogames.web.bus import RedisBus
+    from ogames.web.core.bus import RedisBus
 
     _, redis = services
 
@@ -403,7 +403,7 @@ def test_processes_starting_at_once_on_a_new_database_take_turns_to_migrate(serv
 
     from sqlalchemy import inspect
 
-    from ogames.web.store import Store
+    from ogames.web.core.store import Store
 
     pg, _ = services
     url = pg.new_database("migrating_at_once")

@@ -2,7 +2,7 @@
 
 Two `ogames serve` processes share one PostgreSQL and one Redis (tools/local_services.py). A
 table's two people sit on different processes: the one that created the table referees it, the
-other relays (web/omiga_relay.py). Both see every card land; refusals from the relaying process
+other relays (web/omiga/relay.py). Both see every card land; refusals from the relaying process
 come back with the referee's reason; the referee killed with SIGKILL is replaced by the other
 process, which rebuilds the table from the database, and every acknowledged card is there.
 """
@@ -156,7 +156,7 @@ def test_a_dead_processes_pages_drop_out_after_half_a_lease(services: tuple[Any,
 
     import redis.asyncio as aioredis
 
-    from ogames.web.presence import Here, RedisPresence
+    from ogames.web.core.presence import Here, RedisPresence
 
     _, redis = services
 
@@ -288,12 +288,12 @@ def test_a_referee_steps_down_when_its_lease_is_taken_and_hands_its_tables_over_
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from ogames.web.bus import RedisBus
-    from ogames.web.omiga_live import OmigaHub
-    from ogames.web.omiga_protocol import NewTable
-    from ogames.web.omiga_relay import OWNER_KEY, OmigaRelay
-    from ogames.web.presence import RedisPresence
-    from ogames.web.store import Store
+    from ogames.web.core.bus import RedisBus
+    from ogames.web.core.presence import RedisPresence
+    from ogames.web.core.store import Store
+    from ogames.web.omiga.live import OmigaHub
+    from ogames.web.omiga.protocol import NewTable
+    from ogames.web.omiga.relay import OWNER_KEY, OmigaRelay
 
     _, redis = services
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 import ogames
-from ogames.web.store import Store
-from ogames.web.store_faults import OneAtATime, StorageError
+from ogames.web.core.store import Store
+from ogames.web.core.store_faults import OneAtATime, StorageError
 
 from .scaling import needs_services
 from .serving import call, free_port, start_server, stop_server

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import inspect, text
 
 import ogames
-from ogames.web.settings import default_database_path, default_database_url
-from ogames.web.store import StaleMove, Store, digest, make_engine, migrate
-from ogames.web.store_faults import StorageError
+from ogames.web.core.settings import default_database_path, default_database_url
+from ogames.web.core.store import StaleMove, Store, digest, make_engine, migrate
+from ogames.web.core.store_faults import StorageError
 
 
 def test_the_migrations_build_and_remove_the_schema(tmp_path: Path) -> None:

@@ -197,7 +197,7 @@ def test_the_computer_opening_alone_is_not_taken_back(client: TestClient) -> Non
 
 
 def test_a_computer_thinking_during_an_undo_has_its_move_dropped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ogames.web import ai
+    from ogames.web.boards import ai
 
     release, started = threading.Event(), threading.Event()
     real = ai.choose_move

@@ -7,8 +7,8 @@ import threading
 from pathlib import Path
 
 import ogames
-from ogames.web import store as store_module
-from ogames.web.warm import CONFIGURATIONS, play_out
+from ogames.web.core import store as store_module
+from ogames.web.core.warm import CONFIGURATIONS, play_out
 
 
 def test_every_warm_up_configuration_is_a_valid_game_played_to_its_end() -> None:

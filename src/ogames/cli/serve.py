@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ogames.web.settings import (
+from ogames.web.core.settings import (
     DATABASE_ENV,
     REDIS_ENV,
     SQLITE_SHARED_ENV,
@@ -79,7 +79,7 @@ def serve(
     import uvicorn
 
     from ogames.web import create_app
-    from ogames.web.settings import Settings, default_lease
+    from ogames.web.core.settings import Settings, default_lease
 
     url = database or default_database_url()
     redis_url = redis or default_redis_url()
@@ -145,8 +145,8 @@ def _database_problem(url: str, shared: bool = False) -> str | None:
     """Why the games database cannot be opened, brought up to date and written, or None: checked
     before the server starts, so a bad URL, a missing folder, a read-only or locked file is one
     line, not a startup traceback."""
-    from ogames.web.store import Store
-    from ogames.web.store_faults import StorageError
+    from ogames.web.core.store import Store
+    from ogames.web.core.store_faults import StorageError
 
     try:
         Store(url, shared=shared).close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
 
 
 def create_app(settings: Settings | None = None) -> Any:

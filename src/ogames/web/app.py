@@ -3,7 +3,7 @@
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. Routes:
 
-    GET  /                      the games, open, running and finished games (web/pages.py, with
+    GET  /                      the games, open, running and finished games (web/boards/pages.py, with
                                 the rules pages, the replay page and the analysis)
     GET  /new/{game}            a new-game form made from the game's options;  POST creates the game
     GET  /g/{id}                a game: board, turn, moves, result (anyone with the link may watch)
@@ -49,10 +49,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.errors import shown as quoted
 from ogames.web import i18n
-from ogames.web.analysis import AnalysisDesk
-from ogames.web.board import board_setup, position_view
-from ogames.web.bus import RedisBus, make_bus
-from ogames.web.common import (
+from ogames.web.boards.analysis import AnalysisDesk
+from ogames.web.boards.board import board_setup, position_view
+from ogames.web.boards.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, draw_position, large, view
+from ogames.web.boards.pages import register as register_pages
+from ogames.web.core.bus import RedisBus, make_bus
+from ogames.web.core.common import (
     answers_errors,
     api_language,
     error_response,
@@ -69,15 +71,9 @@ from ogames.web.common import (
     script_json,
     serve_socket,
 )
-from ogames.web.guard import Guard
-from ogames.web.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, draw_position, large, view
-from ogames.web.limits import ClientLimits, ConnectionLimit
-from ogames.web.omiga_live import OmigaHub
-from ogames.web.omiga_relay import OmigaRelay
-from ogames.web.omiga_routes import router as omiga_router
-from ogames.web.pages import register as register_pages
-from ogames.web.presence import Presence, RedisPresence
-from ogames.web.protocol import (
+from ogames.web.core.guard import Guard
+from ogames.web.core.presence import Presence, RedisPresence
+from ogames.web.core.protocol import (
     DEFAULT_LEVEL,
     LEVEL_RANGE,
     HereMessage,
@@ -93,11 +89,15 @@ from ogames.web.protocol import (
     level_of,
     parse_client,
 )
-from ogames.web.settings import SUPERVISED_ENV, Settings
-from ogames.web.store import Store
-from ogames.web.store_faults import StorageError
-from ogames.web.warm import warm_rules
-from ogames.web.workers import move_pool, watch_parent
+from ogames.web.core.settings import SUPERVISED_ENV, Settings
+from ogames.web.core.store import Store
+from ogames.web.core.store_faults import StorageError
+from ogames.web.core.warm import warm_rules
+from ogames.web.core.workers import move_pool, watch_parent
+from ogames.web.limits import ClientLimits, ConnectionLimit
+from ogames.web.omiga.live import OmigaHub
+from ogames.web.omiga.relay import OmigaRelay
+from ogames.web.omiga.routes import router as omiga_router
 from ogames.wording import Said, say
 
 log = logging.getLogger("ogames.web")
@@ -120,8 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # and so the event loop, then take a fraction of the time.
         gc.freeze()
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
-        # Several processes: who is at a game is shared (web/presence.py), and Omiga's tables are
-        # refereed by one process each and relayed by the others (web/omiga_relay.py).
+        # Several processes: who is at a game is shared (web/core/presence.py), and Omiga's tables are
+        # refereed by one process each and relayed by the others (web/omiga/relay.py).
         presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
         hub = Hub(store, settings, bus, presence)
         app.state.analyses = AnalysisDesk.for_settings(settings)  # analyses' own workers, quotas
@@ -129,7 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         app.state.hub = hub
         relay = OmigaRelay(bus) if isinstance(bus, RedisBus) else None
-        bots = move_pool(settings, "bot")  # never behind a board game's search (web/workers.py)
+        bots = move_pool(settings, "bot")  # never behind a board game's search (web/core/workers.py)
         omiga = OmigaHub(store, bots, settings.omiga_countdown, settings.max_live_games, relay, presence)
         app.state.omiga = omiga
 
@@ -160,7 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_limits = ClientLimits(settings.api_rate, settings.api_burst)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    # Body limits while reading, the API's rate limit, security headers (web/guard.py).
+    # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     app.add_middleware(Guard, settings=settings, api_limits=api_limits)
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -208,7 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error_response(message, "storage", 503, api_language(request))
         return page(request, "error.html", 503, message=message)
 
-    register_pages(app, page)  # home, rules, replay and analysis (web/pages.py)
+    register_pages(app, page)  # home, rules, replay and analysis (web/boards/pages.py)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

@@ -2,7 +2,7 @@
 
 Every setting has a default that needs nothing installed or started (SQLite in the user's data
 folder); `OGAMES_DATABASE_URL` (any SQLAlchemy URL) overrides the database, and
-`OGAMES_REDIS_URL` lets several server processes on one database play together (web/bus.py).
+`OGAMES_REDIS_URL` lets several server processes on one database play together (web/core/bus.py).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def default_lease() -> float:
 DEFAULT_BUSY_SECONDS = 2.0
 
 # The longest a board game's computer searches for one move, in seconds, whatever its level: the
-# levels are iteration budgets (web/computer.py), reached well before this on small boards.
+# levels are iteration budgets (web/core/computer.py), reached well before this on small boards.
 AI_TIME_CAP = 10.0
 
 
@@ -75,13 +75,13 @@ class Settings:
     bus_lease_seconds: float = field(default_factory=default_lease)
     # The longest a request waits for the database before it is answered "busy" (503).
     database_busy_seconds: float = DEFAULT_BUSY_SECONDS
-    # A SQLite file is held by the server alone (web/store.py `make_engine` says why); shared, other
+    # A SQLite file is held by the server alone (web/core/store.py `make_engine` says why); shared, other
     # programs may read it while the server runs, at the price of a crash if it turns unwritable.
     sqlite_shared: bool = field(default_factory=default_sqlite_shared)
     # How the computer thinks: "process" (worker processes: the server never waits on them) or
     # "thread" (worker threads in the server process, for tests that must not spawn processes).
     # `ai_workers` play the computer's moves and Omiga's bots; analyses have workers of their own
-    # (web/workers.py), so that they never delay a move.
+    # (web/core/workers.py), so that they never delay a move.
     ai_executor: str = "process"
     ai_workers: int = 1
     # The most seconds the computer searches for one move at any level; tests shorten it.
@@ -91,12 +91,12 @@ class Settings:
     # The longest WebSocket message and HTTP request body accepted, in bytes.
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536
-    # Load the rules' compiled kernels before serving (see web/warm.py); tests may skip it.
+    # Load the rules' compiled kernels before serving (see web/core/warm.py); tests may skip it.
     warm_rules: bool = True
     # The largest game record accepted for the replay page (an upload, or a record sent back to
     # draw one of its positions).
     max_record_bytes: int = 524288
-    # Analysis (web/analysis.py): the longest search a page may ask for; the workers searching
+    # Analysis (web/boards/analysis.py): the longest search a page may ask for; the workers searching
     # analyses at once; what one client (an address) may ask — seconds of search a minute, and
     # analyses running or waiting at once —; and how many may wait for a worker in all.
     max_analysis_seconds: float = 10.0

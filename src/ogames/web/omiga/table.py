@@ -1,5 +1,5 @@
 """A live Omiga table: the state in memory, who plays each seat, who is here, who watches, and the
-clock that maps the server's monotonic time to game time (the hub, `omiga_live.py`, acts on it)."""
+clock that maps the server's monotonic time to game time (the hub, `omiga/live.py`, acts on it)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ogames.rules.protocol import State
-from ogames.web.common import Outbox
+from ogames.web.core.common import Outbox
+from ogames.web.core.store import seat_of_token
 from ogames.web.i18n import DEFAULT as ENGLISH
-from ogames.web.omiga_view import is_realtime, is_zen, table_view
-from ogames.web.store import seat_of_token
+from ogames.web.omiga.view import is_realtime, is_zen, table_view
 
 HUMAN = "human"
 

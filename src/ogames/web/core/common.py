@@ -1,5 +1,5 @@
 """Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
-(`pages.py`) and Omiga's tables (`omiga_routes.py`, `omiga_live.py`) — kept here so that none of
+(`boards/pages.py`) and Omiga's tables (`omiga/routes.py`, `omiga/live.py`) — kept here so that none of
 them imports another for them: refusals, JSON answers and errors, a WebSocket's outbox,
 reading one incoming message, and the games' descriptions for the new-game forms."""
 
@@ -24,9 +24,9 @@ from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
+from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.web.messages import word
-from ogames.web.protocol import explain
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")

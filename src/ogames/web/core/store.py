@@ -1,6 +1,6 @@
 """Storage of web games through SQLAlchemy: a SQLite file by default, any SQLAlchemy URL by setting.
 
-The schema is managed by alembic (`ogames/web/migrations/`); `Store(url)` brings the database to
+The schema is managed by alembic (`ogames/web/core/migrations/`); `Store(url)` brings the database to
 the newest schema before anything else, so an upgraded server keeps every old game.
 
 A game is stored as the head of its record (everything but the moves: game, options, players,
@@ -12,7 +12,7 @@ add one. An action usually appends one entry; an Omega placement within a turn r
 last entry, so an action replaces the entries from the first one it changed. Seat tokens are
 stored as SHA-256 digests only.
 
-Every method either does what it says or raises `StorageError` (web/store_faults.py) having
+Every method either does what it says or raises `StorageError` (web/core/store_faults.py) having
 changed nothing: the database busy, read-only, unwritable, full or gone, said in a sentence.
 """
 
@@ -52,8 +52,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from ogames.web.settings import DEFAULT_BUSY_SECONDS, default_database_path
-from ogames.web.store_faults import OneAtATime, StorageError, check_file, file_identity, storage_error
+from ogames.web.core.settings import DEFAULT_BUSY_SECONDS, default_database_path
+from ogames.web.core.store_faults import OneAtATime, StorageError, check_file, file_identity, storage_error
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x6F67616D6573  # PostgreSQL advisory lock id held while migrating ("ogames")
@@ -75,7 +75,7 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    Column("clock", JSON, nullable=True),  # web/clock.py's Clock.stored(); None: untimed
+    Column("clock", JSON, nullable=True),  # web/boards/clock.py's Clock.stored(); None: untimed
     Column("listed", Boolean, nullable=False, server_default=false()),  # an open game with a seat to take
 )
 moves = Table(
@@ -154,7 +154,7 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 def guarded(*, writes: bool = False) -> Callable[[Method], Method]:
-    """A store method that takes its turn on SQLite's one connection (web/store_faults.py) and
+    """A store method that takes its turn on SQLite's one connection (web/core/store_faults.py) and
     raises StorageError for any failure of the database; one that `writes` first checks that the
     SQLite file can still be written."""
 

@@ -2,7 +2,7 @@
 against someone goes on.
 
 A game against someone else (a person in another browser, or the computer) is analysed on its own
-page only once it is over, and once over it is never taken back (web/hub.py, `may_analyse` and
+page only once it is over, and once over it is never taken back (web/boards/hub.py, `may_analyse` and
 `may_take_back`). A position can still reach the analysis by other ways: the record of the live
 game downloaded, a resignation added, and uploaded; or its moves copied into a game played on one
 screen, which may be analysed at any time. So every analysis is also refused when the position it
@@ -12,7 +12,7 @@ through the present one. Positions are compared by what is on the board (its cel
 the colour to move and who owns each colour), so a copy reached by another order of moves, or on a
 custom board made like the game's, is caught too.
 
-This guards the games this server process holds in memory (the games being played: web/hub.py
+This guards the games this server process holds in memory (the games being played: web/boards/hub.py
 keeps the recently used ones); a position that differs by a stone is a different position.
 """
 

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ogames.web.background import Background, listen
+from ogames.web.core.background import Background, listen
 
 log = logging.getLogger("ogames.web")
 

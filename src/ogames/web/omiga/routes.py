@@ -30,7 +30,8 @@ from pydantic import ValidationError
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
-from ogames.web.common import (
+from ogames.web.core.common import (
+    Refusal,
     answers_errors,
     api_language,
     error_response,
@@ -44,13 +45,13 @@ from ogames.web.common import (
     script_json,
     serve_socket,
 )
-from ogames.web.hub import Refusal
+from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import choice, words
 from ogames.web.limits import ConnectionLimit
 from ogames.web.messages import colour_words
-from ogames.web.omiga_live import LiveTable, OmigaHub
-from ogames.web.omiga_protocol import (
+from ogames.web.omiga.live import LiveTable, OmigaHub
+from ogames.web.omiga.protocol import (
     MAX_SEATS,
     ActMessage,
     ActRequest,
@@ -61,11 +62,10 @@ from ogames.web.omiga_protocol import (
     explain_table,
     parse_table_message,
 )
-from ogames.web.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 from ogames.wording import Said, say
 
-HERE = Path(__file__).parent
-templates = Jinja2Templates(directory=str(HERE / "templates"))
+WEB = Path(__file__).parent.parent  # web/: the templates both faces share
+templates = Jinja2Templates(directory=str(WEB / "templates"))
 RATE = 20.0  # messages per second a connection may send on average
 BURST = 40.0  # ... and at once
 CUT_OFF = 200  # messages refused for speed in a row before the connection is closed

@@ -18,14 +18,14 @@ not count, so nobody loses a race to a server outage.
 **The decks stay secret.** The seed fixes the order of every deck, which the rules hide: the
 server draws it with `secrets` (`secret_seed`) and refuses a seed chosen by the creator of a table
 played against someone (only zen, one person alone, may choose it); views, the record download
-and the log leave it out until the game is over (`omiga_view.shown_options`, `shown_record`).
+and the log leave it out until the game is over (`view.shown_options`, `shown_record`).
 
 **Several processes** (`--redis`): one process referees each table and the others relay their
-pages' actions to it and its views back (web/omiga_relay.py); who is at a table is shared
-(web/presence.py). One process alone has no relay.
+pages' actions to it and its views back (web/omiga/relay.py); who is at a table is shared
+(web/core/presence.py). One process alone has no relay.
 
 **Bots** run as asyncio tasks: a bot looks at the table, decides in the AI worker
-(`omiga_ai.bot_action`, never on the event loop) and its action arrives its reaction time after it
+(`ai.bot_action`, never on the event loop) and its action arrives its reaction time after it
 looked, by when the table may have changed: the referee judges it then, as any other.
 """
 
@@ -46,18 +46,18 @@ from ogames.players.omiga.climber import climber_move
 from ogames.rules.omiga.game import secret_seed
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
-from ogames.web import omiga_ai
-from ogames.web.common import Announcer, broadcast
-from ogames.web.hub import BAD_TOKEN, NO_SUCH_GAME, Refusal, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.core.common import Announcer, Refusal, broadcast
+from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.core.presence import Presence
+from ogames.web.core.store import StaleMove, Store, digest
+from ogames.web.core.store_faults import StorageError
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import LANGUAGES
-from ogames.web.omiga_protocol import NewTable, SeatChoice
-from ogames.web.omiga_relay import OmigaRelay
-from ogames.web.omiga_table import HUMAN, LiveTable
-from ogames.web.omiga_view import actor_of, colour_of, is_realtime, is_zen, seat_count, shown_options, shown_record
-from ogames.web.presence import Presence
-from ogames.web.store import StaleMove, Store, digest
-from ogames.web.store_faults import StorageError
+from ogames.web.omiga import ai
+from ogames.web.omiga.protocol import NewTable, SeatChoice
+from ogames.web.omiga.relay import OmigaRelay
+from ogames.web.omiga.table import HUMAN, LiveTable
+from ogames.web.omiga.view import actor_of, colour_of, is_realtime, is_zen, seat_count, shown_options, shown_record
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -216,12 +216,12 @@ class OmigaHub(Announcer[LiveTable]):
         """What a table needs before play: the zen verdict (in a thread: the solver may take a moment)."""
         if is_zen(live.state):
             form = live.state.form.key  # type: ignore[attr-defined]
-            live.zen_verdict = await asyncio.to_thread(omiga_ai.form_verdict, form)
+            live.zen_verdict = await asyncio.to_thread(ai.form_verdict, form)
 
     def _warm(self, live: LiveTable) -> None:
         """Let the worker load the bots' kernels while the people arrive."""
         for spec in {kind for kind in live.seat_kinds if kind not in (HUMAN, TURN_BOT)}:
-            self.executor.submit(omiga_ai.warm_up, spec)
+            self.executor.submit(ai.warm_up, spec)
 
     def _begin(self, live: LiveTable) -> None:
         """Turn-based tables are on at once; real-time ones when their people are here."""
@@ -386,7 +386,7 @@ class OmigaHub(Announcer[LiveTable]):
             record = live.state.record()
             try:
                 action = await loop.run_in_executor(
-                    self.executor, omiga_ai.bot_action, f"{live.id}:{seat}", record, actor, spec, rng.randrange(2**31)
+                    self.executor, ai.bot_action, f"{live.id}:{seat}", record, actor, spec, rng.randrange(2**31)
                 )
             except asyncio.CancelledError:
                 raise
@@ -449,7 +449,7 @@ class OmigaHub(Announcer[LiveTable]):
         broadcast(live.watchers, views.__getitem__)
         await self.relay.show(live, views)
 
-    # ----- several processes (web/omiga_relay.py) --------------------------------------------
+    # ----- several processes (web/omiga/relay.py) --------------------------------------------
 
     async def relayed(self, live: LiveTable, views: dict[str, dict[str, Any]]) -> None:
         """The referee's new view of a table this process mirrors (in every language): to the pages here."""

@@ -29,10 +29,10 @@ from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
 from ogames.web.messages import speaker, word
-from ogames.web.names import move_words
 
 
 def board_of(state: State) -> Board | None:

@@ -24,9 +24,9 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ogames.web.common import Refusal, api_language, error_response
+from ogames.web.core.common import Refusal, api_language, error_response
+from ogames.web.core.settings import Settings
 from ogames.web.limits import ClientLimits
-from ogames.web.settings import Settings
 from ogames.wording import say
 
 SECURITY_HEADERS = {

@@ -28,22 +28,23 @@ import ogames
 from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game, State
-from ogames.web import ai
-from ogames.web.board import cells, position_drawn, position_facts
-from ogames.web.bus import Bus
-from ogames.web.clock import Clock, NoTakeBack
-from ogames.web.common import Announcer, Outbox, Refusal, heavy
-from ogames.web.computer import board_spec, level_shown
-from ogames.web.hints import Watched
+from ogames.web.boards import ai
+from ogames.web.boards.board import cells, position_drawn, position_facts
+from ogames.web.boards.clock import Clock, NoTakeBack
+from ogames.web.boards.hints import Watched
+from ogames.web.core.bus import Bus
+from ogames.web.core.common import Announcer, Outbox, Refusal, heavy
+from ogames.web.core.computer import board_spec, level_shown
+from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.core.names import move_words, seat_name
+from ogames.web.core.presence import Presence
+from ogames.web.core.protocol import NewGame
+from ogames.web.core.settings import Settings
+from ogames.web.core.store import GameRow, StaleMove, Store, digest, seat_of_token
+from ogames.web.core.store_faults import StorageError
+from ogames.web.core.workers import move_pool
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import word
-from ogames.web.names import move_words, seat_name
-from ogames.web.presence import Presence
-from ogames.web.protocol import NewGame
-from ogames.web.settings import Settings
-from ogames.web.store import GameRow, StaleMove, Store, digest, seat_of_token
-from ogames.web.store_faults import StorageError
-from ogames.web.workers import move_pool
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -85,7 +86,7 @@ class LiveGame:
     undo_agreed: set[int] = field(default_factory=set)
     # The seat whose request was declined, and the version then: its page says so until the game moves on.
     undo_declined: tuple[int, int] | None = None
-    # Who is here (web/presence.py, every server process): the seats an open page holds, and the pages.
+    # Who is here (web/core/presence.py, every server process): the seats an open page holds, and the pages.
     present: frozenset[int] = frozenset()
     pages: int = 0
 
@@ -127,17 +128,6 @@ class LiveGame:
 
 
 
-def other_kind(game_id: str, name: str) -> Refusal:
-    """The answer of a hub asked for a game of the other kind (a card table on a board game's route,
-    or a board game on a card table's): there is no such game here, and where it is."""
-    if name == "omiga":
-        return Refusal(say("a-card-table",
-                           "there is no such board game: this is an Omiga card table, at {link}", link=f"/o/{game_id}"),
-                       "not-found", 404)
-    return Refusal(say("a-board-game", "there is no such card table: this is a board game, at {link}", link=f"/g/{game_id}"),
-                   "not-found", 404)
-
-
 def undo_request(live: LiveGame) -> dict[str, Any]:
     """A game's pending take-back as the bus carries it: the asking seat (None: no request) and
     the seats that have agreed."""
@@ -169,12 +159,12 @@ class Hub(Announcer[LiveGame]):
     def __init__(self, store: Store, settings: Settings, bus: Bus | None = None, presence: Presence | None = None):
         self.store = store
         self.settings = settings
-        self.bus = bus or Bus()  # other server processes on the same database (web/bus.py)
+        self.bus = bus or Bus()  # other server processes on the same database (web/core/bus.py)
         self.presence = presence or Presence()  # who has a page open on each game
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
         self._flag_tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
-        # The computer's moves (Omiga's bots and analyses have workers of their own: web/workers.py).
+        # The computer's moves (Omiga's bots and analyses have workers of their own: web/core/workers.py).
         self.executor: concurrent.futures.Executor = move_pool(settings)
 
     async def close(self) -> None:
@@ -291,7 +281,7 @@ class Hub(Announcer[LiveGame]):
 
     def games_against_someone(self) -> list[Watched]:
         """The live games held here that are played against someone (not analysable yet), for the
-        analysis gate: no analysis may show a position one of them has been through (web/hints.py)."""
+        analysis gate: no analysis may show a position one of them has been through (web/boards/hints.py)."""
         return [Watched(live, live.state) for live in self.live.values() if not may_analyse(live)]
 
     def _remember(self, live: LiveGame) -> None:
@@ -606,7 +596,7 @@ class Hub(Announcer[LiveGame]):
         return describe_result(live)
 
 
-    # ----- other server processes (web/bus.py) -------------------------------------------------
+    # ----- other server processes (web/core/bus.py) -------------------------------------------------
 
     async def heard(self, game_id: str, version: int, action: dict[str, Any]) -> None:
         """Another server process stored action `version` of a game: bring this process's copy (if
@@ -791,7 +781,7 @@ async def draw_position(state: State, language: str = ENGLISH) -> None:
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:
     """(mode, seat kinds, player names) of a new game: from `request.seats` (one choice per seat),
     else from its mode; a computer's kind is its level's spec searching at most `time_cap` seconds
-    a move (web/computer.py). Refusal if the choices do not fit the game."""
+    a move (web/core/computer.py). Refusal if the choices do not fit the game."""
     seats = game.seat_count
     if request.seats is None:
         if request.mode == "ai":
@@ -827,13 +817,6 @@ def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[st
     else:
         mode = "hotseat"
     return mode, kinds, names
-
-
-def unavailable(exc: StorageError, about: str, what: str) -> Refusal:
-    """The answer (503) to a request the database could not serve, nothing changed: `what` was
-    not done, and why; one line in the log, no traceback (the fault is the database's, not a bug)."""
-    log.warning("%s: %s: %s", about, what, exc)
-    return Refusal(say("unavailable", "{what}: {reason}", what=what, reason=exc.args[0] if exc.args else ""), "storage", 503)
 
 
 def take_back_to(state: State, seat: int) -> State | None:
@@ -877,13 +860,6 @@ def describe_result(live: LiveGame) -> str:
     return say("won", "{winner} won ({reason})", winner=result.winner, reason=late) if late else result.describe()
 
 
-def not_your_turn(colour: str | None) -> str:
-    """A move sent for a seat that is not to move."""
-    return say("not-your-turn", "it is not your turn: {colour} is to move", colour=colour or "")
-
-
-NO_SUCH_GAME = say("no-such-game-id", "there is no such game")
-BAD_TOKEN = say("bad-token", "that token holds no seat in this game")
 COMPUTER_REFUSED = say("computer-refused", "the computer could not move; reload the page to let it try again")
 
 
@@ -913,14 +889,6 @@ def _apply(live: LiveGame, action: dict[str, Any]) -> bool:
         return False  # the rules wrote it otherwise here: the store has the truth
     live.state, live.version, live.problem = trial, live.version + 1, None
     return True
-
-
-def first_change(before: list[Any], after: list[Any]) -> int:
-    """The index of the first record entry an action changed (usually the one it appended)."""
-    for index, (old, new) in enumerate(zip(before, after, strict=False)):
-        if old != new:
-            return index
-    return min(len(before), len(after))
 
 
 def rebuild(row: GameRow) -> State:
@@ -1068,4 +1036,4 @@ def _plain(value: Any) -> Any:
 
 
 __all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "may_analyse", "may_take_back",
-           "other_kind", "rebuild", "seating", "view"]
+           "rebuild", "seating", "view"]

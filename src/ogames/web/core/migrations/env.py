@@ -1,4 +1,4 @@
-"""Alembic environment for the web server's database (run by `ogames.web.store.migrate`, or by
+"""Alembic environment for the web server's database (run by `ogames.web.core.store.migrate`, or by
 `alembic` with `script_location` pointing here and `sqlalchemy.url` set)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ogames.web.store import metadata
+from ogames.web.core.store import metadata
 
 config = context.config
 target_metadata = metadata

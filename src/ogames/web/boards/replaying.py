@@ -1,5 +1,5 @@
 """Records on the replay page: reading an uploaded record, drawing any of its positions, and the
-computer's analysis of a position — the plain work behind the routes of `web/pages.py`.
+computer's analysis of a position — the plain work behind the routes of `web/boards/pages.py`.
 
 A record is always checked by the rules (`ogames.replay`): an upload is replayed whole, and a
 record a page sends back to draw one position is replayed up to it, so nothing is ever drawn that
@@ -14,10 +14,10 @@ import ogames
 from ogames.draw import board_svg
 from ogames.errors import BadRecord, OgamesError
 from ogames.rules.protocol import TURN_BASED, State
-from ogames.web.hub import Refusal
+from ogames.web.core.common import Refusal
+from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
-from ogames.web.names import move_words
 from ogames.wording import say
 
 

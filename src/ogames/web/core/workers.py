@@ -9,7 +9,7 @@ Three kinds of work leave the event loop:
 - **analyses**: long searches a visitor asks for, each in a `Lane` of its own (one worker process
   searching one position at a time), so that no analysis ever waits in front of a move, and an
   analysis nobody waits for any more is stopped at once by killing its process
-  (`web/analysis.py` decides when).
+  (`web/boards/analysis.py` decides when).
 
 Every worker watches the server that started it and exits as soon as the server is gone — even
 one killed with SIGKILL, which runs no clean-up — so workers never outlive it and a restarted
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ogames.web.settings import Settings
+from ogames.web.core.settings import Settings
 
 PARENT_POLL = 0.5  # seconds between a worker's looks at whether its server is still there
 ANALYSIS_NICENESS = 10  # analyses run at a lower CPU priority than moves and the server itself
@@ -211,7 +211,7 @@ def _serve(connection: Connection, parent: int, niceness: int) -> None:
     watch_parent(parent)
     if niceness:
         os.nice(niceness)
-    import ogames.web.ai  # noqa: F401  (the searches' modules, loaded before "ready")
+    import ogames.players.compiled_mcts  # noqa: F401  (the searches' modules, loaded before "ready")
 
     connection.send(("ready", None, ""))
     while True:

@@ -21,7 +21,7 @@ from ogames.draw import board_svg, card_svg, form_svg
 from ogames.draw.cards import card_words
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
-from ogames.web.computer import level_shown
+from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
 

@@ -1,7 +1,7 @@
 """Omiga's tables across server processes: one process referees a table, the others relay to it.
 
 A real-time table needs one referee with one clock, so it cannot be played on several copies the
-way a board game is (web/bus.py). With Redis (`--redis`), every table has an **owner**: the
+way a board game is (web/core/bus.py). With Redis (`--redis`), every table has an **owner**: the
 process that holds the lease `ogames:omiga-owner:ID` (`SET NX PX`, renewed every lease/4 while
 it holds the table). Only the owner runs the rules, the clock, the signal and the bots. Any other
 process with a page on the table holds a **mirror**: the table as the database has it, with the
@@ -15,7 +15,7 @@ seats' token digests, and the owner's newest view.
   refusal). A mirror that hears nothing in `ANSWER_SECONDS` refuses the action as `unavailable`.
 - Every view the owner draws is published on `ogames:omiga:ID:out` (`{"kind": "view", ...}`);
   each mirror sends it to its pages. A new mirror asks for one (`{"kind": "hello"}`).
-- Who is at the table is shared through `web/presence.py`: the owner starts the clock when every
+- Who is at the table is shared through `web/core/presence.py`: the owner starts the clock when every
   person's seat has a page open on any process.
 - If the owner dies its lease lapses; a mirror that still has pages claims the table every lease/3
   and, once it wins, rebuilds the table from the database, the restart recovery: the table waits
@@ -35,15 +35,15 @@ import logging
 import secrets
 from typing import Any, Protocol
 
-from ogames.web.background import Background, listen
-from ogames.web.bus import RedisBus
-from ogames.web.hub import Refusal
-from ogames.web.omiga_table import LiveTable
+from ogames.web.core.background import Background, listen
+from ogames.web.core.bus import RedisBus
+from ogames.web.core.common import Refusal
+from ogames.web.omiga.table import LiveTable
 from ogames.wording import as_json, from_json, say
 
 
 class TableHub(Protocol):
-    """What the relay needs of the hub it works for (`omiga_live.OmigaHub`): its tables, and the
+    """What the relay needs of the hub it works for (`omiga.live.OmigaHub`): its tables, and the
     referee's steps it asks for. (A protocol, so the relay does not import the hub that imports it.)"""
 
     tables: dict[str, LiveTable]

@@ -13,7 +13,7 @@ replay page (a record uploaded or a stored game, step by step) and the computer'
 
 `register(app, page)` adds them to the app `create_app` makes (`page` renders a template in the
 visitor's language). The search runs in an analysis worker, within each client's quota
-(web/analysis.py).
+(web/boards/analysis.py).
 """
 
 from __future__ import annotations
@@ -29,17 +29,18 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
-from ogames.web import ai, hints, replaying, rulebook
-from ogames.web.analysis import AnalysisDesk, unless_gone
-from ogames.web.common import api_language, error_response, options_text, refusal_response, request_language, script_json
-from ogames.web.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
-from ogames.web.names import move_words
-from ogames.web.pictures import sample_svg
-from ogames.web.protocol import explain
-from ogames.web.settings import Settings
+from ogames.web import rulebook
+from ogames.web.boards import ai, hints, replaying
+from ogames.web.boards.analysis import AnalysisDesk, unless_gone
+from ogames.web.boards.hub import BROWSER_GAMES, Hub, Refusal, may_analyse
+from ogames.web.boards.pictures import sample_svg
+from ogames.web.core.common import api_language, error_response, options_text, refusal_response, request_language, script_json
+from ogames.web.core.names import move_words
+from ogames.web.core.protocol import explain
+from ogames.web.core.settings import Settings
 from ogames.wording import say
 
-# Games played in the browser: the board games, and Omiga on its own table pages (omiga_routes.py).
+# Games played in the browser: the board games, and Omiga on its own table pages (omiga/routes.py).
 PLAYABLE = (*BROWSER_GAMES, "omiga")
 
 Page = Callable[..., HTMLResponse]
@@ -269,7 +270,7 @@ async def uploaded(request: Request, limit: int) -> bytes:
         raise Refusal(say("upload-multipart", "send the record with the upload form (multipart/form-data)"), "invalid", 415)
     try:
         form = await request.form(max_files=1, max_fields=4)
-    except Refusal:  # the body grew past its limit while it was read (web/guard.py)
+    except Refusal:  # the body grew past its limit while it was read (web/core/guard.py)
         raise
     except Exception:  # the multipart parser's own errors: a malformed form
         raise Refusal(say("upload-unreadable", "the upload form could not be read"), "invalid", 400) from None

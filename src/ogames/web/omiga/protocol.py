@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ogames.players.levels import HIGHEST, LOWEST
-from ogames.web.protocol import MAX_TOKEN, Token, explain
+from ogames.web.core.protocol import MAX_TOKEN, Token, explain
 
 MAX_ACTION = 60  # "place 35 zz52 turned" is 20 characters; the rules refuse anything longer anyway
 MAX_SEQ = 2**53 - 1  # exact in JavaScript

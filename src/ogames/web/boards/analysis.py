@@ -1,7 +1,7 @@
 """The computer's analyses for visitors, shared fairly and never in the way of a game.
 
-An analysis is a search of up to `max_analysis_seconds` (web/ai.py, `analyse`) in an analysis
-worker of its own (`Settings.analysis_workers` lanes, web/workers.py), never in the workers of
+An analysis is a search of up to `max_analysis_seconds` (web/boards/ai.py, `analyse`) in an analysis
+worker of its own (`Settings.analysis_workers` lanes, web/core/workers.py), never in the workers of
 the computer's moves and Omiga's bots, and at a lower CPU priority than they. Each client (by
 address) is bounded:
 
@@ -30,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ogames.web.common import Refusal
+from ogames.web.core.common import Refusal
+from ogames.web.core.settings import Settings
+from ogames.web.core.workers import Lane, ProcessLane, ThreadLane, WorkerFailed, WorkerLost
 from ogames.web.limits import ClientLimits
-from ogames.web.settings import Settings
-from ogames.web.workers import Lane, ProcessLane, ThreadLane, WorkerFailed, WorkerLost
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")

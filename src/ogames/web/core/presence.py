@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ogames.web.background import Background, listen
+from ogames.web.core.background import Background, listen
 
 log = logging.getLogger("ogames.web")
 
