@@ -112,10 +112,16 @@ def first_of_each(key: Callable[[Case], Hashable]) -> list[Case]:
     return list(seen.values())
 
 
-# A representative case of each game, and of each variant: for tests whose cost grows with every
-# case but whose subject (the protocol, the record format) does not change between a game's options.
+# A representative case of each game, and of each variant (and of each dynamics within a variant:
+# Omiga's kids in real time and in turns): for tests whose cost grows with every case but whose
+# subject does not change with a game's other options (pie, komi, board size).
+def mode_of(game: Game) -> tuple[str, str | None, str]:
+    """What a game is played as: its name, its variant (if it has variants) and its dynamics."""
+    return game.name, game.options.get("variant"), game.dynamics
+
+
 GAME_CASES = first_of_each(lambda case: case.game)
-VARIANT_CASES = first_of_each(lambda case: (case.game, case.variant))
+VARIANT_CASES = first_of_each(lambda case: mode_of(case.load()))
 
 
 def ids(cases: list[Case]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cases import CASES, GAME_CASES, VARIANT_CASES, registry, registry_variants
+from .cases import CASES, GAME_CASES, VARIANT_CASES, mode_of, registry, registry_variants
 
 
 def played_choices() -> set[tuple[str, str, Any]]:
@@ -55,8 +55,8 @@ def test_case_ids_are_unique_and_start_with_their_game():
     assert all(case.id.startswith(case.game) for case in CASES)
 
 
-def test_the_representatives_cover_every_game_and_variant_once():
+def test_the_representatives_cover_every_game_and_variant_and_mode_once():
     assert sorted(case.game for case in GAME_CASES) == sorted(registry())
-    assert sorted((case.game, case.variant or "") for case in VARIANT_CASES) == sorted(
-        (game, variant or "") for game, variant in registry_variants()
-    )
+    assert {(case.game, case.variant) for case in VARIANT_CASES} == set(registry_variants())
+    modes = [mode_of(case.load()) for case in VARIANT_CASES]
+    assert len(modes) == len(set(modes))
