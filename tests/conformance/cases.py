@@ -124,6 +124,12 @@ GAME_CASES = first_of_each(lambda case: case.game)
 VARIANT_CASES = first_of_each(lambda case: mode_of(case.load()))
 
 
+def modes_of(game: str) -> set[tuple[str, str | None, str]]:
+    """Every way the registry's cases play a game (see `mode_of`): what a test with its own
+    hand-picked options for each mode must cover."""
+    return {mode_of(case.load()) for case in VARIANT_CASES if case.game == game}
+
+
 def ids(cases: list[Case]) -> list[str]:
     return [case.id for case in cases]
 
