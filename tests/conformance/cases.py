@@ -70,6 +70,8 @@ CASES: list[Case] = [
 
 CASE_IDS = [case.id for case in CASES]
 BY_ID = {case.id: case for case in CASES}
+# The perfect-information games (no hidden cards): those the search, the RL adapters and self-play take.
+BOARD_CASES = [case for case in CASES if not case.load().hidden_information]
 
 
 def make(case_id: str) -> Game:
