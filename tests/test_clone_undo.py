@@ -18,40 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance import cases as conformance
+from conformance.cases import Case, board_of, ids, resign_move
 from ogames.boards.graph import Board
 from ogames.boards.onyx import OnyxLattice
 from ogames.errors import IllegalMove
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Game, Result, State
 
-# (id, game, options, most moves played in a random game: Omiga's moves are slow, so fewer)
-CASES: list[tuple[str, str, dict[str, Any], int]] = [
-    ("omny-y", "omny", {"variant": "y", "size": 5}, 999),
-    ("omny-sunder", "omny", {"variant": "sunder", "size": 3}, 999),
-    ("omny-gyre", "omny", {"variant": "gyre", "size": 3}, 999),
-    ("omny-free-y", "omny", {"variant": "free-y", "sides": (3, 4)}, 999),
-    ("omny-custom-rhombus", "omny", {"variant": "custom", "shape": "rhombus", "size": 4, "stars": "perimeter"}, 999),
-    ("omny-custom-cells", "omny", {"variant": "custom", "cells": "a1 b1 b2 c2 c3 d3 a2", "stars": "all"}, 999),
-    ("omny-pie-komi", "omny", {"variant": "y", "size": 5, "pie": True, "komi": 1}, 999),
-    ("omny-komi-choice", "omny", {"variant": "sunder", "size": 3, "komi_choice": True}, 999),
-    ("omny-komi-choice-pie", "omny", {"variant": "y", "size": 4, "komi_choice": True, "pie": True}, 999),
-    ("oddy-triangle", "oddy", {"sides": 3, "size": 5}, 999),
-    ("oddy-polar-5", "oddy", {"sides": 5, "size": 3}, 999),
-    ("oddy-polar-7-no-pie", "oddy", {"sides": 7, "size": 2, "pie": False}, 999),
-    ("omega-2p", "omega", {"players": 2, "size": 4}, 999),
-    ("omega-3p-pie", "omega", {"players": 3, "size": 4, "pie": True}, 999),
-    ("omega-4p", "omega", {"players": 4, "size": 4}, 999),
-    ("omega-4p-pie", "omega", {"players": 4, "size": 5, "pie": True}, 999),
-    ("omega-match", "omega", {"players": 2, "size": 4, "match": True}, 999),
-    ("onyx", "onyx", {}, 999),
-    ("onyx-pie", "onyx", {"pie": True}, 999),
-    ("omiga-base", "omiga", {"variant": "base", "seed": 3, "width": 7, "height": 5}, 200),
-    ("omiga-2v2", "omiga", {"variant": "2v2", "seed": 3, "width": 7, "height": 5, "target": 2}, 200),
-    ("omiga-kids", "omiga", {"variant": "kids", "seed": 3, "width": 7, "height": 5}, 200),
-    ("omiga-toddler", "omiga", {"variant": "toddler", "players": 3, "seed": 3, "width": 9, "height": 4}, 200),
-    ("omiga-zen", "omiga", {"variant": "zen", "seed": 3, "form": "fly"}, 200),
-]
-IDS = [case[0] for case in CASES]
+# Every conformance case, and one more: Omega's longest pie phase (every later seat of four may swap).
+CASES: list[Case] = [*conformance.CASES, Case("omega-4-pie", "omega", {"players": 4, "size": 5, "pie": True})]
+IDS = ids(CASES)
 # Never part of a position: scratch memory, the kept undo points, and whether a supply still shares
 # its random source with a copy (it takes its own before it next shuffles).
 SCRATCH = {"_out", "_undo_points", "_rng_shared"}
@@ -90,18 +67,23 @@ def load(game: str, options: dict[str, Any]) -> State:
     return ogames.load(game, **options).new_state(None)
 
 
+def move_limit(case: Case) -> int:
+    """The most moves a test plays of a random game: fewer for the card game, whose moves are slow."""
+    return 200 if case.load().hidden_information else 999
+
+
 def moves_of(state: State, rng: random.Random) -> str:
     """A random legal move."""
     return rng.choice(state.legal_moves())
 
 
-def random_game(
-    game: str, options: dict[str, Any], limit: int, seed: int, clock: bool = True
-) -> tuple[State, list[Any], list[str]]:
-    """A random game: the final state, the position before each move, and the moves (made at
-    times 0, 1, 2, … or, with `clock` off, all at time 0)."""
+def random_game(case: Case, seed: int, limit: int = 999, clock: bool = True) -> tuple[State, list[Any], list[str]]:
+    """A random game of at most `limit` moves (and the case's own limit): the final state, the
+    position before each move, and the moves (made at times 0, 1, 2, … or, with `clock` off, all at
+    time 0)."""
+    limit = min(limit, move_limit(case))
     rng = random.Random(seed)
-    state = load(game, options)
+    state = load(case.game, case.options)
     before: list[Any] = []
     made: list[str] = []
     while not state.is_over and len(made) < limit:
@@ -124,16 +106,15 @@ def no_replay(monkeypatch: pytest.MonkeyPatch, state: State) -> None:
 # ----- clone ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_clone_equals_the_original_and_shares_only_immutable_parts(name, game, options, limit) -> None:
-    state, _, _ = random_game(game, options, min(limit, 12), seed=1)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_clone_equals_the_original_and_shares_only_immutable_parts(case) -> None:
+    state, _, _ = random_game(case, seed=1, limit=12)
     copy = state.clone()
     assert type(copy) is type(state) and position(copy) == position(state)
     assert copy.game is state.game
     assert copy.history == state.history and copy.history is not state.history
     assert copy.owner == state.owner and copy.owner is not state.owner
-    if hasattr(state, "board"):
-        assert copy.board is state.board
+    assert board_of(copy) is board_of(state)
     if hasattr(state, "stones"):
         assert not np.shares_memory(copy.stones, state.stones)
     if hasattr(state, "lattice"):
@@ -153,12 +134,15 @@ def test_clone_equals_the_original_and_shares_only_immutable_parts(name, game, o
         assert mine.rng is not supply.rng
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_moves_on_a_clone_never_reach_the_original_nor_back(name, game, options, limit) -> None:
+# One case per variant and mode: the heaviest test here, and what it adds over the sweep of every
+# case by the conformance suite's clone test and by the mixed script below is length (60 moves,
+# both ways, with take-backs), not another option set.
+@pytest.mark.parametrize("case", conformance.VARIANT_CASES, ids=ids(conformance.VARIANT_CASES))
+def test_moves_on_a_clone_never_reach_the_original_nor_back(case) -> None:
     rng = random.Random(2)
-    state = load(game, options)
+    state = load(case.game, case.options)
     stamp = 0.0
-    for _ in range(min(limit, 60)):
+    for _ in range(60):
         if state.is_over:
             break
         copy = state.clone()
@@ -183,9 +167,9 @@ def test_moves_on_a_clone_never_reach_the_original_nor_back(name, game, options,
             assert position(state) == now
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_resigning_on_a_clone_leaves_the_original_playing(name, game, options, limit) -> None:
-    state, _, _ = random_game(game, options, min(limit, 6), seed=3)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_resigning_on_a_clone_leaves_the_original_playing(case) -> None:
+    state, _, _ = random_game(case, seed=3, limit=6)
     if state.is_over:
         return
     frozen = position(state)
@@ -244,9 +228,9 @@ def test_an_undeclared_state_class_is_copied_deeply() -> None:
 # ----- undo ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_undo_restores_every_field_without_replaying(name, game, options, limit, monkeypatch) -> None:
-    state, before, made = random_game(game, options, limit, seed=4)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_undo_restores_every_field_without_replaying(case, monkeypatch) -> None:
+    state, before, made = random_game(case, seed=4)
     assert made, "a game with no move"
     no_replay(monkeypatch, state)
     for frozen in reversed(before):
@@ -257,11 +241,11 @@ def test_undo_restores_every_field_without_replaying(name, game, options, limit,
         state.undo()
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_undo_equals_the_replay_reference_at_every_ply(name, game, options, limit) -> None:
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_undo_equals_the_replay_reference_at_every_ply(case) -> None:
     # All moves at one time: the reference cannot know the time of an unfinished Omega turn before
     # its last placement (the entry holds the latest), while undo gives back the entry as it was.
-    state, _, made = random_game(game, options, limit, seed=5, clock=False)
+    state, _, made = random_game(case, seed=5, clock=False)
     step = max(1, len(made) // 25)  # replaying is quadratic: look at about 25 plies of long games
     while state.history:
         if state.ply % step == 0 or state.ply < 4:
@@ -271,21 +255,21 @@ def test_undo_equals_the_replay_reference_at_every_ply(name, game, options, limi
             state.undo()
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_a_game_played_again_after_undoing_matches_a_fresh_one(name, game, options, limit) -> None:
-    state, _, made = random_game(game, options, min(limit, 30), seed=6)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_a_game_played_again_after_undoing_matches_a_fresh_one(case) -> None:
+    state, _, made = random_game(case, seed=6, limit=30)
     for _ in range(len(made) // 2):
         state.undo()
     for ply, move in enumerate(made[len(made) - len(made) // 2 :], start=len(made) - len(made) // 2):
         state.play(move, t=float(ply))
-    fresh, _, _ = random_game(game, options, min(limit, 30), seed=6)
+    fresh, _, _ = random_game(case, seed=6, limit=30)
     assert position(state) == position(fresh)
     assert state.record() == fresh.record()
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_undo_on_a_clone_uses_the_points_kept_before_cloning(name, game, options, limit, monkeypatch) -> None:
-    state, before, _ = random_game(game, options, min(limit, 20), seed=7)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_undo_on_a_clone_uses_the_points_kept_before_cloning(case, monkeypatch) -> None:
+    state, before, _ = random_game(case, seed=7, limit=20)
     no_replay(monkeypatch, state)
     copy = state.clone()
     frozen = position(state)
@@ -297,14 +281,14 @@ def test_undo_on_a_clone_uses_the_points_kept_before_cloning(name, game, options
     assert position(state) == before[-1]
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_resign_is_taken_back_either_way(name, game, options, limit, monkeypatch) -> None:
-    state, _, _ = random_game(game, options, min(limit, 5), seed=8)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_resign_is_taken_back_either_way(case, monkeypatch) -> None:
+    state, _, _ = random_game(case, seed=8, limit=5)
     if state.is_over:
         return
     no_replay(monkeypatch, state)
     frozen = position(state)
-    state.play("resign" if state.to_move else f"{state.actors[0]}: resign", t=50.0)  # type: ignore[attr-defined]
+    state.play(resign_move(state), t=50.0)
     assert state.is_over
     state.undo()
     assert position(state) == frozen and not state.is_over
@@ -314,9 +298,9 @@ def test_resign_is_taken_back_either_way(name, game, options, limit, monkeypatch
     assert position(state) == frozen
 
 
-@pytest.mark.parametrize(("name", "game", "options", "limit"), CASES, ids=IDS)
-def test_undo_falls_back_to_replaying_when_nothing_was_kept(name, game, options, limit) -> None:
-    state, before, _ = random_game(game, options, min(limit, 10), seed=9, clock=False)  # (see above on time)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_undo_falls_back_to_replaying_when_nothing_was_kept(case) -> None:
+    state, before, _ = random_game(case, seed=9, limit=10, clock=False)  # (see above on time)
     del state.__dict__["_undo_points"]  # as for a state built by hand
     state.undo()
     assert position(state) == before[-1]
@@ -332,9 +316,8 @@ def test_undo_falls_back_to_replaying_when_nothing_was_kept(name, game, options,
     script=st.lists(st.sampled_from(["play", "play", "play", "undo", "clone"]), min_size=1, max_size=60),
 )
 def test_any_mix_of_moves_undos_and_clones_keeps_exact_positions(case, seed, script) -> None:
-    _, game, options, _ = case
     rng = random.Random(seed)
-    state = load(game, options)
+    state = load(case.game, case.options)
     stack: list[Any] = []  # the position before each move still on the board
     stamp = 0.0
     for step in script:

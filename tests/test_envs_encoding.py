@@ -14,10 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ogames
-from conformance.cases import CASES
+from conformance.cases import BOARD_CASES
 from ogames.envs import encoding
 
-BOARD_CASES = [case for case in CASES if case[1] != "omiga"]
 BOARD_IDS = [case[0] for case in BOARD_CASES]
 _GAMES = {case_id: ogames.load(name, **options) for case_id, name, options in BOARD_CASES}
 

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from conformance.cases import CASES
+from conformance.cases import BOARD_CASES
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -19,8 +19,6 @@ from open_spiel.python.algorithms import get_all_states, mcts  # noqa: E402
 import ogames  # noqa: E402
 import ogames.envs.openspiel as adapter  # noqa: E402
 from ogames.envs import encoding  # noqa: E402
-
-BOARD_CASES = [case for case in CASES if case[1] != "omiga"]
 
 
 def spiel_params(options: dict) -> dict:

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conformance.cases import CASES
+from conformance.cases import BOARD_CASES
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
@@ -23,7 +23,6 @@ from pettingzoo.test.state_test import test_state_space as pettingzoo_state_spac
 import ogames
 from ogames.envs import env, raw_env, single_agent_env
 
-BOARD_CASES = [case for case in CASES if case[1] != "omiga"]
 BOARD_IDS = [case[0] for case in BOARD_CASES]
 OPTIONS = {case_id: (name, options) for case_id, name, options in BOARD_CASES}
 

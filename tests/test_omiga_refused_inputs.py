@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance.cases import mode_of, modes_of
 from ogames.boards.graph import Board
 from ogames.errors import IllegalMove
 from ogames.rules.omiga.deck import Supply
@@ -31,7 +32,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "2v2": {"variant": "2v2", "width": 6, "height": 5, "target": 2},
     "toddler": {"variant": "toddler", "players": 3, "width": 7, "height": 4},
     "zen": {"variant": "zen"},
-}
+}  # small tables: a few moves crowd them, so that taken and far-away cells are tried
+
+
+def test_every_omiga_mode_of_the_registry_is_tried() -> None:
+    assert {mode_of(ogames.load("omiga", seed=1, **options)) for options in VARIANTS.values()} == modes_of("omiga")
 
 
 def exact(value: Any, seen: frozenset[int] = frozenset()) -> Any:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance.cases import variants_of
 from ogames.kernels import omny as kernel
 from ogames.rules.omny import Omny, OmnyState
 from ogames.rules.protocol import State
@@ -27,6 +28,11 @@ CONFIGS = [
     {"variant": "custom", "cells": "a1 b1 c1 a2 b2 c2 d2 b3 c3", "stars": "a1 c1 d2 b3"},
 ]
 GAMES = [ogames.load("omny", **options) for options in CONFIGS]
+
+
+def test_the_boards_include_every_omny_variant() -> None:
+    assert {options["variant"] for options in CONFIGS} == set(variants_of("omny"))
+
 
 game_index = st.integers(0, len(GAMES) - 1)
 

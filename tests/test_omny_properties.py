@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance.cases import variants_of
 from ogames import BadRecord
 from ogames.kernels.omny import satisfied_colours_reference
 from ogames.rules.omny import Omny, OmnyState
@@ -29,6 +30,10 @@ CONFIGS = [
     {"variant": "custom", "cells": "a1 b1 c1 a2 b2 c2 d2 b3 c3", "stars": "a1 c1 d2 b3 c2"},
 ]
 BASE = [ogames.load("omny", **options) for options in CONFIGS]
+
+
+def test_the_boards_include_every_omny_variant() -> None:
+    assert {options["variant"] for options in CONFIGS} == set(variants_of("omny"))
 
 
 @st.composite

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 import ogames
+from conformance.cases import variants_of
 from ogames.boards.hexes import column_letters, parse_label
 from ogames.cli.render import render_state
 from ogames.cli.render.hexgrid import key
@@ -20,7 +21,7 @@ from ogames.cli.render.hexgrid import key
 GLYPHS = set("●○▲■✦·◦┼×")
 
 DEFAULT_BOARDS = [
-    *({"game": "omny", "variant": v} for v in ("y", "sunder", "gyre", "free-y", "custom")),
+    *({"game": "omny", "variant": v} for v in variants_of("omny")),
     *({"game": "oddy", "sides": m} for m in (3, 5, 7, 9)),
     {"game": "oddy", "sides": 3, "board": "polar"},
     *({"game": "omega", "players": p} for p in (2, 3, 4)),

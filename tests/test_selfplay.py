@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import ogames
-from conformance.cases import CASES
+from conformance.cases import BOARD_CASES
 from ogames.arena import selfplay
 from ogames.arena.play import play_task
 from ogames.arena.tournament import GAMES, MANIFEST, TournamentError, plan, run
@@ -131,9 +131,6 @@ def test_command_mistakes_get_one_clear_line(extra, message, tmp_path):
     result = CliRunner().invoke(app, ["selfplay", "oddy", "--size", "3", *extra, "--out", str(tmp_path / "never")])
     assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.stderr + result.stdout
     assert not (tmp_path / "never").exists()
-
-
-BOARD_CASES = [c for c in CASES if c[1] != "omiga"]
 
 
 @pytest.mark.parametrize(("name", "options"), [c[1:] for c in BOARD_CASES], ids=[c[0] for c in BOARD_CASES])

@@ -13,22 +13,28 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import ogames
+from conformance.cases import CASES, Case, variants_of
 from ogames import sgf
 from ogames.cli.app import app
 from ogames.errors import BadRecord
 
-HEX_CASES = [
-    ("omny", {"variant": "y", "size": 5, "pie": True, "komi": 0.5}),
-    ("omny", {"variant": "y", "size": 4, "komi_choice": True, "pie": True}),
-    ("omny", {"variant": "y", "size": 4, "komi_choice": True}),
-    ("omny", {"variant": "sunder", "size": 3}),
-    ("omny", {"variant": "gyre", "size": 3, "pie": True}),
-    ("omny", {"variant": "free-y", "sides": (2, 3)}),
-    ("omny", {"variant": "custom", "shape": "rhombus", "size": 4, "stars": "corners"}),
-    ("omny", {"variant": "custom", "cells": "a1 b1 c1 a2 b2 a3", "stars": "all"}),
-    ("oddy", {"size": 5}),
-    ("oddy", {"size": 4, "pie": False}),
-]
+
+def writes_sgf(case: Case) -> bool:
+    try:
+        sgf.hex_board_check(case.load().new_state())
+    except BadRecord:
+        return False
+    return True
+
+
+# Every conformance case SGF is written for (which those are is checked just below).
+HEX_CASES = [case for case in CASES if writes_sgf(case)]
+
+
+def test_sgf_is_written_for_every_omny_variant_and_odd_y_on_the_triangle():
+    assert {case.variant for case in HEX_CASES if case.game == "omny"} == set(variants_of("omny"))
+    assert {case.game for case in HEX_CASES} == {"omny", "oddy"}
+    assert all(case.load().options["board"] == "triangle" for case in HEX_CASES if case.game == "oddy")
 
 
 def without_times(record: dict) -> dict:
@@ -38,9 +44,8 @@ def without_times(record: dict) -> dict:
 
 
 def random_record(case: int, seed: int, stop: int | None, resign: bool) -> dict:
-    name, options = HEX_CASES[case]
     rng = random.Random(seed)
-    state = ogames.load(name, **options).new_state(["ann", "b]o\\b"])
+    state = HEX_CASES[case].load().new_state(["ann", "b]o\\b"])
     while not state.is_over and (stop is None or state.ply < stop):
         state.play(rng.choice(state.legal_moves()))
     if resign and not state.is_over:

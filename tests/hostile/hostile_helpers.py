@@ -9,27 +9,16 @@ import random
 from typing import Any
 
 import ogames
+from conformance.cases import CASES, VARIANT_CASES, ids
 from ogames.rules.omiga.realtime import RealtimeState
 
-# (id, game, options): every game, the variants whose state differs, and Omiga's five modes.
-GAMES: list[tuple[str, str, dict[str, Any]]] = [
-    ("omny-y", "omny", {"variant": "y", "size": 5}),
-    ("omny-komi", "omny", {"variant": "sunder", "size": 3, "komi_choice": True, "pie": True}),
-    ("omny-cells", "omny", {"variant": "custom", "cells": "a1 b1 c1 a2 b2 a3", "stars": "a1 c1 a3"}),
-    ("oddy-polar", "oddy", {"sides": 5, "size": 3}),
-    ("oddy-y", "oddy", {"size": 4}),
-    ("omega-2", "omega", {"size": 4}),
-    ("omega-3-pie", "omega", {"players": 3, "size": 4, "pie": True}),
-    ("omega-match", "omega", {"size": 4, "match": True}),
-    ("onyx", "onyx", {"pie": True}),
-    ("omiga-base", "omiga", {"seed": 5, "width": 7, "height": 5}),
-    ("omiga-2v2", "omiga", {"variant": "2v2", "seed": 6, "width": 7, "height": 5, "target": 2}),
-    ("omiga-kids", "omiga", {"variant": "kids", "seed": 7, "width": 7, "height": 5}),
-    ("omiga-kids-turns", "omiga", {"variant": "kids", "pace": "turns", "seed": 7, "width": 7, "height": 5}),
-    ("omiga-toddler", "omiga", {"variant": "toddler", "players": 3, "seed": 8, "width": 9, "height": 4}),
-    ("omiga-zen", "omiga", {"variant": "zen", "seed": 9}),
-]
-GAME_IDS = [g[0] for g in GAMES]
+# (id, game, options): every conformance case, so every game, variant and Omiga mode of the registry.
+GAMES = CASES
+GAME_IDS = ids(GAMES)
+# One case per variant and mode, for tests parametrized many times over (every case is still
+# sampled by the fuzzing tests, and refuses junk in the conformance suite).
+MODES = VARIANT_CASES
+MODE_IDS = ids(MODES)
 
 
 def played(name: str, options: dict[str, Any], moves: int = 12, seed: int = 1, timed: bool = True) -> ogames.State:

@@ -27,6 +27,7 @@ import pytest
 from hostile_web import DEADLINE, Server, running, wait_view
 
 import ogames
+from conformance.cases import mode_of, modes_of
 from ogames.errors import BadRecord
 
 SMALL = {"width": 7, "height": 5}
@@ -41,6 +42,11 @@ TABLES = {
     "zen": ({"variant": "zen"}, [HERE]),
 }
 CHOSEN = 4_503_599_627_370_497  # a seed a creator might give: 2^52 + 1, a number no page holds by chance
+
+
+def test_a_table_of_every_omiga_mode_is_dealt_here():
+    """Every variant and pace of Omiga the registry offers has a table above (its seats are this test's)."""
+    assert {mode_of(ogames.load("omiga", seed=1, **options)) for options, _ in TABLES.values()} == modes_of("omiga")
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hostile_helpers import GAME_IDS, GAMES, ongoing, played, snapshot
+from hostile_helpers import GAMES, MODE_IDS, MODES, ongoing, played, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +35,7 @@ def a_legal_move(state: ogames.State) -> str:
     return state.legal_moves()[0]
 
 
-@pytest.fixture(params=GAMES, ids=GAME_IDS)
+@pytest.fixture(params=MODES, ids=MODE_IDS)
 def state(request) -> ogames.State:
     _, name, options = request.param
     return ongoing(name, options, moves=5)
