@@ -124,7 +124,7 @@ def test_a_fuzzy_translation_is_not_shown(tmp_path: Path, monkeypatch: pytest.Mo
         cached.cache_clear()
     try:
         words = i18n.words("ru")
-        assert (words["games"], words["rules"], words["new_game"]) == ("Games", "Rules", "Новая игра")
+        assert (words["games"], words["rules"], words["resign"]) == ("Games", "Rules", "Сдаться")
     finally:
         monkeypatch.undo()
         for cached in (catalogue.translations, catalogue._entries, i18n._words, messages._texts):

@@ -2,6 +2,8 @@
 name it by; their translations in gettext catalogues (`ogames/locale/<language>/LC_MESSAGES/
 ogames.po`, read by `web/catalogue.py`; docs/translating.md says how to add and update them).
 
+Templates write most of their words in place, through Jinja's i18n extension (`{{ _("New game")
+}}`, `install`); the words here are the ones the page scripts and the server's code need by key.
 A language shows its catalogue's text for a key, and the English for a key it has not translated.
 A text with a number in it has a form for each plural category of its language; the pages' dicts
 join them by "|" in the order of the language's `plural_forms` (CLDR's categories for whole
@@ -13,22 +15,20 @@ from __future__ import annotations
 from functools import cache
 
 from babel import Locale
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 
-from ogames.web.catalogue import N_, NP_, plural_order, text
+from ogames.web.catalogue import N_, NP_, plural_order, text, translations
 
 LANGUAGES = {"en": "English", "ru": "Русский"}
 DEFAULT = "en"
 
 # The English of every word, by key (a text with forms by number: its singular and plural).
 ENGLISH: dict[str, str | tuple[str, str]] = dict([
-    N_("site", "ogames"),
-    N_("tagline", "Five abstract games with exact rules. Play on one screen with a friend, or against the computer."),
     N_("games", "Games"),
-    N_("new_game", "New game"),
     N_("play", "Play"),
     N_("start", "Start the game"),
     N_("recent", "Recent games"),
-    N_("no_recent", "No games yet."),
     N_("rules", "Rules"),
     N_("options", "Options"),
     N_("default", "default"),
@@ -37,8 +37,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("no", "no"),
     N_("who", "Who plays"),
     N_("hotseat", "Two people on this screen (hotseat)"),
-    N_("vs_ai", "Against the computer"),
-    N_("your_seat", "Your seat"),
     N_("seat", "seat {n}"),
     N_("level", "Computer level"),
     N_("level_choice", "{n} · {word}"),
@@ -54,21 +52,14 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("skill_10", "strongest"),
     N_("computer_level", "computer (level {n})"),
     N_("bot_level", "bot level"),
-    N_(
-        "not_in_browser",
-        "Omiga is played in real time with cards; it comes to the browser later. Play it in the terminal for now: "
-        "ogames omiga kids, ogames omiga zen.",
-    ),
     N_("to_move", "{colour} to move"),
     N_("your_turn", "your turn"),
     N_("thinking", "the computer is thinking…"),
     N_("watching", "You are watching this game."),
     N_("moves", "Moves"),
-    N_("no_moves", "No moves yet."),
     N_("result", "Result"),
     N_("resign", "Resign"),
     N_("confirm_resign", "Really resign?"),
-    N_("download", "Download the record (JSON)"),
     N_("score", "score"),
     N_("komi", "komi"),
     N_("choose_komi", "Choose this komi"),
@@ -91,7 +82,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("language", "Language"),
     N_("error", "Error"),
     N_("back", "Back"),
-    N_("not_found", "There is no such page."),
     N_("special_moves", "Special moves"),
     N_("swap", "Swap (take the first stone)"),
     N_("c_black", "Black"),
@@ -102,11 +92,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("draw", "Drawn"),
     N_("stored_at", "Games are stored on this server; the link of a game is permanent."),
     # the board and what is shown beside it (web/board.py, static/board.js)
-    N_("coordinates", "Coordinates"),
-    N_("keys_hint", "Click a move in the list, or use ← →, to look back."),
-    N_("earlier", "Previous move"),
-    N_("later", "Next move"),
-    N_("live_position", "Back to the game"),
     N_("position_of", "Position after move {k} of {n} (looking back, read-only)"),
     NP_(
         "start_position",
@@ -128,11 +113,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     # pages beyond the board (web/pages.py): home lists, rules, replay, analysis
     N_("open_games", "Open games: a seat is waiting for you"),
     N_("join", "Join"),
-    N_("being_played", "Being played"),
     N_("finished", "Finished games"),
-    N_("no_finished", "No finished games yet."),
     N_("replay", "Replay"),
-    N_("replay_record", "Replay a record"),
     N_(
         "sum_omny",
         "Take turns placing stones. Win with a group that cuts the board into pieces none of which holds more "
@@ -158,21 +140,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
         "A real-time card game: lay fitting cards as fast as you can, build a chain to the far edge or slip a "
         "card behind an opponent's card.",
     ),
-    N_("rules_of", "Rules of {game}"),
-    N_("rules_language", "The full rules are only in English for now; they follow."),
-    N_("other_rules", "The other games"),
-    N_("in_short", "In short"),
-    N_("upload_title", "Replay a game record"),
-    N_(
-        "upload_help",
-        "Choose a game record (JSON: the record a game page downloads, or one saved in the terminal). The rules "
-        "check it, then you step through it here. Nothing is stored.",
-    ),
-    N_("record_file", "Record file (.json, at most {kb} KB)"),
-    N_("upload_button", "Show the record"),
-    N_("open_game", "Or a game of this server"),
-    N_("open_game_label", "The game's link or id"),
-    N_("open_button", "Open"),
     N_("position", "position {n} of {total}"),
     N_("replay_start", "the start"),
     N_("after_move", "after {move} by {colour}"),
@@ -180,13 +147,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("previous", "Previous move"),
     N_("next", "Next move"),
     N_("last", "Last position"),
-    N_("replay_keys_hint", "The ← and → keys step through the game."),
-    N_("game_page", "The game's page"),
-    N_("replay_game", "Step through and analyse"),
     N_("analysis", "Analysis"),
     N_("analyse", "Analyse this position"),
     N_("seconds", "Thinking time"),
-    N_("seconds_n", "{n} s"),
     N_("analysing", "the computer is analysing…"),
     N_("best_move", "Best move"),
     N_("win_chance", "{colour}'s chance to win"),
@@ -195,17 +158,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("proven_loss", "a proven loss"),
     N_("line", "Expected line"),
     NP_("searched", "{n} playout in {s} s", "{n} playouts in {s} s"),
-    N_("analysis_off", "The computer analyses a game once it is over, or a game played on one screen."),
-    N_("analysis_over", "The game is over at this position: pick an earlier move in the list to analyse it."),
     N_("c_green", "Green"),
     N_("c_yellow", "Yellow"),
     # Omiga's card tables (web/omiga_*.py, templates/omiga*.html, static/omiga*.js)
-    N_(
-        "omiga_intro",
-        "Real time against bots or friends, 2v2, kids, toddler for 2–6, or zen alone. Choose a card in your hand "
-        "(click it again or press R to turn it), then click the cell to lay it.",
-    ),
-    N_("omiga_seats_help", "Each seat: you in this browser, a friend with an invitation link, or a bot."),
     N_("seat_here", "me, in this browser"),
     N_("seat_invite", "a friend (invitation link)"),
     N_("seat_bot", "a bot"),
@@ -241,8 +196,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("label_size", "size"),
     N_("label_stars", "stars"),
     N_("label_variant", "variant"),
-    N_("turn_card", "Turn the card"),
-    N_("show_fits", "show where the chosen card fits"),
     N_("your_hand", "Your hand"),
     N_("empty_hand", "No cards in hand."),
     N_("choose_card", "Choose a card in your hand first."),
@@ -263,7 +216,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("act_draw", "Draw"),
     N_("act_end", "End the round"),
     N_("turned", "turned"),
-    N_("zen_form", "Form"),
     NP_("zen_progress", "{n} of {m} card laid", "{n} of {m} cards laid"),
     N_("zen_possible", "Solvable: the solver found a layout."),
     N_("zen_impossible", "Not solvable: no set of cards completes this form."),
@@ -288,14 +240,12 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("level_hard", "hard"),
     N_("level_impossible", "impossible"),
     N_("invitations", "Invitations"),
-    N_("invitations_help", "Send each link to the friend who plays that seat; the link holds the seat."),
     N_("copy", "Copy"),
     N_("mode_realtime", "real time"),
     N_("mode_turns", "in turns"),
     N_("score_title", "Score"),
     N_("zen_player", "Player"),
     N_("bot_climber", "climber"),
-    N_("by_seat", "Choose who sits in each seat: friends by a link, an open game, computers"),
     N_("who_here", "a person on this screen"),
     N_("who_invite", "a friend, by an invitation link"),
     N_("who_open", "anyone (listed as an open game)"),
@@ -303,12 +253,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("clock", "Clock"),
     N_("clock_minutes", "Minutes per player (empty: no clock)"),
     N_("clock_increment", "Seconds added after each move (Fischer increment)"),
-    N_("clock_help", "The server keeps the time; it starts with the first move. A player whose time runs out loses."),
-    N_("invite_help", "Send each friend the link of their seat: whoever opens it plays that seat."),
     N_("invite_seat", "Link for seat {n}"),
     N_("copy_link", "Copy"),
     N_("copied", "Copied"),
-    N_("spectators", "Link for spectators (they watch, they cannot move)"),
     N_("take_seat", "Take seat {n}"),
     N_("open_seat", "waiting for a player"),
     N_("invited", "invited"),
@@ -320,15 +267,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("accept", "Accept"),
     N_("decline", "Decline"),
     N_("undo_declined", "Your request to take back your move was declined."),
-    N_("zoom_in", "Larger"),
-    N_("zoom_out", "Smaller"),
-    N_("zoom_fit", "Whole board"),
-    N_("confirm_moves", "Confirm moves"),
     N_("confirm_hint", "{cell} selected: tap or click it again to play."),
     N_("confirm_play", "Play {cell}"),
     N_("cancel", "Cancel"),
-    N_("zoom_fit_table", "Whole table"),
-    N_("confirm_cards", "Confirm each card"),
     N_("confirm_lay_hint", "{cell} chosen: tap or click it again to lay the card there."),
     N_("confirm_lay", "Lay on {cell}"),
     # option choices and names beyond the form's own words (common.options_text, _options.html)
@@ -366,7 +307,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("act_start_black", "Start with black"),
     N_("act_draw_white", "Draw white"),
     N_("act_draw_black", "Draw black"),
-    N_("open_game_placeholder", "…/g/ID"),
     N_("move_swap", "swap"),
     N_("move_swap_colour", "swap {colour}"),
     N_("move_resign", "resign"),
@@ -431,3 +371,38 @@ def pick(requested: str | None, accept: str | None = None) -> str:
         if code in LANGUAGES:
             return code
     return DEFAULT
+
+
+def install(environment: Environment) -> None:
+    """Jinja's i18n extension on a template environment, speaking the page's language (the
+    template's `lang`): `_()`, `gettext`, `ngettext`, `pgettext`, `npgettext` and `{% trans %}`."""
+    if "jinja2.ext.InternationalizationExtension" not in environment.extensions:
+        environment.add_extension("jinja2.ext.i18n")
+        environment.install_gettext_callables(  # type: ignore[attr-defined]
+            _gettext, _ngettext, newstyle=False, pgettext=_pgettext, npgettext=_npgettext
+        )
+
+
+def _language(context: Context) -> str:
+    language = context.get("lang")
+    return language if isinstance(language, str) and language in LANGUAGES else DEFAULT
+
+
+@pass_context
+def _gettext(context: Context, message: str) -> str:
+    return translations(_language(context)).gettext(message)
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, n: int) -> str:
+    return translations(_language(context)).ngettext(singular, plural, n)
+
+
+@pass_context
+def _pgettext(context: Context, key: str, message: str) -> str:
+    return str(translations(_language(context)).pgettext(key, message))
+
+
+@pass_context
+def _npgettext(context: Context, key: str, singular: str, plural: str, n: int) -> str:
+    return str(translations(_language(context)).npgettext(key, singular, plural, n))

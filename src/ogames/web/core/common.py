@@ -52,6 +52,7 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie. The
     template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
+    i18n.install(templates.env)  # `_()` in the templates (once per environment)
     response = templates.TemplateResponse(
         request,
         name,
