@@ -7,6 +7,7 @@ its English rather than a stale translation."""
 from __future__ import annotations
 
 import io
+import re
 import string
 from pathlib import Path
 
@@ -129,6 +130,19 @@ def test_a_fuzzy_translation_is_not_shown(tmp_path: Path, monkeypatch: pytest.Mo
         monkeypatch.undo()
         for cached in (catalogue.translations, catalogue._entries, i18n._words, messages._texts):
             cached.cache_clear()
+
+
+def test_the_words_the_scripts_and_templates_name_by_key_are_marked() -> None:
+    """A word the page scripts or the templates take by key from the pages' dict must be in the
+    keyed table (a word written in place in a template, `_("…")`, is not in the dict)."""
+    web = ROOT / "src" / "ogames" / "web"
+    scripts = "".join(path.read_text() for path in (web / "static").glob("*.js"))
+    named = set(re.findall(r"\bwords\.(\w+)", scripts)) | set(re.findall(r"\bwords\[\"(\w+)\"\]", scripts))
+    templates = "".join(path.read_text() for path in (web / "templates").glob("*.html"))
+    named |= set(re.findall(r"\bt\.(\w+)", templates)) - {"get"}
+    named = {name for name in named if not name.endswith("_")}  # (a comment's `words.mv_*`)
+    assert named - {"plural_forms"} <= set(i18n.ENGLISH), named - set(i18n.ENGLISH)
+    assert len(named) > 100
 
 
 def test_the_russian_plural_forms_follow_cldr() -> None:
