@@ -363,7 +363,7 @@ async def serve_socket(
             incoming = await websocket.receive()
             if incoming["type"] == "websocket.disconnect":
                 break
-            if not limit.allow():
+            if not await limit.allow():
                 if limit.exhausted:
                     log.warning("%s: a connection kept sending too fast and was closed", live.id)
                     await drain(outbox)
