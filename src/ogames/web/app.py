@@ -94,7 +94,7 @@ from ogames.web.core.store import Store
 from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
-from ogames.web.limits import ClientLimits, ConnectionLimit
+from ogames.web.limits import ClientLimits, ConnectionLimit, storage_for
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
 from ogames.web.omiga.routes import router as omiga_router
@@ -157,7 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(omiga_router)  # first, so that /new/omiga is Omiga's own form
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    api_limits = ClientLimits(settings.api_rate, settings.api_burst)
+    # (counted in Redis when several processes share one, so that a client's limit holds across them)
+    api_limits = ClientLimits(settings.api_rate, settings.api_burst, storage_for(settings.redis_url), "api")
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).

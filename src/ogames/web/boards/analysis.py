@@ -5,8 +5,9 @@ worker of its own (`Settings.analysis_workers` lanes, web/core/workers.py), neve
 the computer's moves and Omiga's bots, and at a lower CPU priority than they. Each client (by
 address) is bounded:
 
-- **a quota**: `analysis_quota` seconds of search a minute (a token bucket as deep as the quota;
-  an analysis costs its seconds, at least one) — beyond it, 429 `quota`;
+- **a quota**: `analysis_quota` seconds of search in any minute (web/limits.py: counted in Redis
+  when several server processes share one; an analysis costs its seconds, at least one, charged
+  when it starts) — beyond it, 429 `quota`, to try again when its oldest charge is a minute old;
 - **a cap**: at most `analysis_per_client` analyses running or waiting — beyond it, 429 `busy`;
 
 and in all, at most `analysis_waiting` analyses wait for a lane (503 `busy`). Every refusal says
@@ -14,7 +15,7 @@ when to try again (`Refusal.retry_after`: the Retry-After header). Waiting analy
 order they came.
 
 An analysis nobody waits for any more (its page closed, so its request's connection ended) is
-cancelled: a waiting one leaves the line and its quota is given back; a running one has its
+cancelled: a waiting one leaves the line, never charged; a running one has its
 worker process killed and a new one started (a search in compiled code cannot be interrupted
 otherwise), unless it is within NEARLY_DONE seconds of its end — then it is left to finish, which
 frees the lane sooner than starting a new worker would.
@@ -33,7 +34,7 @@ from typing import Any
 from ogames.web.core.common import Refusal
 from ogames.web.core.settings import Settings
 from ogames.web.core.workers import Lane, ProcessLane, ThreadLane, WorkerFailed, WorkerLost
-from ogames.web.limits import ClientLimits
+from ogames.web.limits import ClientLimits, storage_for
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -78,7 +79,7 @@ class AnalysisDesk:
 
     def __post_init__(self) -> None:
         quota = self.settings.analysis_quota
-        self.quotas = ClientLimits(quota / 60.0, quota)
+        self.quotas = ClientLimits(quota / 60.0, quota, storage_for(self.settings.redis_url), "analysis")
         self.slots = [Slot() for _ in range(self.settings.analysis_workers)]
         self.free = asyncio.Queue()
         for slot in self.slots:
@@ -95,13 +96,22 @@ class AnalysisDesk:
         """`function(*args)` (a search of `seconds`) in a lane, for a client; Refusal if the client
         or the server has too much going on, or if the search failed. Cancel it and the search
         stops (see the module's docstring)."""
-        job = self._admit(client, seconds)
+        job = await self._admit(client, seconds)
         try:
             slot = await self.free.get()
         except asyncio.CancelledError:
-            self._forget(job)
-            self.quotas.bucket(client).give_back(job.cost)  # it never searched
+            self._forget(job)  # it never searched, so it was never charged
             raise
+        try:
+            charged = await self.quotas.allow(client, job.cost)
+        except BaseException:
+            self.free.put_nowait(slot)
+            self._forget(job)
+            raise
+        if not charged:  # another of the client's analyses started first and took the rest of its share
+            self.free.put_nowait(slot)
+            self._forget(job)
+            raise await self._over_quota(client)
         self.waiting -= 1
         job.started = time.monotonic()
         try:
@@ -129,8 +139,21 @@ class AnalysisDesk:
             self._forget(job)
         return answer
 
-    def _admit(self, client: str, seconds: float) -> Job:
-        """A new job for a client, its quota charged; Refusal (with when to try again) if not now."""
+    async def _admit(self, client: str, seconds: float) -> Job:
+        """A new job for a client, if its quota has room for it (charged when it starts); Refusal
+        (with when to try again) if not now."""
+        self._check_caps(client)
+        cost = max(seconds, MIN_COST)
+        if not await self.quotas.fits(client, cost):
+            raise await self._over_quota(client)
+        self._check_caps(client)  # (again: others may have come while the quota was asked)
+        job = Job(client, seconds, cost)
+        self.jobs.setdefault(client, []).append(job)
+        self.waiting += 1
+        return job
+
+    def _check_caps(self, client: str) -> None:
+        """Refusal if the client has too many analyses, or too many wait already in all."""
         settings, now = self.settings, time.monotonic()
         mine = self.jobs.get(client, [])
         if len(mine) >= settings.analysis_per_client:
@@ -142,17 +165,14 @@ class AnalysisDesk:
         if would_wait and self.waiting >= settings.analysis_waiting:
             raise Refusal(say("analyses-busy", "the computer is busy with other analyses: try again in a few seconds"),
                           "busy", 503, retry_after=self._backlog(now))
-        cost = max(seconds, MIN_COST)
-        bucket = self.quotas.bucket(client)
-        if not bucket.allow(cost=cost):
-            wait = min(bucket.wait(cost), 60.0)  # (never longer: the quota allows the longest analysis)
-            raise Refusal(say("analysis-quota", "that is more than your share of the computer ({seconds} seconds of "
-                              "analysis a minute): try again in {wait} s", seconds=f"{settings.analysis_quota:g}",
-                              wait=max(1, math.ceil(wait))), "quota", 429, retry_after=wait)
-        job = Job(client, seconds, cost)
-        self.jobs.setdefault(client, []).append(job)
-        self.waiting += 1
-        return job
+
+    async def _over_quota(self, client: str) -> Refusal:
+        """The refusal of an analysis past the client's quota: try again when its oldest charge
+        leaves the minute (never later than a minute: the quota allows the longest analysis)."""
+        wait = min(await self.quotas.wait(client), 60.0)
+        return Refusal(say("analysis-quota", "that is more than your share of the computer ({seconds} seconds of "
+                           "analysis a minute): try again in {wait} s", seconds=f"{self.settings.analysis_quota:g}",
+                           wait=max(1, math.ceil(wait))), "quota", 429, retry_after=max(wait, 1.0))
 
     def _backlog(self, now: float) -> float:
         """About how long until a waiting analysis would start: the work ahead of it, per lane."""

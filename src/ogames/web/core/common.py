@@ -52,6 +52,7 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     """A page in the visitor's language; a language chosen by `?lang=` is kept in a cookie. The
     template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
+    i18n.install(templates.env)  # `_()` in the templates (once per environment)
     response = templates.TemplateResponse(
         request,
         name,
@@ -362,7 +363,7 @@ async def serve_socket(
             incoming = await websocket.receive()
             if incoming["type"] == "websocket.disconnect":
                 break
-            if not limit.allow():
+            if not await limit.allow():
                 if limit.exhausted:
                     log.warning("%s: a connection kept sending too fast and was closed", live.id)
                     await drain(outbox)

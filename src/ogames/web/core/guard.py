@@ -92,8 +92,11 @@ class Guard:
             return
         if path.startswith("/api/"):
             client = scope.get("client")
-            if not self.api_limits.allow(client[0] if client else "?"):
-                await error_response(self.api_limits.refusal(), "rate-limited", 429, language(scope))(scope, receive, answer)
+            address = client[0] if client else "?"
+            if not await self.api_limits.allow(address):
+                wait = await self.api_limits.wait(address)
+                refusal = error_response(self.api_limits.refusal(), "rate-limited", 429, language(scope), retry_after=wait)
+                await refusal(scope, receive, answer)
                 return
 
         async def read() -> Message:

@@ -106,9 +106,10 @@ class Settings:
     analysis_waiting: int = 4
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
-    # Rate limits (token buckets): WebSocket messages per connection — `ws_rate` a second, bursts
+    # Rate limits (web/limits.py): WebSocket messages per connection — `ws_rate` a second, bursts
     # of `ws_burst`, the connection closed after `ws_strikes` refusals in a row — and JSON API
-    # requests per client address. A person clicks a few times a second at most.
+    # requests per client address (`api_burst` in any `api_burst / api_rate` seconds, counted in
+    # Redis when `redis_url` is set). A person clicks a few times a second at most.
     ws_rate: float = 10.0
     ws_burst: float = 30.0
     ws_strikes: int = 20
