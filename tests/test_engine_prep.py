@@ -12,7 +12,7 @@ import ogames
 from ogames.cli import engine
 from ogames.cli.app import app
 from ogames.cli.engine import PREPARING, prepare_engine, search_note
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
 
 
