@@ -71,6 +71,12 @@ class Setting(Option):
     def _fail(self, value: Any, want: str) -> BadOption:
         return BadOption(f"{self.name}={shown(value)} is not valid: {want}")
 
+    def _check_range(self, value: float) -> None:
+        if self.minimum is not None and not value >= self.minimum:
+            raise self._fail(value, f"it must be at least {_number(self.minimum)}")
+        if self.maximum is not None and not value <= self.maximum:
+            raise self._fail(value, f"it must be at most {_number(self.maximum)}")
+
     def _as_float(self, value: Any) -> float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
