@@ -209,10 +209,14 @@ SETTINGS = Settings(
 
 def settings_table() -> str:
     """The settings (and the retired ones) as Markdown tables, as `docs/ai-settings.md` shows them."""
-    lines = ["| setting | group | kind | default | range | what it does |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| setting | group | kind | default | range | at a level | what it does |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for s in SETTINGS:
         default = "—" if s.default is None else _shown_default(s.default)
-        lines.append(f"| `{s.name}` | {s.group} | {s.kind} | {default} | {s.range} | {s.help} |")
+        at_level = "" if s.level is UNSET else "the level's" if s.level is None else _shown_default(s.level)
+        lines.append(f"| `{s.name}` | {s.group} | {s.kind} | {default} | {s.range or 'any'} | {at_level} | {s.help} |")
     lines += ["", "| retired setting | why |", "|---|---|"]
     lines += [f"| `{name}` | {why} |" for name, why in RETIRED.items()]
     return "\n".join(lines) + "\n"
