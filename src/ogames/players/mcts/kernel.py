@@ -47,6 +47,8 @@ from ogames.players.mcts.positions import (
     V_SWAPPED,
     V_TURN,
     V_WINNER,
+    Array,
+    Arrays,
     _mover,
     _pie_open,
     gen_moves,
@@ -73,7 +75,7 @@ M_COUNT = 0
 
 
 @leaf
-def _new_node(ints, floats, node, move, parent, seats):
+def _new_node(ints: Array, floats: Array, node: int, move: int, parent: int, seats: int) -> None:
     ints[node, I_MOVE] = move
     ints[node, I_PARENT] = parent
     ints[node, I_FIRST] = -1
@@ -88,7 +90,7 @@ def _new_node(ints, floats, node, move, parent, seats):
 
 
 @leaf
-def init_root(ints, floats, meta, root_var, root_owner, params):
+def init_root(ints: Array, floats: Array, meta: Array, root_var: Array, root_owner: Array, params: Array) -> None:
     """Make the tree a single root for the position."""
     meta[M_COUNT] = 1
     _new_node(ints, floats, 0, -1, -1, params[P_SEATS])
@@ -99,13 +101,13 @@ def init_root(ints, floats, meta, root_var, root_owner, params):
 
 
 @leaf
-def _pie_passed(var, params):
+def _pie_passed(var: Array, params: Array) -> bool:
     """Whether a position is at or past the pie point: a colour node of the shared pie."""
     return params[P_SHARED] != 0 and var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
 
 
 @leaf
-def _kids_pie(var, params):
+def _kids_pie(var: Array, params: Array) -> bool:
     """Shared pie: whether every move from this (seat-node) position opens the swap: Black's stone
     one placement before the pie point, or, in Omny's komi choice without pie, the komi itself."""
     if params[P_SHARED] == 0 or var[V_SWAPPED] != 0 or _pie_passed(var, params):
@@ -116,7 +118,7 @@ def _kids_pie(var, params):
 
 
 @leaf
-def _reach(ints, node, var, owner, params):
+def _reach(ints: Array, node: int, var: Array, owner: Array, params: Array) -> None:
     """Fill in a node when its position is first reached: its flags, and either the winner of a
     finished game (I_TERM, proven) or the deciding side and the colour to move."""
     colour_node = _pie_passed(var, params)
@@ -138,7 +140,7 @@ def _reach(ints, node, var, owner, params):
 
 
 @leaf
-def _take_pie(ints, floats, node, var, owner):
+def _take_pie(ints: Array, floats: Array, node: int, var: Array, owner: Array) -> None:
     """An iteration passing a position where the swap is open: the side to move takes the colour
     its statistics favour (it swaps when the colour to move wins less than half), for the seat
     rewards of the nodes above; the swap is then used up, so a playout does not draw it again."""
@@ -150,7 +152,7 @@ def _take_pie(ints, floats, node, var, owner):
 
 
 @leaf
-def child_proof(ints, node, child):
+def child_proof(ints: Array, node: int, child: int) -> int:
     """A child's proof in the node's terms: the winning seat (colour, in a colour node), −1 if
     unproven. Across the pie point a proven child is lost for the node's side when the swap is
     open there (its side to move takes the winning colour), else won iff its colour wins."""
@@ -164,7 +166,7 @@ def child_proof(ints, node, child):
 
 
 @leaf
-def reward_column(ints, node):
+def reward_column(ints: Array, node: int) -> int:
     """The reward column of a node's children (and their AMAF statistics) that holds the node's
     side's results: its seat, or across the pie point its colour."""
     if ints[node, I_FLAGS] & FL_KIDS_PIE:
@@ -173,7 +175,7 @@ def reward_column(ints, node):
 
 
 @leaf
-def side_value(ints, node, child, mean):
+def side_value(ints: Array, node: int, child: int, mean: float) -> float:
     """A child's mean worth to the node's side (read from `reward_column`): across the pie point,
     where the swap is open (or the child not reached yet), the side gets the colour the opponent
     leaves it, min(mean, 1 − mean)."""
@@ -184,7 +186,7 @@ def side_value(ints, node, child, mean):
 
 
 @leaf
-def outlooks(ints, floats, node, proofs, worths):
+def outlooks(ints: Array, floats: Array, node: int, proofs: Array, worths: Array) -> None:
     """For the driver: each child's proof (`child_proof`) and mean worth to the node's side
     (`side_value`; NaN if unvisited) into `proofs` and `worths`, children in order."""
     first = ints[node, I_FIRST]
@@ -197,7 +199,7 @@ def outlooks(ints, floats, node, proofs, worths):
 
 
 @leaf
-def _select(ints, floats, node, params, fparams):
+def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array) -> int:
     seat = ints[node, I_SEAT]
     column = F_W + reward_column(ints, node)
     across = ints[node, I_FLAGS] & FL_KIDS_PIE != 0  # the swap opens below: values by `side_value`
@@ -243,7 +245,7 @@ def _select(ints, floats, node, params, fparams):
 
 
 @leaf
-def _prove(ints, node, params):
+def _prove(ints: Array, node: int, params: Array) -> None:
     """MCTS-solver: mark `node` proven for a seat when its children decide it."""
     seat = ints[node, I_SEAT]
     first = ints[node, I_FIRST]
@@ -269,19 +271,19 @@ def _prove(ints, node, params):
 
 @njit(cache=True, nogil=True)  # nogil: root-parallel workers run it from threads at once
 def run(
-    ints,
-    floats,
-    meta,
-    root_stones,
-    root_var,
-    root_owner,
-    params,
-    fparams,
-    arrays,
-    midpoint_corners,
-    bridges,
-    iterations,
-):
+    ints: Array,
+    floats: Array,
+    meta: Array,
+    root_stones: Array,
+    root_var: Array,
+    root_owner: Array,
+    params: Array,
+    fparams: Array,
+    arrays: Arrays,
+    midpoint_corners: Array,
+    bridges: Array,
+    iterations: int,
+) -> int:
     """Run up to `iterations` iterations; return how many ran (fewer when the root is proven).
     `arrays` is the board's tuple that `play_move` takes; `bridges` the carrier table of the
     playouts' bridge answers."""
@@ -420,7 +422,7 @@ def run(
 
 
 @njit(cache=True)
-def compact(ints, floats, new_ints, new_floats, root):
+def compact(ints: Array, floats: Array, new_ints: Array, new_floats: Array, root: int) -> int:
     """Copy the subtree under `root` into the new tables (root first, children blocks kept
     contiguous); return the number of nodes copied."""
     queue = np.empty(ints.shape[0], dtype=np.int64)  # old index of each new node, in order
@@ -448,6 +450,6 @@ def compact(ints, floats, new_ints, new_floats, root):
 
 
 @njit(cache=True)
-def seed_rng(seed):
+def seed_rng(seed: int) -> None:
     """Seed numba's random generator (the search's own stream)."""
     np.random.seed(seed)

@@ -27,7 +27,10 @@ opponent modelled weak, `_answering_colours`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from ogames.kernels import leaf
@@ -46,6 +49,9 @@ from ogames.kernels.onyx import (
     midpoint_open,
     random_open_cell,
 )
+
+Array = npt.NDArray[Any]  # the kernels' arrays (numba types them by the arrays passed)
+Arrays = tuple[Array, ...]  # a board's rule arrays (`Adapter.rule_arrays`)
 
 # Games.
 ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
@@ -85,7 +91,16 @@ NPARAMS = 16
 
 
 @leaf
-def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
+def _omega_scores(
+    stones: Array,
+    table: Array,
+    colours: int,
+    logs: Array,
+    queue: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+) -> int:
     """Omega: the colour with the highest product of group sizes (sums of logs; a tie within
     1e-9 goes to the later colour, the rules' tie-break); the sums per colour are left in `sums`."""
     for k in range(4):
@@ -104,7 +119,19 @@ def _omega_scores(stones, table, colours, logs, queue, mark, stamp, sums):
 
 
 @leaf
-def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp, sums, ends=True):
+def _omega_end_turn(
+    stones: Array,
+    var: Array,
+    params: Array,
+    played: int,
+    table: Array,
+    logs: Array,
+    queue: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+    ends: bool = True,
+) -> None:
     p = params[P_COLOURS]
     if var[V_PIESEAT] >= 0:
         var[V_PLAYED] += played
@@ -129,7 +156,7 @@ def _omega_end_turn(stones, var, params, played, table, logs, queue, mark, stamp
 
 
 @leaf
-def _mover(var, owner, params):
+def _mover(var: Array, owner: Array, params: Array) -> int:
     if params[P_GAME] == OMEGA:
         if var[V_PIESEAT] >= 0:
             return var[V_PIESEAT]
@@ -138,7 +165,7 @@ def _mover(var, owner, params):
 
 
 @leaf
-def _pie_open(var, params):
+def _pie_open(var: Array, params: Array) -> bool:
     return (
         params[P_PIE] != 0
         and var[V_SWAPPED] == 0
@@ -150,7 +177,7 @@ def _pie_open(var, params):
 
 
 @leaf
-def gen_moves(stones, var, owner, params, midpoint_corners, out):
+def gen_moves(stones: Array, var: Array, owner: Array, params: Array, midpoint_corners: Array, out: Array) -> int:
     """Write the legal move codes into `out`; return how many."""
     n = params[P_N]
     game = params[P_GAME]
@@ -180,7 +207,20 @@ def gen_moves(stones, var, owner, params, midpoint_corners, out):
 
 
 @leaf
-def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp, sums, ends=True):
+def play_move(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    move: int,
+    arrays: Arrays,
+    logs: Array,
+    work: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+    ends: bool = True,
+) -> int:
     """Make one move; set var[V_WINNER] when it ends the game. Returns the next free stamp.
     `sums` is scratch for Omega's scores (4 floats).
     `arrays` is the board's tuple (table, stars, star_list, cell_sides, runs, square_table,
@@ -253,7 +293,7 @@ def play_move(stones, var, owner, params, move, arrays, logs, work, mark, stamp,
 
 
 @leaf
-def _bridge_answer(stones, bridges, last, value):
+def _bridge_answer(stones: Array, bridges: Array, last: int, value: int) -> int:
     """The cell that saves a bridge of colour `value` that a stone on `last` just intruded into
     (two `value` stones sharing exactly two empty neighbours, `last` one of them), or −1."""
     for j in range(bridges.shape[1]):
@@ -266,7 +306,7 @@ def _bridge_answer(stones, bridges, last, value):
 
 
 @leaf
-def _answering_colours(owner, params):
+def _answering_colours(owner: Array, params: Array) -> int:
     """The colours whose playout stones save their bridges, as bits (colour c: bit c): none
     without P_BRIDGE, both, or only the colour of P_BRIDGE_SEAT (read after the playout's pie, so
     a swap moves the answers with the seat)."""
@@ -281,7 +321,17 @@ def _answering_colours(owner, params):
 
 
 @leaf
-def _fill(stones, order, where, start, stop, last, turn, bridges, use_bridges):
+def _fill(
+    stones: Array,
+    order: Array,
+    where: Array,
+    start: int,
+    stop: int,
+    last: int,
+    turn: int,
+    bridges: Array,
+    use_bridges: int,
+) -> int:
     """Place the stones of positions `start` to `stop` − 1 of the fill `order` (the empty cells,
     shuffled), colours alternating from colour `turn`, after a stone on `last` (−1: none). Each
     stone goes on the next cell of the order unless it answers the stone before: the bridge it
@@ -307,7 +357,21 @@ def _fill(stones, order, where, start, stop, last, turn, bridges, use_bridges):
 
 
 @njit(cache=True)
-def playout(stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, moves_out, bridges, sums):
+def playout(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    arrays: Arrays,
+    midpoint_corners: Array,
+    logs: Array,
+    work: Array,
+    mark: Array,
+    stamp: int,
+    moves_out: Array,
+    bridges: Array,
+    sums: Array,
+) -> tuple[int, int, int]:
     """Finish the game at random from this position (changed in place). Returns (winning seat,
     next stamp, moves recorded in `moves_out` as cell * 4 + colour for AMAF, −1 if the
     playout's moves are read from the final board instead). Omega leaves each colour's score

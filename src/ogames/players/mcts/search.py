@@ -66,11 +66,13 @@ class CompiledMcts(MctsPlayer):
 
     @property
     def level(self) -> int | None:
-        return self.settings["level"]  # type: ignore[no-any-return]
+        value: int | None = self.settings["level"]
+        return value
 
     @property
     def workers(self) -> int:
-        return self.settings["workers"]  # type: ignore[no-any-return]
+        value: int = self.settings["workers"]
+        return value
 
     def fit_level(self, game: str, options: Mapping[str, Any]) -> None:
         """Take the settings of this player's level on the game's own ladder (`levels.ladder`;

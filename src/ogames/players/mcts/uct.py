@@ -97,20 +97,24 @@ class MctsPlayer(BasePlayer):
     @property
     def think(self) -> float | None:
         """Seconds a move (None: the iterations decide)."""
-        return self.settings["think"]  # type: ignore[no-any-return]
+        value: float | None = self.settings["think"]
+        return value
 
     @property
     def iterations(self) -> int | None:
         """Iterations a move (None: the time decides)."""
-        return self.settings["iterations"]  # type: ignore[no-any-return]
+        value: int | None = self.settings["iterations"]
+        return value
 
     @property
     def seed(self) -> int | None:
-        return self.settings["seed"]  # type: ignore[no-any-return]
+        value: int | None = self.settings["seed"]
+        return value
 
     @property
     def exploration(self) -> float:
-        return self.settings["exploration"]  # type: ignore[no-any-return]
+        value: float = self.settings["exploration"]
+        return value
 
     def reset(self) -> None:
         """Start the random sequence again from the seed."""
