@@ -13,6 +13,7 @@ from ogames.players import player
 from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import adapter_for
 from ogames.players.mcts.search import BEHIND, PROBE
+from ogames.players.mcts.tree import Budget
 
 Y9 = {"sides": 3, "size": 9, "board": "triangle", "pie": False}
 
@@ -130,7 +131,7 @@ def test_a_timed_probe_takes_its_share_of_the_time() -> None:
     # One budget, not a probe plus a whole one: the probe ends a quarter into the search's own
     # deadline (checked without a clock), and the search as a whole stops near its budget (timed
     # with room for a loaded machine).
-    assert bot._probe_budget(0.4, 100.0) == (None, 100.0 + 0.4 * PROBE)
+    assert bot._probe_budget(0.4, 100.0) == Budget(None, 100.0 + 0.4 * PROBE, 0.4)
     assert info["seconds"] < 0.4 + 2.0
 
 

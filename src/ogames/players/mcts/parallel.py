@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts.adapter import Adapter, Array, Ints
+from ogames.players.mcts.adapter import Array
 from ogames.players.mcts.report import Root
-from ogames.players.mcts.tree import Floats, Tree, run_batches
+from ogames.players.mcts.tree import Budget, Floats, Search, Tree, run_batches
 
 
 def shares(limit: int | None, count: int) -> list[int | None]:
@@ -30,25 +30,16 @@ def shares(limit: int | None, count: int) -> list[int | None]:
     return [None if limit is None else limit // count + (w < limit % count) for w in range(count)]
 
 
-def search_trees(
-    trees: Sequence[Tree],
-    seeds: Sequence[int],
-    adapter: Adapter,
-    position: tuple[Array, Ints, Ints],
-    params: Ints,
-    fparams: Floats,
-    limit: int | None,
-    deadline: float | None,
-    think: float | None,
-) -> list[int]:
-    """Search every tree in its own thread from its own seed (`limit`: the total over them) until
-    the budget is spent or one proves a win; return each one's iterations."""
-    parts = shares(limit, len(trees))
+def search_trees(trees: Sequence[Tree], seeds: Sequence[int], search: Search, budget: Budget) -> list[int]:
+    """Search every tree in its own thread from its own seed (the budget's iterations are the
+    total over them) until the budget is spent or one proves a win; return each one's iterations."""
+    parts = shares(budget.limit, len(trees))
     stop = threading.Event()
 
     def work(w: int) -> int:
         K.seed_rng(seeds[w])  # this thread's generator
-        return run_batches(trees[w], adapter, position, params.copy(), fparams, parts[w], deadline, think, stop)
+        share = Budget(parts[w], budget.deadline, budget.think)
+        return run_batches(trees[w], search, share, search.params.copy(), stop)
 
     with ThreadPoolExecutor(max_workers=len(trees), thread_name_prefix="mcts-worker") as pool:
         return list(pool.map(work, range(len(trees))))

@@ -30,8 +30,8 @@ from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
 from ogames.players.mcts.info import Probe, SearchInfo
 from ogames.players.mcts.parallel import merged_root, search_trees
 from ogames.players.mcts.report import Root, choose_from_root, reliable_worth
-from ogames.players.mcts.settings import SETTINGS
-from ogames.players.mcts.tree import Floats, Tree, kept_or_new, run_batches
+from ogames.players.mcts.settings import SETTINGS, Read
+from ogames.players.mcts.tree import Budget, Floats, Search, Tree, kept_or_new, run_batches
 from ogames.players.mcts.uct import MctsPlayer
 from ogames.rules.protocol import State
 
@@ -64,15 +64,8 @@ class CompiledMcts(MctsPlayer):
         self._solver: Any = None
         self._prove_rate = PROVE_START_RATE
 
-    @property
-    def level(self) -> int | None:
-        value: int | None = self.settings["level"]
-        return value
-
-    @property
-    def workers(self) -> int:
-        value: int = self.settings["workers"]
-        return value
+    level = Read[int | None]()
+    workers = Read[int]()
 
     def fit_level(self, game: str, options: Mapping[str, Any]) -> None:
         """Take the settings of this player's level on the game's own ladder (`levels.ladder`;
@@ -194,31 +187,30 @@ class CompiledMcts(MctsPlayer):
         params, fparams = self._search_params(state, adapter)
         tree = kept_or_new(state, adapter, self._trees[0], params, self.settings["nodes"], self.settings["reuse"])
         self._trees = [tree]
-        position = adapter.encode(state)
+        search = Search(adapter, adapter.encode(state), params, fparams)
         limit = self.iterations
         done = 0
         probe = None
         if probes:
-            probe_limit, probe_deadline = self._probe_budget(think, start)
-            done = run_batches(tree, adapter, position, params, fparams, probe_limit, probe_deadline, think)
+            done = run_batches(tree, search, self._probe_budget(think, start), params)
             probe = Probe(done, reliable_worth(*tree.root))
             if self._note_standing(state, adapter, probe.value):
                 params, fparams = self._search_params(state, adapter)
+                search = Search(adapter, search.position, params, fparams)
                 tree = kept_or_new(state, adapter, None, params, self.settings["nodes"], self.settings["reuse"])
                 self._trees = [tree]
             limit = None if limit is None else limit - done
-        deadline = None if think is None else start + think
-        done += run_batches(tree, adapter, position, params, fparams, limit, deadline, think)
+        done += run_batches(tree, search, Budget(limit, None if think is None else start + think, think), params)
         self._root = tree.root
         move = self._report(state, adapter, [tree], [done], start)
         if probe is not None:
             self.last = dataclasses.replace(self.last, probe=probe)
         return move
 
-    def _probe_budget(self, think: float | None, start: float) -> tuple[int | None, float | None]:
-        """The probe's share of the budget: (iterations, deadline), None where there is no limit."""
+    def _probe_budget(self, think: float | None, start: float) -> Budget:
+        """The probe's share of the budget (of `think` seconds from `start`, or the iterations)."""
         limit = None if self.iterations is None else max(1, int(self.iterations * PROBE))
-        return limit, None if think is None else start + think * PROBE
+        return Budget(limit, None if think is None else start + think * PROBE, think)
 
     def _parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float, limit: int | None) -> str:
         """Root parallelism (`parallel.py`): every worker's tree searched in its own thread from its
@@ -228,16 +220,17 @@ class CompiledMcts(MctsPlayer):
         capacity, reuse = self.settings["nodes"], self.settings["reuse"]
         trees = [kept_or_new(state, adapter, kept, params, capacity, reuse) for kept in self._trees]
         self._trees = list(trees)
-        deadline = None if think is None else start + think
-        done = search_trees(trees, seeds, adapter, adapter.encode(state), params, fparams, limit, deadline, think)
+        budget = Budget(limit, None if think is None else start + think, think)
+        done = search_trees(trees, seeds, Search(adapter, adapter.encode(state), params, fparams), budget)
         self._root = merged_root([tree.root for tree in trees])
         return self._report(state, adapter, trees, done, start)
 
     def _probed_parallel_search(self, state: State, adapter: Adapter, think: float | None, start: float) -> str:
         """`compiled_search`'s probe with root-parallel workers: a parallel search of the probe's
         share, then one of the rest (on the same trees, or new ones with the opponent weak)."""
-        limit, deadline = self._probe_budget(think, start)
-        self._parallel_search(state, adapter, None if deadline is None else deadline - start, start, limit)
+        probe_budget = self._probe_budget(think, start)
+        deadline = probe_budget.deadline
+        self._parallel_search(state, adapter, None if deadline is None else deadline - start, start, probe_budget.limit)
         assert self._root is not None  # the merged root the probe chose from
         probe = Probe(self.last.iterations, reliable_worth(*self._root))
         probed, reused = self.last.worker_iterations, self.last.reused

@@ -24,7 +24,7 @@ import difflib
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ogames.errors import BadOption, shown
 from ogames.rules.options import Option
@@ -34,6 +34,21 @@ MAX_NODES = 20_000_000  # at most about 1.4 GB per tree: a larger budget is refu
 MAX_WORKERS = 64  # threads searching at once (each with its own tree of `nodes`)
 OPPONENTS = ("strong", "weak", "auto")  # how the playouts model the opponent (`opponent`)
 LOWEST_LEVEL, HIGHEST_LEVEL = 1, 10
+
+
+T = TypeVar("T")
+
+
+class Read(Generic[T]):
+    """A player's attribute that reads the setting of its name from the player's `settings`
+    (`think = Read[float | None]()`), so that a setting has no second copy to keep in step."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, player: Any, owner: type | None = None) -> T:
+        value: T = player.settings[self.name]
+        return value
 
 
 class _Unset:

@@ -22,6 +22,28 @@ FIRST_BATCH = 16  # the first call, to measure the rate on this board
 SLICE = 0.02  # with a time budget, a call lasts about this share of the budget (or less)
 
 Floats = npt.NDArray[np.float64]
+Position = tuple[Array, Ints, Ints]  # stones, var, owner (`Adapter.encode`)
+
+
+@dataclass(frozen=True)
+class Search:
+    """What a search runs on: the game's adapter, the root position and the kernel's parameters
+    for this player's settings (`params` may be changed by a search: each worker copies them)."""
+
+    adapter: Adapter
+    position: Position
+    params: Ints
+    fparams: Floats
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search's budget: at most `limit` iterations (None: no limit) and until `deadline` (a
+    `time.perf_counter()` value; None: no clock) of a `think` time (what the batches are sized by)."""
+
+    limit: int | None
+    deadline: float | None
+    think: float | None
 
 
 @dataclass
@@ -101,21 +123,13 @@ def _node_of(kept: Tree, adapter: Adapter, path: list[str]) -> int:
     return node
 
 
-def run_batches(
-    tree: Tree,
-    adapter: Adapter,
-    position: tuple[Array, Ints, Ints],
-    params: Ints,
-    fparams: Floats,
-    limit: int | None,
-    deadline: float | None,
-    think: float | None,
-    stop: threading.Event | None = None,
-) -> int:
-    """Run the kernel on one tree in batches until `limit` iterations, the deadline, a proven
-    root, or (a worker among several) `stop` is set; return the iterations run. `params` may
-    be changed (the solver is switched off once every move is proven lost)."""
-    stones, var, owner = position
+def run_batches(tree: Tree, search: Search, budget: Budget, params: Ints, stop: threading.Event | None = None) -> int:
+    """Run the kernel on one tree in batches until the budget's iterations or deadline, a proven
+    root, or (a worker among several) `stop` is set; return the iterations run. `params` (the
+    search's, or a worker's copy) may be changed: the solver is switched off once every move is
+    proven lost."""
+    adapter, (stones, var, owner), fparams = search.adapter, search.position, search.fparams
+    limit, deadline, think = budget.limit, budget.deadline, budget.think
     arrays = adapter.rule_arrays()
     done = 0
     batch = BATCH if deadline is None else FIRST_BATCH

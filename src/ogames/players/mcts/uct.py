@@ -18,7 +18,7 @@ from typing import Any
 from ogames.errors import CannotPlay
 from ogames.players.base import BasePlayer
 from ogames.players.mcts.info import MIN_PLAYOUTS_FOR_VALUE, SearchInfo
-from ogames.players.mcts.settings import SETTINGS
+from ogames.players.mcts.settings import SETTINGS, Read
 from ogames.rules.protocol import TURN_BASED, State
 
 Playout = Callable[[State, random.Random], list[float]]
@@ -94,27 +94,11 @@ class MctsPlayer(BasePlayer):
         self.rng = random.Random(self.seed)
         self.last = SearchInfo()
 
-    @property
-    def think(self) -> float | None:
-        """Seconds a move (None: the iterations decide)."""
-        value: float | None = self.settings["think"]
-        return value
-
-    @property
-    def iterations(self) -> int | None:
-        """Iterations a move (None: the time decides)."""
-        value: int | None = self.settings["iterations"]
-        return value
-
-    @property
-    def seed(self) -> int | None:
-        value: int | None = self.settings["seed"]
-        return value
-
-    @property
-    def exploration(self) -> float:
-        value: float = self.settings["exploration"]
-        return value
+    # The settings the plain UCT reads (`settings.SETTINGS` checks them).
+    think = Read[float | None]()  # seconds a move (None: the iterations decide)
+    iterations = Read[int | None]()  # iterations a move (None: the time decides)
+    seed = Read[int | None]()
+    exploration = Read[float]()
 
     def reset(self) -> None:
         """Start the random sequence again from the seed."""
