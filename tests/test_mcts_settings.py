@@ -116,7 +116,7 @@ def test_the_levels_set_what_the_spec_says_a_level_sets() -> None:
     assert LEVELS[5].opponent == levelled["opponent"] == "strong"  # not named by level 5: the spec's level value
     with pytest.raises(ValueError, match="a level does not set nodes"):
         Level(100, nodes=10)
-    with pytest.raises(BadOption, match="temperature=-1.0 is not valid: it must be at least 0"):
+    with pytest.raises(BadOption, match=r"temperature=-1\.0 is not valid: it must be at least 0"):
         Level(100, temperature=-1)
 
 
