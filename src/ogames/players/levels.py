@@ -7,8 +7,7 @@ and a few knobs:
   liked; proven losses are never drawn while another move is left;
 - `rave` and `bridges` off at level 1 (a plain, short-sighted search);
 - `fpu` 0 at levels 2 and 3: with a few dozen iterations the moves tried are those whose AMAF
-  value (RAVE) is best instead of the first few in random order (on Onyx, 20 iterations so won 9
-  of 10 games against level 1; trying every move first they were as random as level 1);
+  value (RAVE) is best instead of the first few in random order (docs/levels.md has what it won);
 - `prove`: at level 10 the connection solver (DFPN) is asked first in Omny and Odd-Y, so a proven
   win is played and a move proven to lose is avoided (see `mcts.search.CompiledMcts`).
 
@@ -79,11 +78,8 @@ LEVELS: dict[int, Level] = {
 # Omega with three or more players has its own ladder: there the search stops gaining at about
 # 10,000 iterations (a table of three is decided by the seat and by what the other two do as much
 # as by search), so that from level 6 of LEVELS up no level beat the one below. Its ten levels are
-# spread below that instead, each 2–3 times the one below, the knobs as in LEVELS. With three
-# players every level beat the one below (102 tables a pair up to 5–4, 612 from 6–5 up, where a
-# step wins only 40–43% of the tables against a third even; docs/levels.md). Four players take it
-# too: on hexagon 6 every level beat the one below (384 tables a pair); on hexagon 5 their game is
-# too short for the upper levels to show.
+# spread below that instead, each 2–3 times the one below, the knobs as in LEVELS; with three and
+# four players every level beat the one below (docs/levels.md has the tables).
 OMEGA_MULTI_LEVELS: dict[int, Level] = {
     1: LEVELS[1],
     2: LEVELS[2],
@@ -116,9 +112,7 @@ def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
 # nearly always) to 0.75 s (level 10, the rollout bot, which a quick person still beats now and
 # then and which does not win before a person has laid a card). Measured against a scripted person
 # (0.4–1.5 s an action, `omiga/person.py`) and level against level in
-# `benchmarks/bench_omiga_levels.py` (docs/levels.md). The former ladder ran from 5 s (levels 1–5,
-# all slower than any person) to 0.05 s (level 10, twenty cards a second: it won before a person
-# had laid one).
+# `benchmarks/bench_omiga_levels.py` (docs/levels.md, with the former ladder it replaced).
 OMIGA_LEVELS: dict[int, str] = {
     1: "random:reaction=2",
     2: "random:reaction=1.45",

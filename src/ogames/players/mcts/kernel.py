@@ -18,8 +18,7 @@ colour as min(m, 1 − m), and an iteration passing there takes the colour that 
 statistics favour (`_take_pie`) so that the seat nodes above (the first move, Omny's komi choice)
 are credited by seat. So the opening is chosen for the swap it will meet, and the swap is judged on
 the whole subtree of the position instead of a child of its own (which, with no AMAF statistics and
-little exploration, was starved: the second seat swapped and won almost every game of Omny sunder 5
-between two levels).
+little exploration, was starved: docs/ai.md, "Tried and rejected").
 
 **Speed**: the small kernels are `ogames.kernels.leaf`, compiled without reference counting, so
 that calling them from the loops costs nearly nothing (docs/architecture.md).
