@@ -83,6 +83,8 @@ def main() -> None:
         got = {side: child(getattr(args, side), CASES) for side in order}
         rounds.append({side: got[side]["results"] for side in ("a", "b")})
         print(f"round {r + 1}/{args.rounds} done ({time.time() - started:.0f} s)", file=sys.stderr)
+        if args.json:  # every round as it ends, so that a run cut short still tells
+            args.json.write_text(json.dumps({"cases": [c[0] for c in CASES], "rounds": rounds}, indent=1))
     print(f"{'game':<26} {'A it/s (CPU)':>13} {'B it/s (CPU)':>13} {'B / A':>7}  same search")
     ratios = []
     for i, (title, *_rest) in enumerate(CASES):
@@ -94,8 +96,6 @@ def main() -> None:
         cpu_a, cpu_b = statistics.median(x["cpu"] for x in a), statistics.median(y["cpu"] for y in b)
         print(f"{title:<26} {cpu_a:>13,.0f} {cpu_b:>13,.0f} {ratio:>7.3f}  {'yes' if same else 'NO'}")
     print(f"{'geometric mean of B / A':<54} {statistics.geometric_mean(ratios):>7.3f}")
-    if args.json:
-        args.json.write_text(json.dumps({"cases": [c[0] for c in CASES], "rounds": rounds}, indent=1))
 
 
 if __name__ == "__main__":
