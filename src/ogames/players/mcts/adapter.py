@@ -69,7 +69,6 @@ class Adapter:
         self.board = game.board
         self.n = n = len(self.board)
         self.colours = tuple(game.colours)
-        self.options = game.options
         params = np.zeros(P.NPARAMS, dtype=np.int64)
         params[P.P_GAME] = self.code
         params[P.P_N] = n
@@ -151,6 +150,8 @@ class Adapter:
 
 
 class OddyAdapter(Adapter):
+    """Odd-Y: the pie after the first stone, the sides each cell touches; a playout is one fill."""
+
     code = P.ODDY
     answers_bridges = True
     proved = True
@@ -164,6 +165,8 @@ class OddyAdapter(Adapter):
 
 
 class OmnyAdapter(Adapter):
+    """Omny: the stars, the komi (fixed, or chosen in play as a move `komi=K`) and the pie."""
+
     code = P.OMNY
     answers_bridges = True
     proved = True
@@ -197,6 +200,8 @@ class OmnyAdapter(Adapter):
 
 
 class OmegaAdapter(Adapter):
+    """Omega: a turn of one stone per colour, the pie phase's `swap <colour>` moves, a tree level a stone."""
+
     code = P.OMEGA
 
     def _setup(self, game: Any) -> None:
@@ -226,6 +231,8 @@ class OmegaAdapter(Adapter):
 
 
 class OnyxAdapter(Adapter):
+    """Onyx: the lattice's squares and midpoints (captures, the points open to play) and the pie."""
+
     code = P.ONYX
 
     def _setup(self, game: Any) -> None:
