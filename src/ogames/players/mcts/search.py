@@ -185,7 +185,7 @@ class CompiledMcts(MctsPlayer):
             return self._parallel_search(state, adapter, think, start, self.iterations)
         K.seed_rng(self.rng.getrandbits(31))  # the kernel's generator follows this player's seed only
         params, fparams = self._search_params(state, adapter)
-        tree = kept_or_new(state, adapter, self._trees[0], params, self.settings["nodes"], self.settings["reuse"])
+        tree = self._tree(state, adapter, self._trees[0], params)
         self._trees = [tree]
         search = Search(adapter, adapter.encode(state), params, fparams)
         limit = self.iterations
@@ -197,7 +197,7 @@ class CompiledMcts(MctsPlayer):
             if self._note_standing(state, adapter, probe.value):
                 params, fparams = self._search_params(state, adapter)
                 search = Search(adapter, search.position, params, fparams)
-                tree = kept_or_new(state, adapter, None, params, self.settings["nodes"], self.settings["reuse"])
+                tree = self._tree(state, adapter, None, params)
                 self._trees = [tree]
             limit = None if limit is None else limit - done
         done += run_batches(tree, search, Budget(limit, None if think is None else start + think, think), params)
@@ -206,6 +206,10 @@ class CompiledMcts(MctsPlayer):
         if probe is not None:
             self.last = dataclasses.replace(self.last, probe=probe)
         return move
+
+    def _tree(self, state: State, adapter: Adapter, kept: Tree | None, params: Ints) -> Tree:
+        """`kept` re-rooted at this state where the game went on (`reuse`), else a new tree of `nodes`."""
+        return kept_or_new(state, adapter, kept, params, self.settings["nodes"], self.settings["reuse"])
 
     def _probe_budget(self, think: float | None, start: float) -> Budget:
         """The probe's share of the budget (of `think` seconds from `start`, or the iterations)."""
@@ -217,8 +221,7 @@ class CompiledMcts(MctsPlayer):
         own seed, the move chosen from the merged root."""
         seeds = [self.rng.getrandbits(31) for _ in range(self.workers)]
         params, fparams = self._search_params(state, adapter)
-        capacity, reuse = self.settings["nodes"], self.settings["reuse"]
-        trees = [kept_or_new(state, adapter, kept, params, capacity, reuse) for kept in self._trees]
+        trees = [self._tree(state, adapter, kept, params) for kept in self._trees]
         self._trees = list(trees)
         budget = Budget(limit, None if think is None else start + think, think)
         done = search_trees(trees, seeds, Search(adapter, adapter.encode(state), params, fparams), budget)
