@@ -20,7 +20,7 @@ from rich.table import Table
 
 import ogames
 from ogames.players import player
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 
 SPEED_CASES = [
     ("oddy", {"sides": 3, "size": 9, "pie": False}, "Y 9 (Odd-Y triangle, 45 cells)"),

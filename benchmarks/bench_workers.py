@@ -46,7 +46,7 @@ from rich.table import Table
 
 import ogames
 from ogames.players import player
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 
 RESULTS = Path(__file__).parent / "results" / "workers.json"
 SPEED_CASES: list[tuple[str, dict[str, Any], str]] = [

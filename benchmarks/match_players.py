@@ -16,7 +16,7 @@ import time
 
 import ogames
 from ogames.players import player
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 
 
 def play(game: ogames.rules.protocol.Game, specs: list[str], think: float | None, iterations: int | None, seed: int) -> int:

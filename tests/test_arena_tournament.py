@@ -216,7 +216,7 @@ def test_three_player_omega_seats_every_order(tmp_path):
         ("omny", Y4, ["random"], "2 to 64 players"),
         ("omny", Y4, ["random", "racer"], "real-time Omiga bot"),
         ("omny", Y4, ["random", "human"], "a person"),
-        ("omny", Y4, ["random", "mcts:think=-1"], "think time must be positive"),
+        ("omny", Y4, ["random", "mcts:think=-1"], "think='-1' is not valid: it must be more than 0"),
         ("omiga", {"width": 5, "height": 5}, ["racer", "mcts"], "real-time Omiga bot is one of"),
         ("omiga", {"variant": "zen"}, ["random", "mcts"], "played alone"),
         ("omega", {"players": 3}, ["random", "mcts"], "at least 3 players"),

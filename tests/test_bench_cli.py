@@ -76,7 +76,7 @@ def test_tables_by_default_with_the_warm_up_said():
         (["mcts", "oddy", "--player", "wizard"], "unknown player kind 'wizard'"),
         (["mcts", "oddy", "--player", "random"], "takes no search budget"),
         (["mcts", "oddy", "--player", "mcts:depth=3"], "no setting 'depth'"),
-        (["mcts", "oddy", "--player", "mcts:think=-1"], "think time must be positive"),
+        (["mcts", "oddy", "--player", "mcts:think=-1"], "think='-1' is not valid: it must be more than 0"),
         (["mcts", "omiga"], "real-time"),
         (["mcts", "omiga", "--variant", "toddler", "--seed", "9"], "nothing to choose there"),  # one legal move
     ],

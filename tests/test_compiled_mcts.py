@@ -12,10 +12,12 @@ import pytest
 import ogames
 from conformance.cases import CASES
 from ogames.kernels import omny as omny_kernel
-from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import Adapter, CompiledMcts, bridge_table, partner_table, warm_up
-from ogames.players.mcts import MctsPlayer
+from ogames.players.mcts import CompiledMcts, MctsPlayer, warm_up
+from ogames.players.mcts import kernel as K
+from ogames.players.mcts import positions as P
+from ogames.players.mcts.adapter import adapter_for, bridge_table
+from ogames.players.mcts.tree import kept_or_new
 
 BOARD_CASES = [case for case in CASES if case[1] != "omiga" and not case[2].get("match")]
 
@@ -35,7 +37,7 @@ def test_kernel_moves_follow_the_rules(case) -> None:
     for seed in range(4):
         rng = random.Random(seed)
         state = game.new_state()
-        adapter = Adapter(state)
+        adapter = adapter_for(state)
         stones, var, owner = adapter.encode(state)
         while not state.is_over:
             codes = adapter.legal_codes(stones, var, owner)
@@ -47,10 +49,10 @@ def test_kernel_moves_follow_the_rules(case) -> None:
             _, ref_var, ref_owner = adapter.encode(state)
             assert (owner == ref_owner).all()
             if state.is_over:
-                assert var[K.V_WINNER] >= 0 and game.colours[var[K.V_WINNER]] == state.winner
+                assert var[P.V_WINNER] >= 0 and game.colours[var[P.V_WINNER]] == state.winner
             else:
-                assert var[K.V_WINNER] == -1
-                assert K._mover(var, owner, adapter.params) == state.mover
+                assert var[P.V_WINNER] == -1
+                assert P._mover(var, owner, adapter.params) == state.mover
                 assert (var == ref_var).all()
 
 
@@ -91,7 +93,7 @@ def test_omny_full_board_test_names_the_move_by_move_winner(options) -> None:
                 full[cell] = colour + 1
                 colour = 1 - colour
         work = np.empty((6, n), dtype=np.int32)
-        got, _ = K._omny_full_winner(
+        got, _ = P._omny_full_winner(
             np.array(full, dtype=np.int8),
             board.neighbour_table,
             stars,
@@ -124,102 +126,13 @@ def test_bridge_table_and_answer() -> None:
                     expected |= {(c, d, a, b), (d, c, a, b)}
         found = {(c, int(d), int(min(x, y)), int(max(x, y))) for c in range(len(board)) for d, x, y in table[c] if d >= 0}
         assert found == expected
-    game = ogames.load("oddy", sides=3, size=5)
-    board, sides = game.board, game.cell_sides
-    rim = board.cells("perimeter")
-    edge_rows = {
-        (c, int(d), int(a)) for c in range(len(board)) for d, a, b in bridge_table(board, True, sides)[c] if d >= 0 and a == b
-    }
-    neighbours = [set(ns) for ns in board.neighbours]
-    expected = {
-        (c, d, a)
-        for a in range(len(board))
-        if a not in rim
-        for c in neighbours[a] & rim
-        for d in neighbours[a] & rim
-        if d in neighbours[c] and sides[c] & sides[d]
-    }
-    assert edge_rows == expected and expected
     board = ogames.load("oddy", sides=3, size=4).board
     stones = np.zeros(len(board), dtype=np.int8)
     a1, b2, b1, a2 = (board.index(label) for label in ("a1", "b2", "b1", "a2"))
     stones[[a1, b2]] = 1
     stones[b1] = 2  # White intrudes
-    assert K._bridge_answer(stones, bridge_table(board), b1, 1) == a2
-    assert K._bridge_answer(stones, bridge_table(board), b1, 2) == -1
-
-
-def test_partner_table_lists_every_bridge_and_edge_template() -> None:
-    """Per cell, the bridges a stone there makes: every non-adjacent cell with exactly two common
-    neighbours (brute force), and the edge (the cell count) over two adjacent rim cells of one side."""
-    game = ogames.load("oddy", sides=3, size=6)
-    board, sides = game.board, game.cell_sides
-    n = len(board)
-    neighbours = [set(ns) for ns in board.neighbours]
-    rim = board.cells("perimeter")
-    table = partner_table(board, sides)
-    for a in range(n):
-        found = {(int(b), frozenset((int(c), int(d)))) for b, c, d in table[a] if b >= 0}
-        expected = {
-            (b, frozenset(neighbours[a] & neighbours[b]))
-            for b in range(n)
-            if b != a and b not in neighbours[a] and len(neighbours[a] & neighbours[b]) == 2
-        }
-        if a not in rim:
-            expected |= {
-                (n, frozenset((c, d)))
-                for c in neighbours[a] & rim
-                for d in neighbours[a] & rim
-                if c < d and d in neighbours[c] and sides[c] & sides[d]
-            }
-        assert found == expected, board.labels[a]
-    b2 = board.index("b2")
-    edges = {frozenset(board.labels[int(x)] for x in (c, d)) for b, c, d in table[b2] if b == n}
-    assert edges == {frozenset(("b1", "c1")), frozenset(("a2", "a3"))}
-
-
-def test_pattern_points() -> None:
-    """A move's pattern points: saving a bridge the last stone intruded into, touching the last
-    stone, making a bridge with an own stone, making a bridge to the edge; nothing far away."""
-    game = ogames.load("oddy", sides=3, size=7)
-    board, sides = game.board, game.cell_sides
-    table, bridges, partners = board.neighbour_table, bridge_table(board, False, sides), partner_table(board, sides)
-    at = board.index
-    stones = np.zeros(len(board), dtype=np.int8)
-    stones[[at("c3"), at("d4")]] = 1  # Black's bridge over c4 and d3
-    stones[at("c4")] = 2  # White intrudes
-
-    def points(cell: str, last: str | None = "c4", value: int = 1) -> int:
-        return int(K.pattern_points(stones, table, bridges, partners, at(cell), -1 if last is None else at(last), value))
-
-    assert points("d3") == K.PT_SAVE + K.PT_TOUCH  # saves the bridge, touches c4 (c3, d4 are adjacent)
-    assert points("c5") == K.PT_TOUCH  # on the rim beside c4: its bridges to c3 and d4 run through c4
-    assert points("b5") == K.PT_TOUCH + K.PT_EDGE  # beside c4, and a template to the left side (a5, a6)
-    assert points("e2") == K.PT_BRIDGE + K.PT_EDGE  # bridges c3 (over d2, d3) and d4; template to e1, f1
-    assert points("b2") == K.PT_BRIDGE + K.PT_EDGE  # bridges c3 (over c2, b3); templates to two sides
-    assert points("f1", last=None) == 0  # on the rim, far away
-    assert points("d3", value=2) == K.PT_TOUCH  # White has no bridge to save there
-
-
-def test_bias_gives_pattern_moves_prior_amaf_wins() -> None:
-    """With `bias`, a new node's children get bias × points virtual AMAF wins: after one iteration
-    the move that saves the intruded bridge leads the root's AMAF counts; without it, it does not."""
-    state = play_all(ogames.load("oddy", sides=3, size=7, pie=False).new_state(), "c3 a1 d4 c4")
-    for bias in (0.0, 7.0):
-        bot = CompiledMcts(iterations=1, seed=0, bias=bias)
-        bot.choose(state)
-        tree = bot._tree
-        assert tree is not None
-        ints, floats = tree["ints"], tree["floats"]
-        first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
-        rn = {state.game.board.labels[int(ints[c, K.I_MOVE])]: floats[c, K.F_RN] for c in range(first, first + count)}
-        if bias:
-            assert rn["d3"] >= bias * (K.PT_SAVE + K.PT_TOUCH)
-            assert rn["g1"] <= 1.0  # a far rim cell: only its own AMAF result
-        else:
-            assert max(rn.values()) <= 1.0
-    with pytest.raises(ValueError, match="bias"):
-        CompiledMcts(bias=-1)
+    assert P._bridge_answer(stones, bridge_table(board), b1, 1) == a2
+    assert P._bridge_answer(stones, bridge_table(board), b1, 2) == -1
 
 
 # ----- the search ---------------------------------------------------------------------------------
@@ -383,17 +296,20 @@ def test_reuse_keeps_the_subtree_exactly() -> None:
     state = game.new_state()
     bot = CompiledMcts(iterations=4000, seed=3, expand=2)
     move = bot.choose(state)
-    tree = bot._tree
-    ints, floats = tree["ints"], tree["floats"]
+    tree = bot._trees[0]
+    assert tree is not None
+    ints, floats = tree.ints, tree.floats
     first, count = ints[0, K.I_FIRST], ints[0, K.I_NCHILD]
-    child = next(c for c in range(first, first + count) if Adapter(state).move_text(int(ints[c, K.I_MOVE])) == move)
+    child = next(c for c in range(first, first + count) if adapter_for(state).move_text(int(ints[c, K.I_MOVE])) == move)
     before = _subtree(ints, floats, child, 3)
-    tree_size = int(tree["meta"][K.M_COUNT])
+    tree_size = tree.nodes
     state.play(move, t=0.0)
-    kept = bot._tree_for(state, Adapter(state))  # re-rooted, nothing searched yet
-    assert _subtree(kept["ints"], kept["floats"], 0, 3) == before
-    assert kept["reused"] == before[1][K.F_N]
-    assert kept["meta"][K.M_COUNT] < tree_size
+    adapter = adapter_for(state)
+    params = bot._search_params(state, adapter)[0]
+    kept = kept_or_new(state, adapter, tree, params, bot.settings["nodes"], reuse=True)  # re-rooted, nothing searched yet
+    assert kept is tree and _subtree(kept.ints, kept.floats, 0, 3) == before
+    assert kept.reused == before[1][K.F_N]
+    assert kept.nodes < tree_size
 
 
 def test_special_moves_are_searched() -> None:
@@ -412,7 +328,7 @@ def test_other_games_fall_back_to_plain_uct() -> None:
     state = ogames.load("omega", players=2, size=4, match=True).new_state()
     bot = CompiledMcts(iterations=50, seed=1)
     assert bot.choose(state) in state.legal_moves()
-    assert "pv" not in bot.info()
+    assert bot.info()["pv"] == () and bot.info()["iterations"] == 50
 
 
 def test_player_kinds() -> None:
@@ -420,15 +336,7 @@ def test_player_kinds() -> None:
     uct = player("uct:iterations=10,seed=2")
     assert isinstance(uct, MctsPlayer) and not isinstance(uct, CompiledMcts)
     bot = player("mcts:think=0.5,rave=off,solver=on,nodes=5000,expand=3,bridges=off,fpu=0.5,rave_k=100,reuse=no")
-    assert (bot.rave, bot.solver, bot.nodes, bot.expand, bot.bridges, bot.fpu, bot.rave_k, bot.reuse) == (
-        False,
-        True,
-        5000,
-        3,
-        False,
-        0.5,
-        100.0,
-        False,
-    )
-    with pytest.raises(ValueError, match="rave='maybe' is not on or off"):
+    names = ("rave", "solver", "nodes", "expand", "bridges", "fpu", "rave_k", "reuse")
+    assert tuple(bot.settings[name] for name in names) == (False, True, 5000, 3, False, 0.5, 100.0, False)
+    with pytest.raises(ValueError, match="rave='maybe' is not valid: on or off"):
         player("mcts:rave=maybe")

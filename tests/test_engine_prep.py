@@ -12,8 +12,7 @@ import ogames
 from ogames.cli import engine
 from ogames.cli.app import app
 from ogames.cli.engine import PREPARING, prepare_engine, search_note
-from ogames.players.compiled_mcts import warm_up
-from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer
+from ogames.players.mcts import MIN_PLAYOUTS_FOR_VALUE, MctsPlayer, warm_up
 
 
 def recorded() -> Console:

@@ -12,10 +12,11 @@ import pytest
 
 import ogames
 from ogames.errors import BadOption
-from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import CompiledMcts
 from ogames.players.levels import HIGHEST, LEVELS, LOWEST, OMEGA_MULTI_LEVELS, ladder, level_settings
+from ogames.players.mcts import CompiledMcts
+from ogames.players.mcts import positions as P
+from ogames.players.mcts.adapter import adapter_for
 
 
 @pytest.mark.parametrize("levels", [LEVELS, OMEGA_MULTI_LEVELS], ids=["common", "omega-multi"])
@@ -49,15 +50,17 @@ def test_a_level_plays_at_the_budget_of_its_games_ladder() -> None:
     omega3 = ogames.load("omega", players=3, size=4).new_state()
     omega2 = ogames.load("omega", players=2, size=4).new_state()
     bot = player("mcts:level=3", seed=1)
-    assert (bot.iterations, bot.temperature) == (LEVELS[3].iterations, LEVELS[3].temperature)  # before it sees a game
+    before = (bot.iterations, bot.settings["temperature"])
+    assert before == (LEVELS[3].iterations, LEVELS[3].temperature)  # before it sees a game
     bot.choose(omega3)
     assert bot.last["iterations"] == OMEGA_MULTI_LEVELS[3].iterations != LEVELS[3].iterations
-    assert (bot.iterations, bot.temperature) == (OMEGA_MULTI_LEVELS[3].iterations, OMEGA_MULTI_LEVELS[3].temperature)
+    multi = OMEGA_MULTI_LEVELS[3]
+    assert (bot.iterations, bot.settings["temperature"]) == (multi.iterations, multi.temperature)
     bot.choose(omega2)  # the same player on another game takes that game's ladder again
     assert bot.last["iterations"] == LEVELS[3].iterations
     written = player("mcts:level=3,iterations=77,temperature=0", seed=1)
     written.choose(omega3)  # settings written beside the level still win
-    assert (written.last["iterations"], written.temperature) == (77, 0.0)
+    assert (written.last["iterations"], written.settings["temperature"]) == (77, 0.0)
     timed = player("mcts:level=10,think=0.05", seed=1)
     timed.choose(omega3)  # level 10 with a time has no iteration cap on any ladder
     assert timed.iterations is None
@@ -68,13 +71,13 @@ def test_a_level_is_a_spec_and_a_keyword(level: int) -> None:
     bot = player(f"mcts:level={level}")
     same = player("mcts", level=level)
     assert isinstance(bot, CompiledMcts) and bot.level == level
-    assert (bot.iterations, bot.temperature, bot.rave, bot.prove) == (same.iterations, same.temperature, same.rave, same.prove)
+    assert bot.settings == same.settings
     assert bot.iterations == LEVELS[level].iterations and bot.think is None
 
 
 def test_settings_beside_a_level_win_and_level_10_takes_all_the_time() -> None:
     assert player("mcts:level=3,iterations=500").iterations == 500
-    assert player("mcts:level=2", temperature=0).temperature == 0
+    assert player("mcts:level=2", temperature=0).settings["temperature"] == 0
     capped = player("mcts:level=5,think=0.5")
     assert (capped.iterations, capped.think) == (LEVELS[5].iterations, 0.5)
     full = player("mcts:level=10,think=2")
@@ -138,8 +141,8 @@ def test_prove_replaces_a_move_proven_to_lose() -> None:
     state = positions("a2 b3 b2 d1 b1")
     bot = CompiledMcts(iterations=1500, seed=1, prove=10_000)
     bot.compiled_search(state)
-    assert bot._avoid_proven_losses(state, "a4") == "c2"
-    assert bot.info()["avoided"] == ["a4"]
+    assert bot._avoid_proven_losses(state, adapter_for(state), "a4") == "c2"
+    assert bot.info()["avoided"] == ("a4",)
 
 
 def test_prove_is_searched_with_the_pie() -> None:
@@ -148,10 +151,10 @@ def test_prove_is_searched_with_the_pie() -> None:
     assert CompiledMcts(iterations=50, seed=1, prove=10_000).choose(state) in state.legal_moves()
 
 
-# ----- rewards with three or four seats ------------------------------------------------------------
+# ----- Omega's scores --------------------------------------------------------------------------------
 
 
-def test_omega_scores_and_rank_rewards_follow_the_rules() -> None:
+def test_omega_scores_follow_the_rules() -> None:
     import random
 
     for players in (3, 4):
@@ -167,30 +170,11 @@ def test_omega_scores_and_rank_rewards_follow_the_rules() -> None:
             sums = np.zeros(4)
             queue = np.empty(n, dtype=np.int32)
             mark = np.zeros(n, dtype=np.int64)
-            winner = K._omega_scores(stones, game.board.neighbour_table, players, logs, queue, mark, 1, sums)
+            winner = P._omega_scores(stones, game.board.neighbour_table, players, logs, queue, mark, 1, sums)
             scores = state.scores
             for k, colour in enumerate(game.colours):
                 assert math.isclose(sums[k], math.log(scores[colour]), abs_tol=1e-9)
             assert game.colours[winner] == state.winner
-            owner = np.array([state.owner[c] for c in game.colours] + [0] * (4 - players), dtype=np.int64)
-            params = np.zeros(K.NPARAMS, dtype=np.int64)
-            params[K.P_COLOURS] = params[K.P_SEATS] = players
-            rewards = np.zeros(4)
-            rewards[owner[winner]] = 1.0
-            K._rank_rewards(sums, np.zeros(K.NVARS, dtype=np.int64), owner, params, owner[winner], rewards)
-            losers = [c for c in game.colours if c != state.winner]
-            for colour in losers:  # a loser's reward: the share of the other losers it outscores
-                below = sum(scores[other] < scores[colour] for other in losers)
-                assert rewards[state.owner[colour]] == pytest.approx(below / (players - 1))
-
-
-@pytest.mark.parametrize("reward", ["rank", "paranoid"])
-def test_reward_modes_play_omega(reward: str) -> None:
-    state = ogames.load("omega", players=3, size=4).new_state()
-    bot = player(f"mcts:iterations=300,seed=1,reward={reward}")
-    assert bot.choose(state) in state.legal_moves()
-    with pytest.raises(BadOption, match="reward must be one of"):
-        player("mcts:reward=kings")
 
 
 def _bench_levels() -> object:

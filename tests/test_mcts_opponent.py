@@ -9,17 +9,19 @@ import pytest
 
 import ogames
 from ogames.errors import BadOption
-from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import BEHIND, PROBE, Adapter
+from ogames.players.mcts import positions as P
+from ogames.players.mcts.adapter import adapter_for
+from ogames.players.mcts.search import BEHIND, PROBE
+from ogames.players.mcts.tree import Budget
 
 Y9 = {"sides": 3, "size": 9, "board": "triangle", "pie": False}
 
 
 def answering(bridge: int, seat: int, owner: tuple[int, int]) -> int:
-    params = np.zeros(K.NPARAMS, dtype=np.int64)
-    params[K.P_BRIDGE], params[K.P_BRIDGE_SEAT] = bridge, seat
-    return int(K._answering_colours(np.array([*owner, 0, 0], dtype=np.int64), params))
+    params = np.zeros(P.NPARAMS, dtype=np.int64)
+    params[P.P_BRIDGE], params[P.P_BRIDGE_SEAT] = bridge, seat
+    return int(P._answering_colours(np.array([*owner, 0, 0], dtype=np.int64), params))
 
 
 def test_the_answering_colours_follow_the_seat_through_a_swap() -> None:
@@ -36,16 +38,16 @@ def test_the_search_parameters_name_the_seat_that_answers(opponent: str) -> None
     state = ogames.load("oddy", **Y9).new_state()
     state.play("d4", t=0.0)
     bot = player(f"mcts:opponent={opponent},iterations=10")
-    params, _ = bot._search_params(state, Adapter(state))
-    assert params[K.P_BRIDGE] == 1
-    assert params[K.P_BRIDGE_SEAT] == (state.mover if opponent == "weak" else -1)
+    params, _ = bot._search_params(state, adapter_for(state))
+    assert params[P.P_BRIDGE] == 1
+    assert params[P.P_BRIDGE_SEAT] == (state.mover if opponent == "weak" else -1)
 
 
 @pytest.mark.parametrize(("name", "options"), [("onyx", {}), ("omega", {"size": 4})])
 def test_games_without_bridge_answers_keep_one_model(name: str, options: dict) -> None:
     state = ogames.load(name, **options).new_state()
-    params, _ = player("mcts:opponent=weak,iterations=10")._search_params(state, Adapter(state))
-    assert params[K.P_BRIDGE_SEAT] == -1
+    params, _ = player("mcts:opponent=weak,iterations=10")._search_params(state, adapter_for(state))
+    assert params[P.P_BRIDGE_SEAT] == -1
 
 
 @pytest.mark.parametrize(("name", "options", "first"), [("oddy", Y9, "d4"), ("omny", {"variant": "y", "size": 9}, "e3")])
@@ -76,11 +78,11 @@ def lost_for_white() -> ogames.rules.protocol.State:
 def test_auto_turns_weak_once_behind_for_the_rest_of_that_game_only() -> None:
     state = lost_for_white()
     bot = player("mcts:opponent=auto,iterations=8000,seed=1")  # a probe of 2,000: a reliable worth
-    adapter = Adapter(state)
+    adapter = adapter_for(state)
     assert not bot._weak_opponent(state, adapter)
     move = bot.choose(state)
     probe = bot.info()["probe"]
-    assert probe["value"] < BEHIND and probe["iterations"] == 2000 and bot.info()["iterations"] == 8000
+    assert probe.value < BEHIND and probe.iterations == 2000 and bot.info()["iterations"] == 8000
     assert bot._weak_opponent(state, adapter)  # the move itself was searched with the weak model
     assert bot.info()["reused"] == 0  # in a new tree
     later = state.clone()
@@ -89,7 +91,7 @@ def test_auto_turns_weak_once_behind_for_the_rest_of_that_game_only() -> None:
         later.play(later.legal_moves()[0], t=0.0)
     assert bot._weak_opponent(later, adapter)  # the same game, moves on: weak
     other = ogames.load("oddy", sides=3, size=5, board="triangle", pie=False).new_state()
-    assert not bot._weak_opponent(other, Adapter(other))  # another game: strong again
+    assert not bot._weak_opponent(other, adapter_for(other))  # another game: strong again
     bot.reset()
     assert not bot._weak_opponent(later, adapter)
 
@@ -99,7 +101,7 @@ def test_strong_and_weak_never_switch() -> None:
     for opponent, weak in (("strong", False), ("weak", True)):
         bot = player(f"mcts:opponent={opponent},iterations=2000,seed=1")
         bot.choose(state)
-        assert bot._weak_opponent(state, Adapter(state)) is weak
+        assert bot._weak_opponent(state, adapter_for(state)) is weak
 
 
 def test_a_search_ahead_stays_strong_and_is_the_search_without_a_probe() -> None:
@@ -112,9 +114,10 @@ def test_a_search_ahead_stays_strong_and_is_the_search_without_a_probe() -> None
         bot = player(f"mcts:opponent={opponent},iterations=8000,seed=1")
         bot.choose(state)
         infos[opponent] = bot.info()
-        assert not bot._weak_opponent(state, Adapter(state))
-    probe = infos["auto"].pop("probe")
-    assert probe["iterations"] == 2000 and probe["value"] >= BEHIND
+        assert not bot._weak_opponent(state, adapter_for(state))
+    probe = infos["auto"].probe
+    assert probe is not None and infos["strong"].probe is None
+    assert probe.iterations == 2000 and probe.value >= BEHIND
     for key in ("move", "visits", "value", "pv", "nodes", "iterations"):
         assert infos["auto"][key] == infos["strong"][key]
 
@@ -124,16 +127,16 @@ def test_a_timed_probe_takes_its_share_of_the_time() -> None:
     bot = player("mcts:opponent=auto,think=0.4,seed=1")
     bot.choose(state)
     info = bot.info()
-    assert 0 < info["probe"]["iterations"] < info["iterations"]
+    assert 0 < info["probe"].iterations < info["iterations"]
     # One budget, not a probe plus a whole one: the probe ends a quarter into the search's own
     # deadline (checked without a clock), and the search as a whole stops near its budget (timed
     # with room for a loaded machine).
-    assert bot._probe_budget(0.4, 100.0) == (None, 100.0 + 0.4 * PROBE)
+    assert bot._probe_budget(0.4, 100.0) == Budget(None, 100.0 + 0.4 * PROBE, 0.4)
     assert info["seconds"] < 0.4 + 2.0
 
 
 def test_a_bad_model_is_refused() -> None:
-    with pytest.raises(BadOption, match="opponent must be one of strong, weak, auto"):
+    with pytest.raises(BadOption, match="opponent='clever' is not valid: choose one of strong, weak, auto"):
         player("mcts:opponent=clever")
 
 
@@ -142,11 +145,11 @@ def test_two_workers_probe_and_turn_weak_too() -> None:
     bot = player("mcts:opponent=auto,iterations=8000,workers=2,seed=1")
     bot.choose(state)
     info = bot.info()
-    assert info["probe"]["value"] < BEHIND and info["iterations"] == 8000
-    assert bot._weak_opponent(state, Adapter(state))
+    assert info["probe"].value < BEHIND and info["iterations"] == 8000
+    assert bot._weak_opponent(state, adapter_for(state))
 
 
 def test_the_default_is_auto_and_the_levels_keep_the_strong_model() -> None:
-    assert player("mcts").opponent == "auto"
-    assert player("mcts:level=9").opponent == "strong"
-    assert player("mcts:level=9,opponent=auto").opponent == "auto"
+    assert player("mcts").settings["opponent"] == "auto"
+    assert player("mcts:level=9").settings["opponent"] == "strong"
+    assert player("mcts:level=9,opponent=auto").settings["opponent"] == "auto"

@@ -1,7 +1,6 @@
-"""The pie shared by colour in the compiled search (`mcts_kernel`, "The pie"; `swap=shared`, the
-default): the nodes' flags follow the rules, the opening is valued for the swap it will meet, the
-swap is judged on the position's own subtree, proofs cross the pie point, and the tree is kept
-through a swap. `swap=move` is the earlier search, with the swap a child of its own."""
+"""The pie shared by colour in the compiled search (`players/mcts/kernel.py`, "The pie"): the
+nodes' flags follow the rules, the opening is valued for the swap it will meet, the swap is judged
+on the position's own subtree, proofs cross the pie point, and the tree is kept through a swap."""
 
 from __future__ import annotations
 
@@ -11,9 +10,13 @@ import numpy as np
 import pytest
 
 import ogames
-from ogames.players import mcts_kernel as K
+from ogames.errors import BadOption
 from ogames.players import player
-from ogames.players.compiled_mcts import Adapter, CompiledMcts
+from ogames.players.mcts import CompiledMcts
+from ogames.players.mcts import kernel as K
+from ogames.players.mcts import positions as P
+from ogames.players.mcts.adapter import Adapter, adapter_for
+from ogames.players.mcts.tree import kept_or_new
 
 # Every way a two-seat stone game opens the swap.
 PIE_GAMES = [
@@ -49,9 +52,9 @@ def test_node_flags_follow_the_rules(name, options) -> None:
     for seed in range(6):
         rng = random.Random(seed)
         state = game.new_state()
-        adapter = Adapter(state)
+        adapter = adapter_for(state)
         params = adapter.params.copy()
-        params[K.P_SHARED] = 1
+        params[P.P_SHARED] = 1
         for _ in range(4):
             flags = _flags(state, adapter, params)
             legal = state.legal_moves()
@@ -89,13 +92,13 @@ def test_the_opening_is_valued_for_the_swap_it_meets() -> None:
 
 def test_the_swap_is_judged_on_the_position() -> None:
     """After a centre stone the second seat swaps, after a corner it plays on; the swap is no
-    child of the shared tree (the swap=move tree has one)."""
+    child of the shared tree."""
     centre = play_all(ogames.load("oddy", sides=3, size=5).new_state(), "c2")
     bot = CompiledMcts(iterations=20_000, seed=1)
     assert bot.choose(centre) == "swap"
     info = bot.info()
     assert info["pv"][0] == "swap" and len(info["pv"]) > 1 and info["value"] > 0.5
-    ints = bot._tree["ints"]
+    ints = bot._trees[0].ints
     first, count = ints[0, K.I_FIRST], ints[0, K.I_NCHILD]
     n = len(centre.game.board)
     assert n not in ints[first : first + count, K.I_MOVE]
@@ -105,11 +108,6 @@ def test_the_swap_is_judged_on_the_position() -> None:
     bot = CompiledMcts(iterations=20_000, seed=1)
     assert bot.choose(corner) != "swap"
     assert bot.info()["value"] > 0.5
-    old = CompiledMcts(iterations=2_000, seed=1, swap="move")
-    old.choose(centre)
-    ints = old._tree["ints"]
-    first, count = ints[0, K.I_FIRST], ints[0, K.I_NCHILD]
-    assert n in ints[first : first + count, K.I_MOVE]
 
 
 def test_proofs_cross_the_pie_point() -> None:
@@ -142,8 +140,10 @@ def test_the_tree_is_kept_through_a_swap() -> None:
     keeper = CompiledMcts(iterations=5_000, seed=1)
     keeper.choose(fresh)
     fresh.play("swap", t=0.0)
-    tree = keeper._tree_for(fresh, Adapter(fresh))
-    assert tree["reused"] > 0 and not tree["ints"][0, K.I_FLAGS] & K.FL_PIE
+    adapter = adapter_for(fresh)
+    params = keeper._search_params(fresh, adapter)[0]
+    tree = kept_or_new(fresh, adapter, keeper._trees[0], params, keeper.settings["nodes"], reuse=True)
+    assert tree.reused > 0 and not tree.ints[0, K.I_FLAGS] & K.FL_PIE
 
 
 def test_the_komi_choice_is_valued_for_the_sides_it_offers() -> None:
@@ -158,9 +158,7 @@ def test_the_komi_choice_is_valued_for_the_sides_it_offers() -> None:
     assert answer in state.legal_moves()
 
 
-def test_a_bad_swap_setting_is_refused() -> None:
-    with pytest.raises(ValueError, match="swap must be one of shared, move, not 'sideways'"):
-        CompiledMcts(swap="sideways")
-    with pytest.raises(ValueError, match="swap must be one of"):
-        player("mcts:swap=sideways")
-    assert player("mcts:swap=move").swap == "move"
+def test_the_retired_swap_setting_is_refused_with_its_reason() -> None:
+    for make in (lambda: CompiledMcts(swap="move"), lambda: player("mcts:swap=move")):
+        with pytest.raises(BadOption, match="setting swap was retired: the pie is always judged by colour"):
+            make()

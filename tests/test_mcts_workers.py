@@ -12,9 +12,12 @@ import pytest
 import ogames
 from conformance.cases import CASES
 from ogames.errors import BadOption
-from ogames.players import mcts_kernel as K
 from ogames.players import player
-from ogames.players.compiled_mcts import Adapter, CompiledMcts, _merged_root
+from ogames.players.mcts import CompiledMcts
+from ogames.players.mcts import kernel as K
+from ogames.players.mcts.adapter import adapter_for
+from ogames.players.mcts.parallel import merged_root
+from ogames.players.mcts.report import best_child
 
 BOARD_CASES = [case for case in CASES if case[1] != "omiga" and not case[2].get("match")]
 
@@ -45,7 +48,7 @@ def test_two_workers_play_legal_moves_within_the_total(case) -> None:
         info = bot.info()
         assert info["move"] == move and info["pv"][0] == move
         if info["iterations"]:  # 0: one legal move, nothing searched
-            assert info["workers"] == 2 and info["worker_iterations"] == [151, 150]
+            assert info["workers"] == 2 and info["worker_iterations"] == (151, 150)
             assert info["iterations"] == sum(info["worker_iterations"]) <= 301
         state.play(move if rng.random() < 0.5 else rng.choice(state.legal_moves()), t=0.0)
 
@@ -84,7 +87,7 @@ def test_the_merged_root_counts_every_iteration_and_the_move_is_its_most_visited
     assert count == len(state.legal_moves())
     most = max(range(first, first + count), key=lambda c: floats[c, K.F_N])
     assert bot.info()["visits"] == floats[most, K.F_N]
-    assert move == Adapter(state).move_text(int(ints[most, K.I_MOVE]))
+    assert move == adapter_for(state).move_text(int(ints[most, K.I_MOVE]))
 
 
 def test_merging_sums_by_move_and_keeps_a_proof() -> None:
@@ -105,12 +108,12 @@ def test_merging_sums_by_move_and_keeps_a_proof() -> None:
 
     first = tree([(5, 10.0, 6.0, -1), (2, 30.0, 12.0, -1)])
     second = tree([(2, 20.0, 9.0, -1), (5, 4.0, 4.0, 0), (7, 1.0, 0.0, -1)])
-    ints, floats = _merged_root([first, second])
+    ints, floats = merged_root([first, second])
     assert floats[0, K.F_N] == 65.0
     assert ints[0, K.I_NCHILD] == 3 and list(ints[1:, K.I_MOVE]) == [2, 5, 7]
     assert list(floats[1:, K.F_N]) == [50.0, 14.0, 1.0] and list(floats[1:, K.F_W]) == [21.0, 10.0, 0.0]
     assert list(ints[1:, K.I_PROVEN]) == [-1, 0, -1]
-    assert CompiledMcts(iterations=1)._best_child(ints, floats, 0) == 2  # the proven win, not the most visited
+    assert best_child(ints, floats, 0) == 2  # the proven win, not the most visited
 
 
 def test_two_workers_find_and_prove_a_win_in_one() -> None:
@@ -154,7 +157,7 @@ def test_fewer_iterations_than_workers() -> None:
     state = ogames.load("oddy", sides=3, size=5).new_state()
     bot = CompiledMcts(iterations=1, seed=1, workers=3)
     assert bot.choose(state) in state.legal_moves()
-    assert bot.info()["worker_iterations"] == [1, 0, 0]
+    assert bot.info()["worker_iterations"] == (1, 0, 0)
 
 
 def test_the_spec_takes_workers() -> None:
@@ -170,7 +173,9 @@ def test_bad_worker_counts_are_refused(spec: str) -> None:
         player(spec)
 
 
-@pytest.mark.parametrize("workers", [0, -1, 2.0, True, "2"])
-def test_the_class_refuses_bad_worker_counts(workers) -> None:
-    with pytest.raises(ValueError, match="workers must be a whole number of at least 1"):
+@pytest.mark.parametrize(
+    ("workers", "why"), [(0, "at least 1"), (-1, "at least 1"), (2.5, "a whole number"), (True, "a whole number")]
+)
+def test_the_class_refuses_bad_worker_counts(workers, why: str) -> None:
+    with pytest.raises(ValueError, match=f"workers={workers!r} is not valid: .*{why}"):
         CompiledMcts(workers=workers)

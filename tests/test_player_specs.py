@@ -39,17 +39,19 @@ def test_the_library_names_players_at_its_top_level_as_the_design_promises():
         ("", "a player is named KIND"),
         ("alphazero", "unknown player kind 'alphazero'"),
         ("mcts:think", "settings are written key=value"),
-        ("mcts:think=fast", "think='fast' is not a number"),
-        ("mcts:iterations=1.5", "is not a whole number"),
+        ("mcts:think=fast", "think='fast' is not valid: a number is needed"),
+        ("mcts:iterations=1.5", "is not valid: a whole number is needed"),
         ("mcts:depth=3", "has no setting 'depth'"),
-        ("mcts:think=-1", "think time must be positive"),
-        ("mcts:think=nan", "think time must be positive"),  # a NaN deadline would never come
-        ("uct:iterations=2000000000", "iterations must be from 1 to 1,000,000,000"),
-        ("mcts:nodes=100000000000", "nodes must be from 2 to"),  # refused, not allocated
+        ("mcts:think=-1", "think='-1' is not valid: it must be more than 0"),
+        ("mcts:think=nan", "think='nan' is not valid: a finite number is needed"),  # a NaN deadline would never come
+        ("uct:iterations=2000000000", "iterations=2000000000 is not valid: it must be at most 1,000,000,000"),
+        ("mcts:nodes=100000000000", "nodes=100000000000 is not valid: it must be at most 20,000,000"),  # refused, not allocated
         ("mcts:workers=100000", "at most 64"),
-        ("uct:exploration=-1", "exploration must be a number from 0 up"),
+        ("uct:exploration=-1", "exploration=-1.0 is not valid: it must be at least 0"),
         ("solver:seconds=inf", "seconds must be a positive number"),
         ("racer:reaction=sloth", "unknown reaction"),
+        ("mcts:decisive=on", "mcts setting decisive was retired: decisive moves"),  # with the reason
+        ("mcts:rave_kk=3", "did you mean rave_k"),
         ("human:ask=x", "ask=.x. is not a function"),
     ],
 )
@@ -80,7 +82,7 @@ def test_play_command_plays_a_game_between_two_specced_computers():
 def test_play_command_refuses_a_bad_seat_spec_without_a_traceback():
     result = CliRunner().invoke(app, ["play", "omny", "--white", "mcts:think=fast"])
     assert result.exit_code != 0
-    assert "think='fast' is not a number" in result.output and "Traceback" not in result.output
+    assert "think='fast' is not valid: a number is needed" in result.output and "Traceback" not in result.output
 
 
 def test_omiga_bots_use_the_same_specs():

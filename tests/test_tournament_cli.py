@@ -62,7 +62,7 @@ def test_the_default_folder_is_named_by_the_settings(tmp_path, monkeypatch):
         ([*Y4, "--players", "random"], "2 to 64 players"),
         ([*Y4, "--bogus", "3", "--players", "random", "mcts"], "unknown option --bogus"),
         ([*Y4, "--players", "random", "alphazero"], "unknown player kind 'alphazero'"),
-        ([*Y4, "--players", "random", "mcts:think=fast"], "is not a number"),
+        ([*Y4, "--players", "random", "mcts:think=fast"], "is not valid: a number is needed"),
         ([*Y4, "--players", "random", "mcts", "--workers", "0"], "--workers must be at least 1"),
         ([*Y4, "--players", "random", "mcts", "--ci", "guess"], "--ci 'guess'"),
         ([*Y4, "--players", "random", "mcts", "--games-per-pair", "0"], "at least 1"),

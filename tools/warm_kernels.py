@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 
 import ogames
-from ogames.players.compiled_mcts import warm_up as warm_search
 from ogames.players.levels import omiga_spec
+from ogames.players.mcts import warm_up as warm_search
 from ogames.rules import available
 from ogames.web.core.warm import CONFIGURATIONS, warm_rules
 from ogames.web.omiga.ai import warm_up as warm_bot

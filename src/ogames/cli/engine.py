@@ -9,11 +9,12 @@ when it takes a moment), and a win chance is shown only when it rests on enough 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
 
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 from ogames.rules.protocol import State
 
 PREPARING = "preparing the engine, first run only…"
@@ -40,7 +41,7 @@ def prepare_engine(console: Console, state: State, quiet_seconds: float = QUIET_
         console.print("[dim]engine ready[/]")
 
 
-def search_note(info: dict[str, Any]) -> str:
+def search_note(info: Mapping[str, Any]) -> str:
     """`(1.0 s, 18000 playouts, expects 62%)` for a computer move: the win chance only when reliable."""
     if not info.get("iterations"):
         return ""

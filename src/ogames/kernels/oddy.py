@@ -162,7 +162,7 @@ def winning_group_counts_reference(
 @leaf
 def shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
     """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG); return
-    how many there are. The compiled MCTS's fills (`players/mcts_kernel.py`) use it too."""
+    how many there are. The compiled MCTS's fills (`players/mcts/positions.py`) use it too."""
     count = 0
     for c in range(stones.shape[0]):
         if stones[c] == 0:

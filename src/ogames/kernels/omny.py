@@ -127,7 +127,21 @@ def fill_winner(
 
 
 @leaf
-def full_board_winner(board, table, stars, star_list, total, black_bound, white_bound, group, queue, mark, stamp, sizes, reps):
+def full_board_winner(
+    board: np.ndarray,
+    table: np.ndarray,
+    stars: np.ndarray,
+    star_list: np.ndarray,
+    total: int,
+    black_bound: int,
+    white_bound: int,
+    group: np.ndarray,
+    queue: np.ndarray,
+    mark: np.ndarray,
+    stamp: int,
+    sizes: np.ndarray,
+    reps: np.ndarray,
+) -> tuple[int, int]:
     """A full board with S + 2k odd: the colour index with a group meeting the win condition
     (exactly one has one; −1 would break the rules), and the next free `stamp`. Groups are tried
     largest first: the winning group is nearly always the largest. `sizes` and `reps` hold one

@@ -104,7 +104,7 @@ def midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -
 
 # The empty cells of a playout as a bag with O(1) removal: empties[0:count], where[cell] the cell's
 # position in it or −1. Captures put cells back, so the bag, not a shuffled order, serves Onyx
-# (here and in the compiled MCTS's playouts, `players/mcts_kernel.py`).
+# (here and in the compiled MCTS's playouts, `players/mcts/positions.py`).
 
 
 @leaf

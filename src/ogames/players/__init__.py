@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ogames.errors import BadOption, shown
 from ogames.players.base import BasePlayer, HumanPlayer, Player
-from ogames.players.compiled_mcts import CompiledMcts
-from ogames.players.mcts import MctsPlayer
+from ogames.players.mcts import SETTINGS as MCTS_SETTINGS
+from ogames.players.mcts import CompiledMcts, MctsPlayer
 from ogames.players.random_player import RandomPlayer
 
 BOT_KINDS = ("rollout", "racer", "greedy")  # Omiga's real-time strategies (plus random with a reaction)
@@ -100,34 +101,9 @@ _SETTINGS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "human": {"name": _text, "ask": _ask},
     "random": {"name": _text, "seed": _whole, "reaction": _reaction},
     # mcts: the compiled search (Omny, Odd-Y, Omega, Onyx; plain UCT for other games); uct: plain UCT.
-    "mcts": {
-        "name": _text,
-        "think": _number,
-        "iterations": _whole,
-        "seed": _whole,
-        "exploration": _number,
-        "rave": _flag,
-        "solver": _flag,
-        "rave_k": _number,
-        "fpu": _number,
-        "nodes": _whole,
-        "expand": _whole,
-        "bridges": _flag,
-        "edges": _flag,
-        "reuse": _flag,
-        "temperature": _number,
-        "prove": _whole,
-        "decisive": _flag,
-        "reward": _text,
-        "captures": _flag,
-        "bias": _number,
-        "level": _whole,
-        "workers": _whole,
-        "swap": _text,
-        "replies": _flag,
-        "opponent": _text,
-    },
-    "uct": {"name": _text, "think": _number, "iterations": _whole, "seed": _whole, "exploration": _number},
+    # Both read their settings by the search's one spec (`ogames.players.mcts.settings`).
+    "mcts": {"name": _text, **{s.name: partial(MCTS_SETTINGS.read, s.name) for s in MCTS_SETTINGS}},
+    "uct": {"name": _text, **{k: partial(MCTS_SETTINGS.read, k) for k in ("think", "iterations", "seed", "exploration")}},
     "solver": {
         "name": _text,
         "budget": _whole,
@@ -180,9 +156,13 @@ def player(kind: str, **options: Any) -> Any:
     settings: dict[str, Any] = {}
     for key, value in {**written, **{k: v for k, v in options.items() if v is not None}}.items():
         if key not in readers:
+            if name == "mcts":
+                MCTS_SETTINGS.known(key)  # a retired setting says so
             raise BadOption(f"player {name} has no setting {shown(key)} (settings: {', '.join(readers)})")
         try:
             settings[key] = readers[key](value)
+        except BadOption as exc:  # the search's spec says what it wanted
+            raise BadOption(f"player {name}: {exc}") from None
         except (ValueError, OverflowError):  # OverflowError: int("1e999") is fine, float("1e999") is inf
             raise BadOption(f"player {name}: {key}={shown(value)} is not {_WANTED[readers[key]]}") from None
     try:

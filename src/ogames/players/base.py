@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ogames.errors import CannotPlay
@@ -38,8 +38,9 @@ class BasePlayer:
     def reset(self) -> None:
         """Forget anything remembered between moves (nothing by default)."""
 
-    def info(self) -> dict[str, Any]:
-        """What the player last found out (for display), empty by default."""
+    def info(self) -> Mapping[str, Any]:
+        """What the player last found out (for display), by name; empty by default (the searches
+        give a typed `ogames.players.mcts.SearchInfo`, which reads the same way)."""
         return {}
 
     def __repr__(self) -> str:

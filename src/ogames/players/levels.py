@@ -7,10 +7,9 @@ and a few knobs:
   liked; proven losses are never drawn while another move is left;
 - `rave` and `bridges` off at level 1 (a plain, short-sighted search);
 - `fpu` 0 at levels 2 and 3: with a few dozen iterations the moves tried are those whose AMAF
-  value (RAVE) is best instead of the first few in random order (on Onyx, 20 iterations so won 9
-  of 10 games against level 1; trying every move first they were as random as level 1);
+  value (RAVE) is best instead of the first few in random order (docs/levels.md has what it won);
 - `prove`: at level 10 the connection solver (DFPN) is asked first in Omny and Odd-Y, so a proven
-  win is played and a move proven to lose is avoided (see `compiled_mcts.CompiledMcts`).
+  win is played and a move proven to lose is avoided (see `mcts.search.CompiledMcts`).
 
 A level means the same strength step on every game, not the same budget: three- and four-player
 Omega have their own ladder (`OMEGA_MULTI_LEVELS`, smaller budgets), which the player takes when
@@ -21,7 +20,7 @@ given with a level caps its time; level 10 given a `think` time has no iteration
 the time given. `docs/levels.md` has the tournament showing each level beats the one below.
 
 >>> level_settings(1)
-{'iterations': 10, 'temperature': 1.0, 'rave': False, 'bridges': False, 'prove': 0, 'fpu': 1000000.0, 'opponent': 'strong'}
+{'iterations': 10, 'rave': False, 'fpu': 1000000.0, 'bridges': False, 'opponent': 'strong', 'temperature': 1.0, 'prove': 0}
 >>> level_settings(10, think=True)["iterations"] is None
 True
 """
@@ -29,25 +28,38 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from types import MappingProxyType
 from typing import Any
 
-LOWEST, HIGHEST = 1, 10
+from ogames.players.mcts.settings import HIGHEST_LEVEL, LOWEST_LEVEL, SETTINGS
+
+LOWEST, HIGHEST = LOWEST_LEVEL, HIGHEST_LEVEL
 
 
-@dataclass(frozen=True)
 class Level:
-    """What one level sets on the search."""
+    """What one level sets on the search: its iteration budget and the settings it names, checked
+    by the `mcts` settings spec. The settings a level sets are those the spec gives a level value
+    (`Setting.level`): a level that names none of them gets that value (the levels were proven,
+    docs/levels.md, with the opponent modelled strong, which also plays better against a strong
+    opponent at these budgets: README, "The opponent")."""
 
-    iterations: int
-    temperature: float = 0.0
-    rave: bool = True
-    bridges: bool = True
-    prove: int = 0  # DFPN positions the solver may expand before the search (0: no solver)
-    fpu: float = 1e6  # with RAVE, an unvisited move's value over its AMAF mean (1e6: try every move first)
-    # How the playouts model the opponent: the levels were proven (docs/levels.md) with it strong,
-    # which also plays better against a strong opponent at these budgets (README, "The opponent").
-    opponent: str = "strong"
+    def __init__(self, iterations: int, **named: Any):
+        base = SETTINGS.at_level()
+        for key in named:
+            if key not in base:
+                raise ValueError(f"a level does not set {key} (it sets {', '.join(base)})")
+        given = {**base, **named, "iterations": iterations}
+        self.settings: Mapping[str, Any] = MappingProxyType({key: SETTINGS.read(key, given[key]) for key in base})
+
+    def __getattr__(self, name: str) -> Any:
+        """A setting of the level by name (`LEVELS[3].temperature`)."""
+        try:
+            return self.__dict__["settings"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        return f"Level({', '.join(f'{k}={v!r}' for k, v in self.settings.items())})"
 
 
 LEVELS: dict[int, Level] = {
@@ -66,11 +78,8 @@ LEVELS: dict[int, Level] = {
 # Omega with three or more players has its own ladder: there the search stops gaining at about
 # 10,000 iterations (a table of three is decided by the seat and by what the other two do as much
 # as by search), so that from level 6 of LEVELS up no level beat the one below. Its ten levels are
-# spread below that instead, each 2–3 times the one below, the knobs as in LEVELS. With three
-# players every level beat the one below (102 tables a pair up to 5–4, 612 from 6–5 up, where a
-# step wins only 40–43% of the tables against a third even; docs/levels.md). Four players take it
-# too: on hexagon 6 every level beat the one below (384 tables a pair); on hexagon 5 their game is
-# too short for the upper levels to show.
+# spread below that instead, each 2–3 times the one below, the knobs as in LEVELS; with three and
+# four players every level beat the one below (docs/levels.md has the tables).
 OMEGA_MULTI_LEVELS: dict[int, Level] = {
     1: LEVELS[1],
     2: LEVELS[2],
@@ -103,9 +112,7 @@ def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
 # nearly always) to 0.75 s (level 10, the rollout bot, which a quick person still beats now and
 # then and which does not win before a person has laid a card). Measured against a scripted person
 # (0.4–1.5 s an action, `omiga/person.py`) and level against level in
-# `benchmarks/bench_omiga_levels.py` (docs/levels.md). The former ladder ran from 5 s (levels 1–5,
-# all slower than any person) to 0.05 s (level 10, twenty cards a second: it won before a person
-# had laid one).
+# `benchmarks/bench_omiga_levels.py` (docs/levels.md, with the former ladder it replaced).
 OMIGA_LEVELS: dict[int, str] = {
     1: "random:reaction=2",
     2: "random:reaction=1.45",
@@ -134,9 +141,7 @@ def omiga_spec(level: int) -> str:
 def level_settings(level: int, think: bool = False, levels: Mapping[int, Level] = LEVELS) -> dict[str, Any]:
     """The `mcts` settings of a level of a ladder (ValueError outside 1–10); with a `think` time,
     level 10 drops its iteration cap."""
-    if isinstance(level, bool) or not isinstance(level, int) or level not in levels:
-        raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, not {level!r}")
-    settings: dict[str, Any] = asdict(levels[level])
+    settings = dict(levels[SETTINGS.read("level", level)].settings)
     if think and level == HIGHEST:
         settings["iterations"] = None
     return settings

@@ -10,7 +10,7 @@ from typing import Any
 
 import ogames
 from ogames.players import player
-from ogames.players.compiled_mcts import warm_up
+from ogames.players.mcts import warm_up
 
 _warm: set[str] = set()  # games whose kernels this worker has already made ready
 

@@ -211,7 +211,7 @@ def _serve(connection: Connection, parent: int, niceness: int) -> None:
     watch_parent(parent)
     if niceness:
         os.nice(niceness)
-    import ogames.players.compiled_mcts  # noqa: F401  (the searches' modules, loaded before "ready")
+    import ogames.players.mcts  # noqa: F401  (the searches' modules, loaded before "ready")
 
     connection.send(("ready", None, ""))
     while True:

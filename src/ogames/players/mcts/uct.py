@@ -15,16 +15,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ogames.errors import BadOption, CannotPlay
+from ogames.errors import CannotPlay
 from ogames.players.base import BasePlayer
+from ogames.players.mcts.info import MIN_PLAYOUTS_FOR_VALUE, SearchInfo
+from ogames.players.mcts.settings import SETTINGS, Read
 from ogames.rules.protocol import TURN_BASED, State
 
 Playout = Callable[[State, random.Random], list[float]]
-
-# The chosen move's mean reward is an estimate of the win chance only once this many playouts went
-# through that move; below it `info()` marks the value as not reliable and faces should not show it.
-MIN_PLAYOUTS_FOR_VALUE = 200
-MAX_ITERATIONS = 1_000_000_000  # far beyond any budget played here: a typo of 1e30 is refused, not run
 
 
 def default_playout(state: State, rng: random.Random) -> list[float]:
@@ -82,34 +79,37 @@ class MctsPlayer(BasePlayer):
         seed: int | None = None,
         exploration: float = math.sqrt(2),
         playout: Playout = default_playout,
+        settings: dict[str, Any] | None = None,
     ):
-        if think is None and iterations is None:
-            think = 1.0
-        if think is not None and not 0 < think < math.inf:  # NaN too: a deadline of NaN never comes
-            raise BadOption(f"think time must be positive (seconds), not {think}")
-        if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
-            raise BadOption(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations}")
-        if not 0 <= exploration < math.inf:
-            raise BadOption(f"exploration must be a number from 0 up, not {exploration}")
+        """The budget and the exploration constant are checked by the `mcts` player's settings
+        (`settings.SETTINGS`); a subclass passes all of its own, checked, as `settings`."""
+        if settings is None:
+            given = {"think": think, "iterations": iterations, "seed": seed, "exploration": exploration}
+            settings = {key: SETTINGS.read(key, value) for key, value in given.items()}
+        if settings["think"] is None and settings["iterations"] is None:
+            settings["think"] = 1.0
         self.name = name
-        self.think = think
-        self.iterations = iterations
-        self.seed = seed
-        self.exploration = exploration
+        self.settings = settings
         self.playout = playout
-        self.rng = random.Random(seed)
-        self.last: dict[str, Any] = {}
+        self.rng = random.Random(self.seed)
+        self.last = SearchInfo()
+
+    # The settings the plain UCT reads (`settings.SETTINGS` checks them).
+    think = Read[float | None]()  # seconds a move (None: the iterations decide)
+    iterations = Read[int | None]()  # iterations a move (None: the time decides)
+    seed = Read[int | None]()
+    exploration = Read[float]()
 
     def reset(self) -> None:
         """Start the random sequence again from the seed."""
         self.rng = random.Random(self.seed)
-        self.last = {}
+        self.last = SearchInfo()
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> SearchInfo:
         """Figures of the last search: iterations, seconds, the chosen move's visits and mean reward
         (`value`), and whether that mean rests on enough playouts to be shown as a win chance
         (`reliable`: at least MIN_PLAYOUTS_FOR_VALUE through the chosen move)."""
-        return dict(self.last)
+        return self.last
 
     def choose(self, state: State) -> str:
         """The most visited move after searching from the state (which is not changed)."""
@@ -122,7 +122,7 @@ class MctsPlayer(BasePlayer):
             )
         moves = state.legal_moves()
         if len(moves) == 1:
-            self.last = {"iterations": 0, "seconds": 0.0, "move": moves[0], "visits": 0, "value": None, "reliable": False}
+            self.last = SearchInfo(move=moves[0])
             return moves[0]
         move = self.search(state).best().move
         assert move is not None, "every child has a move"
@@ -145,14 +145,14 @@ class MctsPlayer(BasePlayer):
             self._iterate(root, state)
             done += 1
         best = root.best() if root.children else None
-        self.last = {
-            "iterations": done,
-            "seconds": time.perf_counter() - start,
-            "move": best.move if best else None,
-            "visits": best.visits if best else 0,
-            "value": best.mean(root.seat) if best and root.seat is not None else None,
-            "reliable": best is not None and best.visits >= MIN_PLAYOUTS_FOR_VALUE,
-        }
+        self.last = SearchInfo(
+            iterations=done,
+            seconds=time.perf_counter() - start,
+            move=best.move if best else None,
+            visits=best.visits if best else 0,
+            value=best.mean(root.seat) if best and root.seat is not None else None,
+            reliable=best is not None and best.visits >= MIN_PLAYOUTS_FOR_VALUE,
+        )
         return root
 
     def _iterate(self, root: Node, state: State) -> None:
