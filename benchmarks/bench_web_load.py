@@ -190,7 +190,7 @@ async def player(
 
 def applied(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     """A view with a delta applied (the page's `applyDelta`, as `ogames.web` describes it)."""
-    from ogames.web.delta import apply_delta
+    from ogames.web.core.delta import apply_delta
 
     return apply_delta(view, delta)
 

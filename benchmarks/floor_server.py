@@ -1,7 +1,7 @@
 """The web stack's floor: ogames's protocol, framework and storage with no rules and no drawing.
 
 A FastAPI application on uvicorn (as `ogames serve` runs it), storing its games through the very
-store layer of the web server (`ogames.web.store.Store`, SQLite in WAL mode through SQLAlchemy,
+store layer of the web server (`ogames.web.core.store.Store`, SQLite in WAL mode through SQLAlchemy,
 one transaction per action, off the event loop), speaking the same JSON API and WebSocket
 protocol as far as `benchmarks/bench_web_load.py` uses them: `POST /api/games` (an id and the
 seats' tokens), `GET /api/games/{id}` (its version), and `/ws/g/{id}`, where a `move` message with
@@ -30,7 +30,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.websockets import WebSocketDisconnect
 
-from ogames.web.store import StaleMove, Store, digest, seat_of_token
+from ogames.web.core.store import StaleMove, Store, digest, seat_of_token
 
 # The cells a game offers (Y 9's 45 cells, labelled as ogames labels them): the bench picks from them.
 CELLS = [f"{chr(ord('a') + column)}{row + 1}" for row in range(9) for column in range(9 - row)]
