@@ -4,6 +4,8 @@ Starts `ogames serve` as its own process on a fresh SQLite file (or uses --serve
 GAMES two-person games through the JSON API, and connects one WebSocket client per seat (two per
 game). Each client, when its seat is to move, waits a human-like pause, sends a legal move from
 the view and times the round trip: from sending the move to receiving the view that contains it.
+Clients speak as the game page does: they ask for deltas (`?deltas=1`) and keep their view by
+applying them (a server that sends whole views is read as well).
 Every client stops after MOVES moves of its game, or at the game's end, or at --time-limit.
 
 At the end every game is read back from the server and its accepted moves are compared with the
@@ -134,7 +136,7 @@ async def player(
     base: str, game_id: str, seat: int, token: str, moves: int, think: float, deadline: float, tally: Tally, rng: random.Random
 ) -> None:
     """One person at one seat: move when it is this seat's turn, time each move's round trip."""
-    address = base.replace("http://", "ws://") + f"/ws/g/{game_id}"
+    address = base.replace("http://", "ws://") + f"/ws/g/{game_id}?deltas=1"  # as the game page asks
     async with websockets.connect(address, max_size=2**20, open_timeout=60) as socket_:
         sent_at: float | None = None
         sent_version = -1

@@ -73,6 +73,7 @@ def test_a_move_s_delta_is_what_changed_and_small() -> None:
     delta = make_delta(first, stamp(view(live)))
     assert delta["stones"] == {"c3": "black"}
     assert delta["lists"]["legal"] == {"drop": ["c3"], "add": []}
+    assert delta["set"]["last"] == "c3" and delta["set"]["board"]["marked"] == ["c3"]
     assert delta["moves"] == {"keep": 0, "add": [{"n": 1, "by": "black", "move": "c3"}]}
     assert "svg" not in json.dumps(delta) and len(json.dumps(delta)) < 600
 

@@ -13,6 +13,7 @@ views: the unit test plays random games of every board game to check it.
              "set": {"ply": 7, "to_move": "white", "mover": 1, "last": "c3"},   # fields whole
              "stones": {"c3": "black", "d4": null},                              # put down, taken off
              "lists": {"legal": {"drop": ["c3"], "add": [[5, "d4"]]}},           # by position in the new list
+                                                                                 # (`board.open`: the board's `open`)
              "moves": {"keep": 6, "add": [{"n": 7, "by": "black", "move": "c3"}]}}  # the list cut, then added to
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 # Lists of distinct texts in an order both views agree on (board order): sent as what left and
 # what came, by position in the new list.
 SPLICED = ("legal", "specials", "winning", "undo_seats", "present")
+BOARD_SPLICED = ("open", "marked", "winning", "captures")  # the same, in the view's `board` (named `board.open` …)
 FRESH = itertools.count(1)
 
 
@@ -53,7 +55,17 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         elif key in SPLICED and isinstance(before, list) and (splice := _splice(before, value)) is not None:
             lists[key] = splice
         elif key == "board" and isinstance(before, dict) and isinstance(value, dict) and before.keys() <= value.keys():
-            whole["board"] = {**{k: v for k, v in value.items() if before.get(k, _MISSING) != v}, "$part": True}
+            part: dict[str, Any] = {}
+            for name, item in value.items():
+                was = before.get(name, _MISSING)
+                if was == item:
+                    continue
+                if name in BOARD_SPLICED and isinstance(was, list) and (splice := _splice(was, item)) is not None:
+                    lists[f"board.{name}"] = splice
+                else:
+                    part[name] = item
+            if part:
+                whole["board"] = {**part, "$part": True}
         else:
             whole[key] = value
     gone = [key for key in old if key not in new and key not in ("type", "seq")]
@@ -90,12 +102,15 @@ def apply_delta(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
         new["stones"] = stones
     if "moves" in delta:
         new["moves"] = [*old.get("moves", [])[: delta["moves"]["keep"]], *delta["moves"]["add"]]
+    if any(key.startswith("board.") for key in delta.get("lists", {})):
+        new["board"] = dict(new.get("board", {}))  # changed here: never the old view's
     for key, splice in delta.get("lists", {}).items():
+        within, name = (new["board"], key[len("board."):]) if key.startswith("board.") else (new, key)
         dropped = set(splice["drop"])
-        items = [item for item in old.get(key, []) if item not in dropped]
+        items = [item for item in within.get(name, []) if item not in dropped]
         for index, item in splice["add"]:
             items.insert(index, item)
-        new[key] = items
+        within[name] = items
     return new
 
 
@@ -115,7 +130,8 @@ def _common_prefix(before: list[Any], after: list[Any]) -> int:
 
 def _splice(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
     """A list of distinct texts as what left it and what came (with its position in `after`); None
-    when that would not make `after` (its items in another order, repeated, not texts)."""
+    when that would not make `after` (its items in another order, repeated, not texts) or would be
+    no shorter than `after` whole."""
     if not all(isinstance(item, (str, int)) for item in after):
         return None
     old, new = set(before), set(after)
@@ -123,6 +139,8 @@ def _splice(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
         return None
     splice = {"drop": [item for item in before if item not in new],
               "add": [[index, item] for index, item in enumerate(after) if item not in old]}
+    if len(splice["drop"]) + len(splice["add"]) >= len(after):
+        return None  # the list whole is as short
     kept = [item for item in before if item in new]
     if kept != [item for item in after if item in old]:
         return None  # the items both hold are in another order

@@ -86,12 +86,16 @@
       });
     }
     if (delta.moves) next.moves = (old.moves || []).slice(0, delta.moves.keep).concat(delta.moves.add);
-    Object.keys(delta.lists || {}).forEach(function (key) {
+    const lists = Object.keys(delta.lists || {});
+    if (lists.some(function (key) { return key.startsWith("board."); })) next.board = Object.assign({}, next.board || {});
+    lists.forEach(function (key) {  // "board.open": the list `open` in the view's board
       const splice = delta.lists[key];
+      const within = key.startsWith("board.") ? next.board : next;
+      const name = key.startsWith("board.") ? key.slice(6) : key;
       const dropped = new Set(splice.drop);
-      const items = (old[key] || []).filter(function (item) { return !dropped.has(item); });
+      const items = (within[name] || []).filter(function (item) { return !dropped.has(item); });
       splice.add.forEach(function (pair) { items.splice(pair[0], 0, pair[1]); });
-      next[key] = items;
+      within[name] = items;
     });
     return next;
   }
