@@ -57,6 +57,8 @@ def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view(
     while not live.state.is_over and live.version < 120:
         step(live, rng, undo_chance)
         new = stamp(view(live, language))
+        labels = live.state.board.labels  # type: ignore[attr-defined]
+        assert new["stones"] == {label: colour for label in labels if (colour := live.state.stone_at(label)) is not None}
         delta = make_delta(held, new)
         wire = json.loads(json.dumps(delta))  # as the page receives it
         held = apply_delta(held, wire)

@@ -30,6 +30,7 @@ from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.rules.stones import EMPTY, StoneState
 from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
@@ -90,7 +91,7 @@ def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
         return kept[1]
     board = board_of(state)
     labels = board.labels if board is not None else ()
-    stones = {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
+    stones = stones_by_label(state, labels)
     legal: list[str] = []
     specials: list[str] = []
     if not state.is_over:
@@ -113,6 +114,15 @@ def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
     }
     _facts[state][language] = (stamp, facts)
     return facts
+
+
+def stones_by_label(state: State, labels: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The stone on each occupied cell, by label: read from the array of a `StoneState` (every
+    label's stone_at would parse each label again), else cell by cell."""
+    if isinstance(state, StoneState):
+        colours, cells = state.game.colours, state.stones
+        return {labels[cell]: colours[cells[cell] - 1] for cell in np.flatnonzero(cells != EMPTY).tolist()}
+    return {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
 
 
 def _stamp(state: State) -> tuple[Any, ...]:
