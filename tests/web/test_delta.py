@@ -153,3 +153,19 @@ def test_what_an_action_wrote_in_the_record_keeps_the_stored_record_the_rules_ow
         stored = [*stored[:first], *entries]
         assert stored == live.state.record()["moves"]
         assert {**live.state.record_head(), "moves": stored} == live.state.record()
+
+
+def test_a_card_table_s_socket_asking_for_deltas_gets_whole_views_and_a_bad_flag_is_no_flag(client) -> None:
+    """Only the board games' views are stamped: Omiga's table sends whole views whatever the page
+    asks, and anything but `deltas=1` on a board game's socket is a socket without deltas."""
+    made = client.post("/api/omiga", json={"options": {"variant": "zen"}, "seats": [{"kind": "here"}]})
+    assert made.status_code == 201, made.text
+    with client.websocket_connect(f"/ws/o/{made.json()['id']}?deltas=1") as table:
+        first = table.receive_json()
+        assert first["type"] == "state" and "table" in first
+        table.send_json({"type": "ping"})
+        assert any(table.receive_json()["type"] == "pong" for _ in range(5))
+    game_id, _ = create(client, options={"variant": "y", "size": 4})
+    for flag in ("yes", "2", "true", "", "%00"):
+        with client.websocket_connect(f"/ws/g/{game_id}?deltas={flag}") as page:
+            assert "svg" in receive_state(page)["board"]
