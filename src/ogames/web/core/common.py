@@ -250,10 +250,6 @@ class Outbox:
         self._view, self._queued = message, view
         self._arrived.set()
 
-    def resend(self) -> None:
-        """Send the next view whole (the page lost track of the one it held)."""
-        self._held = None
-
     def empty(self) -> bool:
         return not self._items
 
