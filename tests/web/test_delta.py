@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import ogames
 from ogames.web.boards.hub import LiveGame, new_entries, view
+from ogames.web.boards.views import DeltaView, GameView
 from ogames.web.core.common import Outbox
 from ogames.web.core.delta import apply_delta, make_delta, stamp
 
@@ -48,7 +49,7 @@ def step(live: LiveGame, rng: random.Random, undo_chance: float) -> None:
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[game for game, _ in GAMES])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), undo_chance=st.sampled_from([0.0, 0.15, 0.4]), language=st.sampled_from(["en", "ru"]))
-def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view(
+def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view_of_its_declared_type(
     game: str, options: dict[str, Any], seed: int, undo_chance: float, language: str
 ) -> None:
     rng = random.Random(seed)
@@ -60,6 +61,8 @@ def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view(
         labels = live.state.board.labels  # type: ignore[attr-defined]
         assert new["stones"] == {label: colour for label in labels if (colour := live.state.stone_at(label)) is not None}
         delta = make_delta(held, new)
+        GameView.model_validate_json(json.dumps(new))  # every field declared and of its type
+        DeltaView.model_validate_json(json.dumps(delta))
         wire = json.loads(json.dumps(delta))  # as the page receives it
         held = apply_delta(held, wire)
         assert held == json.loads(json.dumps(new))
@@ -131,7 +134,9 @@ def test_a_socket_that_asks_for_deltas_gets_a_full_view_then_deltas_and_one_that
             elif message["type"] == "state":
                 held = message
         assert held["stones"] == {"c3": "black"} and held["mover"] == 1
-        assert receive_state(program, lambda view: view["version"] == 1)["stones"] == held["stones"]
+        GameView.model_validate(held)
+        whole = receive_state(program, lambda view: view["version"] == 1)
+        assert whole["stones"] == held["stones"] and GameView.model_validate(whole).board.svg
         assert client.get(f"/api/games/{game_id}").json()["stones"] == held["stones"]
 
 
@@ -169,3 +174,12 @@ def test_a_card_table_s_socket_asking_for_deltas_gets_whole_views_and_a_bad_flag
     for flag in ("yes", "2", "true", "", "%00"):
         with client.websocket_connect(f"/ws/g/{game_id}?deltas={flag}") as page:
             assert "svg" in receive_state(page)["board"]
+
+
+def test_a_timed_game_with_invited_people_has_a_view_of_its_declared_type(client) -> None:
+    game_id, tokens = create(client, game="onyx", options={}, seats=["here", "invite"], clock={"minutes": 1, "increment": 2})
+    view = client.post(f"/api/games/{game_id}/moves", json={"move": "a1", "token": tokens["0"], "version": 0}).json()
+    shown = GameView.model_validate(view)
+    assert shown.clock is not None and shown.clock.base == 60 and shown.board.open and shown.mode == "online"
+    with pytest.raises(ValueError, match="extra"):
+        GameView.model_validate({**view, "secret": "a field nobody declared"})
