@@ -4,10 +4,19 @@ Starts `ogames serve` as its own process on a fresh SQLite file (or uses --serve
 GAMES two-person games through the JSON API, and connects one WebSocket client per seat (two per
 game). Each client, when its seat is to move, waits a human-like pause, sends a legal move from
 the view and times the round trip: from sending the move to receiving the view that contains it.
+Clients speak as the game page does: they ask for deltas (`?deltas=1`) and keep their view by
+applying them (a server that sends whole views is read as well).
 Every client stops after MOVES moves of its game, or at the game's end, or at --time-limit.
 
 At the end every game is read back from the server and its accepted moves are compared with the
 moves the clients saw acknowledged: a move acknowledged but not stored counts as lost.
+
+The stack's floor (`--floor`): the same run also serves the same load from
+`benchmarks/floor_server.py` — ogames's framework, protocol and storage with no rules and no
+drawing — one server after the other on fresh SQLite files, and reports both side by side with
+ogames's share of the floor's moves per second. Every client counts the bytes of the messages it
+receives: `bytes_per_move_message` is the mean size of the messages that bring a page a new
+version (the message every page of a game receives after each move).
 
 Several server processes (docs/web.md, "Scale-out"): `--workers N` starts N `ogames serve`
 processes on different ports, sharing a throwaway PostgreSQL and Redis (Debian's, started by
@@ -18,6 +27,7 @@ game sit on different ones, so every move crosses from one process to the other 
     python benchmarks/bench_web_load.py                      # 150 games, 300 players
     python benchmarks/bench_web_load.py --games 20 --moves 10 --json
     python benchmarks/bench_web_load.py --games 60 --workers 2   # two processes, PostgreSQL, Redis
+    python benchmarks/bench_web_load.py --think 0 --floor --json  # as fast as the clients can, beside the floor
 """
 
 from __future__ import annotations
@@ -56,6 +66,9 @@ class Tally:
     refused: list[str] = field(default_factory=list)
     acknowledged: dict[str, int] = field(default_factory=dict)  # game id -> highest version seen acknowledged
     dropped: int = 0
+    move_messages: int = 0  # messages that brought a page a new version
+    move_bytes: int = 0
+    other_bytes: int = 0  # every other message (the first state, refusals, pongs)
 
 
 def free_port() -> int:
@@ -64,9 +77,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(database: str, log: Path, redis: str | None = None) -> tuple[subprocess.Popen, str]:
+FLOOR = Path(__file__).with_name("floor_server.py")
+
+
+def start_server(database: str, log: Path, redis: str | None = None, floor: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", database]
+    if floor:
+        command = [sys.executable, str(FLOOR), "--port", str(port), "--database", database]
+    else:
+        command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", database]
     command += ["--redis", redis] if redis else []
     with log.open("w") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
@@ -117,22 +136,38 @@ async def player(
     base: str, game_id: str, seat: int, token: str, moves: int, think: float, deadline: float, tally: Tally, rng: random.Random
 ) -> None:
     """One person at one seat: move when it is this seat's turn, time each move's round trip."""
-    address = base.replace("http://", "ws://") + f"/ws/g/{game_id}"
+    address = base.replace("http://", "ws://") + f"/ws/g/{game_id}?deltas=1"  # as the game page asks
     async with websockets.connect(address, max_size=2**20, open_timeout=60) as socket_:
         sent_at: float | None = None
         sent_version = -1
+        message: dict[str, Any] = {}  # the page's view of the game, kept up to date by every message
         while time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(socket_.recv(), timeout=max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 break
-            message = json.loads(raw)
-            if message.get("type") == "error":
-                tally.refused.append(str(message.get("message"))[:80])
+            incoming = json.loads(raw)
+            size = len(raw if isinstance(raw, bytes) else raw.encode())
+            if incoming.get("type") == "error":
+                tally.refused.append(str(incoming.get("message"))[:80])
+                tally.other_bytes += size
                 sent_at = None
                 continue
-            if message.get("type") != "state":
+            if incoming.get("type") not in ("state", "delta"):
+                tally.other_bytes += size
                 continue
+            if message and int(incoming["version"]) > int(message["version"]):
+                tally.move_messages += 1
+                tally.move_bytes += size
+            else:
+                tally.other_bytes += size
+            if incoming["type"] == "delta":
+                if incoming.get("base") != message.get("seq"):  # never: the server sends a full state instead
+                    tally.refused.append("a delta on another base than the view held")
+                    return
+                message = applied(message, incoming)
+            else:
+                message = incoming
             version = int(message["version"])
             if message["mover"] == seat and (game_id, version) in tally.sent:
                 tally.seen.append(time.perf_counter() - tally.sent.pop((game_id, version)))
@@ -153,6 +188,13 @@ async def player(
             tally.sent[(game_id, version + 1)] = sent_at
             await socket_.send(json.dumps({"type": "move", "move": move, "token": token, "version": version}))
         tally.dropped += sent_at is not None
+
+
+def applied(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """A view with a delta applied (the page's `applyDelta`, as `ogames.web` describes it)."""
+    from ogames.web.core.delta import apply_delta
+
+    return apply_delta(view, delta)
 
 
 async def run(
@@ -202,7 +244,42 @@ async def run(
         "unanswered": tally.dropped,
         "client_failures": failures[:5],
         "lost_moves": lost,
+        "move_messages": tally.move_messages,
+        "bytes_per_move_message": round(tally.move_bytes / tally.move_messages) if tally.move_messages else None,
+        "other_bytes": tally.other_bytes,
     }
+
+
+def load(args: argparse.Namespace, options: dict[str, Any], folder: Path, floor: bool = False) -> dict[str, Any]:
+    """Start the servers (ogames's, or the floor), play the load on them, stop them: the figures."""
+    processes: list[subprocess.Popen] = []
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as services:
+        bases = [address.strip() for address in args.server.split(",")] if args.server and not floor else []
+        store = "given servers"
+        name = "floor" if floor else "ogames"
+        if not bases and (args.workers > 1 or args.postgres) and not floor:
+            database, redis = start_services(services)
+            store = "postgresql + redis"
+            for index in range(args.workers):
+                process, base = start_server(database, folder / f"server{index}.log", redis)
+                processes.append(process)
+                bases.append(base)
+        elif not bases:
+            store = "sqlite"
+            process, base = start_server(f"sqlite:///{folder / f'{name}.sqlite3'}", folder / f"{name}.log", floor=floor)
+            processes.append(process)
+            bases.append(base)
+        try:
+            figures = asyncio.run(run(bases, args.games, args.moves, args.think, args.time_limit, args.game, options, args.seed))
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(15)
+    figures["server"] = name
+    figures["store"] = store
+    figures["cores"] = os.cpu_count()
+    return figures
 
 
 def main() -> None:
@@ -216,6 +293,8 @@ def main() -> None:
     parser.add_argument("--server", help="running servers' addresses, separated by commas (default: start them)")
     parser.add_argument("--workers", type=int, default=1, help="server processes to start (more than 1: on PostgreSQL and Redis)")
     parser.add_argument("--postgres", action="store_true", help="start one worker on PostgreSQL and Redis too (not SQLite)")
+    parser.add_argument("--floor", action="store_true", help="also serve the same load from the stack's floor (floor_server.py)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --floor: floor and ogames this many times each, alternating")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -225,47 +304,44 @@ def main() -> None:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:
         parser.error(f"--options is not JSON: {exc}")
-    if not 1 <= args.workers <= 16:
-        parser.error("--workers must be 1..16")
-    processes: list[subprocess.Popen] = []
-    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as services:
-        bases = [address.strip() for address in args.server.split(",")] if args.server else []
-        store = "given servers"
-        if not bases and (args.workers > 1 or args.postgres):
-            database, redis = start_services(services)
-            store = "postgresql + redis"
-            for index in range(args.workers):
-                process, base = start_server(database, Path(folder) / f"server{index}.log", redis)
-                processes.append(process)
-                bases.append(base)
-        elif not bases:
-            store = "sqlite"
-            process, base = start_server(f"sqlite:///{Path(folder) / 'load.sqlite3'}", Path(folder) / "server.log")
-            processes.append(process)
-            bases.append(base)
-        try:
-            figures = asyncio.run(run(bases, args.games, args.moves, args.think, args.time_limit, args.game, options, args.seed))
-        finally:
-            for process in processes:
-                process.terminate()
-                process.wait(15)
-    figures["store"] = store
-    figures["cores"] = os.cpu_count()
+    if not 1 <= args.workers <= 16 or not 1 <= args.rounds <= 10:
+        parser.error("--workers must be 1..16 and --rounds 1..10")
+    runs: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for round_ in range(args.rounds if args.floor else 1):
+            if args.floor:
+                runs.append(load(args, options, Path(folder) / f"floor{round_}", floor=True) | {"round": round_})
+            runs.append(load(args, options, Path(folder) / f"ogames{round_}") | {"round": round_})
+    if args.floor:
+        best = {name: max((r["moves_per_second"] for r in runs if r["server"] == name), default=0.0)
+                for name in ("floor", "ogames")}
+        share = round(best["ogames"] / best["floor"], 3) if best["floor"] else None
+        summary = {"of_floor": share, "floor_moves_per_second": best["floor"], "ogames_moves_per_second": best["ogames"]}
+    else:
+        summary = {}
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps(runs[0] if len(runs) == 1 else {"runs": runs, **summary}))
         return
+    figures = runs[0]
     title = (
         f"web load: {figures['players']} WebSocket players in {figures['games']} games ({args.game} {args.options}), "
-        f"{figures['servers']} server process(es), {figures['store']}"
+        f"think {args.think:g} s, {figures['servers']} server process(es), {figures['store']}"
     )
     table = Table(title=title)
+    table.add_column("")
+    for figures in runs:
+        table.add_column(f"{figures['server']} #{figures['round'] + 1}" if args.floor else figures["server"])
     shown = ("moves", "seconds", "moves_per_second", "p50_ms", "p90_ms", "p99_ms", "max_ms", "opponent_p50_ms", "opponent_p99_ms")
-    shown += ("refused", "unanswered")
-    for name in (*shown, "lost_moves"):
-        table.add_row(name, str(figures[name]))
+    shown += ("refused", "unanswered", "lost_moves", "bytes_per_move_message")
+    for name in shown:
+        table.add_row(name, *(str(figures[name]) for figures in runs))
     Console().print(table)
-    if figures["client_failures"] or figures["refusals"]:
-        Console().print({"client_failures": figures["client_failures"], "refusals": figures["refusals"]})
+    if summary:
+        Console().print(f"ogames serves {summary['of_floor']} of its stack's floor (best of each: "
+                        f"{summary['ogames_moves_per_second']} vs {summary['floor_moves_per_second']} moves/s)")
+    for figures in runs:
+        if figures["client_failures"] or figures["refusals"]:
+            Console().print({figures["server"]: {"client_failures": figures["client_failures"], "refusals": figures["refusals"]}})
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from ogames.web.core.delta import apply_delta
+
 from .serving import CHROMIUM, COMPUTER_WAIT_MS
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -115,6 +117,8 @@ class HeldSocket:
         answer = json.loads(message)
         if answer.get("type") == "state":
             self.views.append(answer)
+        elif answer.get("type") == "delta":  # what changed since the view before (web/core/delta.py)
+            self.views.append(apply_delta(self.views[-1], answer))
         self.route.send(message)
 
     def moves(self) -> list[tuple[str, int]]:

@@ -96,7 +96,7 @@ def path_of_edges(edges: Iterable[tuple[Point, Point]]) -> str:
     return " ".join(f"M{num(a[0])},{num(a[1])}L{num(b[0])},{num(b[1])}" for a, b in edges)
 
 
-def stone_marks(colour: str, x: float, y: float, r: float, cell: int, label: str, marks: Marks) -> list[str]:
+def stone_marks(colour: str, x: float, y: float, r: float, cell: int, label: str | None, marks: Marks) -> list[str]:
     """The stone and the last-move dot on it."""
     parts = [style.stone(colour, x, y, r, class_=f"stone stone-{colour}")]
     if cell in marks.last:
@@ -307,15 +307,20 @@ def _cells_svg(state: State, board: Board, dual: bool, marks: Marks, *, stars: f
             layout.plain_cells[c, colour] = drawn
         body.append(drawn)
     if marks.highlight:
-        shapes = dual_cells(board) if dual else hex_cells(board)
-        edges = outline_edges(shapes[c] for c in sorted(marks.highlight))
-        body.append(element("path", class_="highlight", data_cells=" ".join(board.labels[c] for c in sorted(marks.highlight)),
-                            d=path_of_edges(edges), fill="none", stroke=style.HIGHLIGHT, stroke_width=0.09 * UNIT,
-                            stroke_linecap="round", pointer_events="none"))
+        body.append(outline(board, dual, marks.highlight))
     if marks.preview is not None:
         body += ghost(board, marks, layout.points[marks.preview[0]], radius[marks.preview[0]])
     body.append(layout.labels)
     return document(body, layout.box, name, class_="ogames-board")
+
+
+def outline(board: Board, dual: bool, cells: frozenset[int]) -> str:
+    """The outline of a group of tiled cells (the winning group)."""
+    shapes = dual_cells(board) if dual else hex_cells(board)
+    edges = outline_edges(shapes[c] for c in sorted(cells))
+    return element("path", class_="highlight", data_cells=" ".join(board.labels[c] for c in sorted(cells)),
+                   d=path_of_edges(edges), fill="none", stroke=style.HIGHLIGHT, stroke_width=0.09 * UNIT,
+                   stroke_linecap="round", pointer_events="none")
 
 
 # ----- the Onyx lattice --------------------------------------------------------------------------
@@ -403,9 +408,25 @@ def _onyx_points() -> tuple[tuple[Point, str, str, str], ...]:
     return tuple(out)
 
 
-def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, name: str) -> str:
+def capture_cross(x: float, y: float, label: str | None = None) -> str:
+    """The cross on an Onyx point whose stone the last move captured."""
+    d = 0.16 * UNIT
+    cross = _line((x - d, y - d), (x + d, y + d)) + _line((x - d, y + d), (x + d, y - d))
+    return element("path", class_="captured", data_cell=label, d=cross, stroke=style.CAPTURE, stroke_width=0.07 * UNIT,
+                   stroke_linecap="round")
+
+
+def onyx_ring(x: float, y: float, label: str | None = None) -> str:
+    """The ring around an Onyx stone of the group that joined the sides."""
+    return element("circle", class_="highlight", data_cell=label, cx=x, cy=y, r=ONYX_STONE * UNIT + 0.07 * UNIT, fill="none",
+                   stroke=style.HIGHLIGHT, stroke_width=0.07 * UNIT)
+
+
+def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, name: str, frame: bool = False) -> str:
     """The Onyx lattice: cells (squares tinted, triangles with their diagonal), lattice lines, the
-    sides in their owners' colours, midpoints (open ones as rings), stones, captures, labels."""
+    sides in their owners' colours, midpoints (open ones as rings), stones, captures, labels. A
+    `frame` (no stones) gives every midpoint both its open ring and its closed dot, for a page to
+    show one of them by the cell's class `open` or `closed`."""
     u = UNIT
     labels, rect, box = _onyx_frame(coordinates)
     body: list[str] = [rect, _onyx_field()]
@@ -420,20 +441,18 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
         classes = "midpoint" if midpoint else "point"
         if colour is not None:
             parts += stone_marks(colour, x, y, r_stone, cell, label, marks)
+        elif midpoint and frame:
+            parts += [is_open, shut]
         elif midpoint:
             open_now = label in open_midpoints
             classes += " open" if open_now else " closed"
             parts.append(is_open if open_now else shut)
         if cell in marks.captured and colour is None:
-            d = 0.16 * u
-            cross = _line((x - d, y - d), (x + d, y + d)) + _line((x - d, y + d), (x + d, y - d))
-            parts.append(element("path", class_="captured", data_cell=label, d=cross,
-                                 stroke=style.CAPTURE, stroke_width=0.07 * u, stroke_linecap="round"))
+            parts.append(capture_cross(x, y, label))
         if cell in marks.highlight:
-            parts.append(element("circle", class_="highlight", data_cell=label, cx=x, cy=y, r=r_stone + 0.07 * u, fill="none",
-                                 stroke=style.HIGHLIGHT, stroke_width=0.07 * u))
+            parts.append(onyx_ring(x, y, label))
         more: tuple[Said, ...] = ()
-        if midpoint and colour is None:
+        if midpoint and colour is None and not frame:
             more = (say("open-midpoint", "open midpoint") if "open" in classes.split()
                     else say("closed-midpoint", "closed midpoint (a corner is taken)"),)
         words = describe_cell(label, colour, marks=marks, cell=cell, more=more)
@@ -447,6 +466,31 @@ def onyx_svg(state: State, board: Board, marks: Marks, *, coordinates: bool, nam
 def _line(a: Point, b: Point) -> str:
     return f"M{num(a[0])},{num(a[1])}L{num(b[0])},{num(b[1])}"
 
+
+
+def highlight_svg(board: Board, cells: frozenset[int]) -> str:
+    """The marks of a highlighted group over a board drawn already (by a page, over `board_frame`):
+    a tiled board's outline, the Onyx lattice's rings."""
+    if not cells:
+        return ""
+    if board.kind == "onyx":
+        return "".join(onyx_ring(*_at(*board.coords[c]), board.labels[c]) for c in sorted(cells))
+    return outline(board, board.kind.startswith("polar"), cells)
+
+
+def cell_marks(board: Board, colours: Iterable[str]) -> dict[str, object]:
+    """What a page puts on a cell of a board drawn once (`board_frame`), each drawn at the origin
+    for a stone of radius 1 (the page moves and scales it to a cell's `stone_places`): per colour
+    its stone and the last move's dot on it, and the cross of a captured Onyx stone."""
+    marks = Marks(last=frozenset({0}))
+    shapes: dict[str, object] = {}
+    for colour in colours:
+        stone, dot = stone_marks(colour, 0, 0, 1, 0, None, marks)
+        shapes[colour] = {"stone": stone, "last": dot}
+    if board.kind == "onyx":
+        scale = 1 / (ONYX_STONE * UNIT)
+        shapes["cross"] = group([capture_cross(0, 0)], transform=f"scale({num(scale)})")
+    return shapes
 
 
 @lru_cache(maxsize=64)

@@ -14,7 +14,8 @@ table), Omny's star cells `data-star="true"`. Stones differ by shape as well as 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 from ogames.boards.graph import Board
 from ogames.draw import style
@@ -25,7 +26,7 @@ from ogames.rules.omiga.cards import Face
 from ogames.rules.protocol import Game, State
 from ogames.wording import say
 
-__all__ = ["board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
+__all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
 
 
 def board_of(state: State) -> Board:
@@ -107,6 +108,40 @@ def board_svg(
         return polar_svg(state, board, marks, coordinates=coordinates, name=name)
     stars = frozenset(getattr(game, "star_cells", frozenset()))
     return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.name == "oddy", name=name)
+
+
+def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -> str:
+    """The board of a state's game with no stones and no marks, as SVG text: what stays the same
+    for a whole game, and for every game on the same board (it is drawn once per board and `speak`).
+    Every cell is its `<g class="cell" data-cell="LABEL">` as in `board_svg`, and an Onyx midpoint
+    holds both its open ring and its closed dot, for a page to show the one its class (`open`,
+    `closed`) says; the page puts the stones on it (`ogames.draw.boards.cell_marks`, `stone_places`)."""
+    game = state.game
+    stars = frozenset(getattr(game, "star_cells", frozenset()))
+    return _frame(board_of(state), stars, game.name, game.title, coordinates, speak)
+
+
+class _Bare:
+    """A position with no stone on the board and no move to make: what a frame is drawn from."""
+
+    is_over = True
+
+    def stone_at(self, label: str) -> None:
+        return None
+
+    def legal_moves(self) -> list[str]:
+        return []
+
+
+@lru_cache(maxsize=64)
+def _frame(board: Board, stars: frozenset[int], game: str, title: str, coordinates: bool, speak: Speak) -> str:
+    bare = cast(State, _Bare())
+    name = speak(say("board-name", "{game} board: {status}", game=title, status=say("in-play", "in play")))
+    if board.kind == "onyx":
+        return onyx_svg(bare, board, Marks(speak=speak), coordinates=coordinates, name=name, frame=True)
+    if board.kind.startswith("polar"):
+        return polar_svg(bare, board, Marks(speak=speak), coordinates=coordinates, name=name)
+    return hex_svg(bare, board, Marks(speak=speak), coordinates=coordinates, stars=stars, number_sides=game == "oddy", name=name)
 
 
 def _occupied(state: State, board: Board, cells: frozenset[int]) -> frozenset[int]:

@@ -343,6 +343,13 @@ class State(ABC):
     def record(self) -> dict[str, Any]:
         """The whole game as a JSON-serialisable dict; `ogames.replay` turns it back into a state
         (the format is described, and read, in `ogames.records`)."""
+        head = self.record_head()
+        return {**{key: value for key, value in head.items() if key != "result"}, "moves": self.record_moves(),
+                "result": head["result"]}
+
+    def record_head(self) -> dict[str, Any]:
+        """The record without its moves: what `record` writes around them, made in the same time
+        however long the game (a server stores it with each move's entry)."""
         result = self.result
         return {
             "format": RECORD_FORMAT,
@@ -351,7 +358,6 @@ class State(ABC):
             "options": self.game.jsonable_options(),
             "players": list(self.players),
             "seats": self.seats,
-            "moves": self.record_moves(),
             "result": None if result is None else {"winner": result.winner, "reason": str(result.reason)},
         }
 

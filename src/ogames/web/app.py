@@ -50,8 +50,8 @@ import ogames
 from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.boards.analysis import AnalysisDesk
-from ogames.web.boards.board import board_setup, position_view
-from ogames.web.boards.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, draw_position, large, view
+from ogames.web.boards.board import board_frame, board_setup, position_view
+from ogames.web.boards.hub import BROWSER_GAMES, INVITED, Hub, LiveGame, Refusal, draw_position, drawn, large, view
 from ogames.web.boards.pages import register as register_pages
 from ogames.web.core.bus import RedisBus, make_bus
 from ogames.web.core.common import (
@@ -171,9 +171,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return render_page(templates, request, name, status, **context)
 
     async def drawn_view(live: LiveGame, language: str = i18n.DEFAULT) -> dict[str, Any]:
-        """A game's view, its position drawn first (a large board's off the event loop)."""
+        """A game's view with its board drawn (a large board's facts made off the event loop first)."""
         await draw_position(live.state, language)
-        return view(live, language)
+        shown = view(live, language)
+        if not large(live.state):
+            return drawn(live, shown, language)
+        return await heavy(drawn, live, shown, language)
 
     async def view_answer(live: LiveGame, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
         """A JSON answer holding a game's view (in `extra`'s "view" if given, else alone); a large
@@ -251,13 +254,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Refusal as refusal:
             return page(request, "error.html", refusal.status, message=refusal.message)
         language = request_language(request)
-        shown = await drawn_view(live, language)
-        setup = await heavy(board_setup, live.state, language) if large(live.state) else board_setup(live.state, language)
+        # The board drawn once, with no stones (the same for every game on that board), and the
+        # view without a drawing: the page puts the stones on the board, and then what changed.
+        hub = hub_of(request)
+        await draw_position(live.state, language)
+        shown = hub.view_of(live, language)
+        if large(live.state):
+            setup, frame = await heavy(board_setup, live.state, language), await heavy(board_frame, live.state, language)
+        else:
+            setup, frame = board_setup(live.state, language), board_frame(live.state, language)
         return page(
             request,
             "game.html",
             game=shown,
-            board=shown["board"].get("svg", ""),
+            board=frame,
             options_text=options_text(shown["options"], language),
             view_json=script_json(shown),
             setup_json=script_json(setup),
@@ -351,7 +361,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
             return await _handle(hub, live, page, incoming, settings.max_message_bytes)
 
-        await serve_socket(websocket, hub, live, lambda language: view(live, language), limit, handle, "rate-limited")
+        await serve_socket(websocket, hub, live, lambda language: drawn(live, view(live, language), language), limit, handle,
+                           "rate-limited")
 
     return app
 

@@ -21,14 +21,16 @@ from typing import Any
 import numpy as np
 
 from ogames.boards.graph import Board
+from ogames.draw import board_frame as draw_frame
 from ogames.draw import board_svg as draw_board
-from ogames.draw import stone_svg
-from ogames.draw.boards import stone_places
+from ogames.draw import last_move_cells, stone_svg
+from ogames.draw.boards import Marks, cell_marks, describe_cell, highlight_svg, stone_places
 from ogames.draw.markup import num
 from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.kernels.flood import components
 from ogames.rules.protocol import State
+from ogames.rules.stones import EMPTY, StoneState
 from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
@@ -51,7 +53,8 @@ def board_svg(state: State, language: str = ENGLISH) -> str:
 def board_part(state: State, language: str = ENGLISH) -> dict[str, Any]:
     """What a view says about the board: the drawing (in `language`) and the facts shown beside it
     (made once per position and language: a game's view is sent again while the computer thinks,
-    and to every watcher)."""
+    and to every watcher). A live game's views for pages that take deltas carry the facts alone
+    (`board_facts`): the page has the board drawn once and puts the stones on it."""
     if board_of(state) is None:
         return {}
     last = state.history[-1] if state.history else {}
@@ -88,7 +91,7 @@ def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
         return kept[1]
     board = board_of(state)
     labels = board.labels if board is not None else ()
-    stones = {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
+    stones = stones_by_label(state, labels)
     legal: list[str] = []
     specials: list[str] = []
     if not state.is_over:
@@ -107,10 +110,19 @@ def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
         "specials": specials,
         "last": placed.get("move") if placed else None,
         "winning": winning_cells(state),
-        "board": board_part(state, language),
+        "board": board_facts(state, legal),
     }
     _facts[state][language] = (stamp, facts)
     return facts
+
+
+def stones_by_label(state: State, labels: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The stone on each occupied cell, by label: read from the array of a `StoneState` (every
+    label's stone_at would parse each label again), else cell by cell."""
+    if isinstance(state, StoneState):
+        colours, cells = state.game.colours, state.stones
+        return {labels[cell]: colours[cells[cell] - 1] for cell in np.flatnonzero(cells != EMPTY).tolist()}
+    return {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
 
 
 def _stamp(state: State) -> tuple[Any, ...]:
@@ -128,10 +140,23 @@ _parts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[s
 
 def _board_part(state: State, language: str) -> dict[str, Any]:
     winning = winning_cells(state)
+    return {"svg": draw_board(state, highlight=winning, speak=speaker(language)), **board_facts(state)}
+
+
+def board_facts(state: State, legal: list[str] | None = None) -> dict[str, Any]:
+    """The facts shown beside the board (the same in every language): the cells to outline as the
+    win, the last move's captures, Omega's group sizes and the stone being placed, Omny's regions,
+    Onyx's captures so far and its open midpoints (of the `legal` cells, if given)."""
+    winning = winning_cells(state)
+    board = board_of(state)
+    assert board is not None
     part: dict[str, Any] = {
-        "svg": draw_board(state, highlight=winning, speak=speaker(language)),
         "winning": winning,
         "captures": list(getattr(state, "last_captures", []) or []),
+        # What a page puts on the board it has drawn once: the stones with the last move's dot,
+        # and the winning group's outline (drawn here, by ogames.draw).
+        "marked": [board.labels[c] for c in sorted(last_move_cells(state)) if state.stone_at(board.labels[c]) is not None],
+        "outline": highlight_svg(board, frozenset(board.index(label) for label in winning)) if winning else "",
     }
     game = state.game.name
     if game == "omega":
@@ -141,6 +166,8 @@ def _board_part(state: State, language: str) -> dict[str, Any]:
         part["regions"] = omny_regions(state)
     elif game == "onyx":
         part["captured"] = dict(getattr(state, "captured", {}))
+        if legal is not None:
+            part["open"] = [cell for cell in legal if cell.endswith("*")]
     return part
 
 
@@ -221,16 +248,30 @@ def move_list(state: State) -> list[dict[str, Any]]:
 
 def board_setup(state: State, language: str = ENGLISH) -> dict[str, Any]:
     """What the page needs once for a whole game: each cell's stone place `[x, y, r]`, a ghost stone
-    per colour (drawn at the origin with radius 1, for the page to move and scale), and each colour's
-    small stone picture (turn indicator, players, moves)."""
+    per colour (drawn at the origin with radius 1, for the page to move and scale), each colour's
+    small stone picture (turn indicator, players, moves), and for putting the position on the board
+    drawn once (`board_frame`): each colour's stone and last-move dot at the origin with radius 1
+    and Onyx's capture cross (`marks`), and the cells' titles by content (`titles`: "{label}" in
+    them is the cell's label; a star cell's key ends in `*`)."""
     board = board_of(state)
     colours = state.game.colours
-    pictures = {colour: stone_svg(colour, 22, speak=speaker(language)) for colour in colours}
+    speak = speaker(language)
+    pictures = {colour: stone_svg(colour, 22, speak=speak) for colour in colours}
     if board is None:
-        return {"places": {}, "ghosts": {}, "stones": pictures}
+        return {"places": {}, "ghosts": {}, "stones": pictures, "marks": {}, "titles": {}}
     places = {label: [num(x), num(y), num(r)] for label, (x, y, r) in zip(board.labels, stone_places(board), strict=True)}
     ghosts = {colour: stone_shape(colour, 0, 0, 1) for colour in colours}
-    return {"places": places, "ghosts": ghosts, "stones": pictures}
+    titles = {f"{colour or ''}{'*' if star else ''}": describe_cell(LABEL, colour, star=star, marks=Marks(speak=speak))
+              for colour in (None, *colours) for star in (False, True)}
+    return {"places": places, "ghosts": ghosts, "stones": pictures, "marks": cell_marks(board, colours), "titles": titles}
+
+
+LABEL = "{label}"
+
+
+def board_frame(state: State, language: str = ENGLISH) -> str:
+    """The board of a state's game drawn once for its page, with no stones (`ogames.draw.board_frame`)."""
+    return draw_frame(state, speak=speaker(language)) if board_of(state) is not None else ""
 
 
 def position_state(state: State, k: int) -> State:
@@ -265,6 +306,8 @@ def position_view(state: State, k: int, language: str = ENGLISH) -> dict[str, An
 
 
 __all__ = [
+    "board_facts",
+    "board_frame",
     "board_part",
     "board_setup",
     "board_svg",

@@ -29,13 +29,14 @@ from ogames.errors import BadRecord, OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game, State
 from ogames.web.boards import ai
-from ogames.web.boards.board import cells, position_drawn, position_facts
+from ogames.web.boards.board import board_part, cells, position_drawn, position_facts
 from ogames.web.boards.clock import Clock, NoTakeBack
 from ogames.web.boards.hints import Watched
 from ogames.web.core.bus import Bus
 from ogames.web.core.common import Announcer, Outbox, Refusal, heavy
 from ogames.web.core.computer import board_spec, level_shown
-from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.core.delta import stamp
+from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, not_your_turn, other_kind, unavailable
 from ogames.web.core.names import move_words, seat_name
 from ogames.web.core.presence import Presence
 from ogames.web.core.protocol import NewGame
@@ -486,10 +487,9 @@ class Hub(Announcer[LiveGame]):
         the copy the live state and tell the other server processes (the game's lock is held).
         `action` is what they play on their copies ({"move": m} or {"resign": colour}); without it
         (an undo, a loss on time) they re-read the game."""
-        before, record = live.state.record()["moves"], trial.record()
-        after = record["moves"]
-        first = first_change(before, after)
-        entry = after[-1] if after else {}
+        first, entries = new_entries(live.state, trial)  # the entry the rules made (or rewrote; none: taken back)
+        head = trial.record_head()
+        entry = dict(trial.history[-1]) if trial.history else {}
         clock = live.clock
         if clock is not None:
             next_mover = None if trial.is_over else trial.mover
@@ -508,7 +508,7 @@ class Hub(Announcer[LiveGame]):
                                            ply=len(trial.history))
         stored_clock = None if clock is None else clock.stored()
         try:
-            await asyncio.to_thread(self.store.add_action, live.id, live.version, record, first, stored_clock)
+            await asyncio.to_thread(self.store.add_entries, live.id, live.version, head, first, entries, stored_clock)
         except StaleMove:
             # Another server process on the same database stored an action first: catch up here
             # (the pages hold this object, so it is brought up to date in place).
@@ -529,9 +529,9 @@ class Hub(Announcer[LiveGame]):
         live.clock = clock
         self._arm_flag(live)
         if undo:
-            log.info("game %s: taken back to %d moves", live.id, len(after))
+            log.info("game %s: taken back to %d moves", live.id, len(trial.history))
         else:
-            log.info("game %s: move %d %s by %s", live.id, len(after), shown(entry.get("move")), entry.get("by"))
+            log.info("game %s: move %d %s by %s", live.id, len(trial.history), shown(entry.get("move")), entry.get("by"))
         # With the entry as stored (its time too), so that the other copies end exactly the same.
         await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
 
@@ -750,9 +750,16 @@ class Hub(Announcer[LiveGame]):
 
     # ----- watchers --------------------------------------------------------------------------
 
+    deltas = True  # its pages may ask for deltas (web/core/delta.py): every view it makes is stamped
+
     def view_of(self, live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
-        """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
-        return view(live, language)
+        """What watchers are sent (watch, unwatch and announce come from `Announcer`): the view
+        without the board's drawing, stamped (web/core/delta.py)."""
+        return stamp(view(live, language))
+
+    def whole(self, live: LiveGame, shown: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+        """A view as a page that takes no deltas is sent it: with the board drawn (`board_part`)."""
+        return drawn(live, shown, language)
 
     async def prepare(self, live: LiveGame) -> None:
         """Draw a game's position in every language watched before its views are made (`draw_position`)."""
@@ -884,11 +891,22 @@ def _apply(live: LiveGame, action: dict[str, Any]) -> bool:
             return False
     except (OgamesError, NotImplementedError, ValueError, KeyError, TypeError):
         return False
-    written = trial.record_moves()
-    if not written or json.loads(json.dumps(written[-1])) != entry:
+    if not trial.history or json.loads(json.dumps(trial.history[-1])) != entry:
         return False  # the rules wrote it otherwise here: the store has the truth
     live.state, live.version, live.problem = trial, live.version + 1, None
     return True
+
+
+def new_entries(before: State, after: State) -> tuple[int, list[dict[str, Any]]]:
+    """What an action wrote in a game's record: the index of the first entry it changed and the
+    entries from there on (usually the one it appended; an Omega placement within a turn rewrites
+    the turn's entry; an undo leaves none, the record ending before `first`). Looked for from the
+    end of the record, as both copies share every entry before the last few."""
+    old, new = before.history, after.history
+    first = min(len(old), len(new))
+    while first and old[first - 1] is not new[first - 1] and old[first - 1] != new[first - 1]:
+        first -= 1
+    return first, [dict(entry) for entry in new[first:]]
 
 
 def rebuild(row: GameRow) -> State:
@@ -1025,6 +1043,14 @@ def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
     }
 
 
+def drawn(live: LiveGame, shown: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+    """A view of a game with its board's drawing (`board.board_part`, made once per position and
+    language): what the JSON API answers and a page that takes no deltas is sent."""
+    if not shown.get("board"):
+        return shown
+    return {**shown, "board": {**shown["board"], "svg": board_part(live.state, language)["svg"]}}
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -1035,5 +1061,5 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "may_analyse", "may_take_back",
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "drawn", "may_analyse", "may_take_back",
            "rebuild", "seating", "view"]

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
+from ogames.web.core.delta import make_delta
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.web.messages import word
@@ -204,13 +205,23 @@ class Outbox:
     errors, verdicts, acks), every one sent once and never dropped, and views of the game, of
     which only the newest matters: a new view replaces one not sent yet (so the newest view always
     arrives, however far behind the page is). A page that lets more than `limit` answers pile up
-    (it sends but does not read) is `overflowed`: its connection is closed, saying why."""
+    (it sends but does not read) is `overflowed`: its connection is closed, saying why.
 
-    def __init__(self, limit: int = MAX_UNSENT_ANSWERS):
+    A page that asked for `deltas` (web/core/delta.py) is sent its first view whole and then, for each
+    newer one, only what changed since the view it will hold once what is queued is sent; a view
+    not sent yet is replaced by the delta from the view before it. A page more than
+    `FULL_AFTER` versions behind gets the newest view whole again (it is smaller by then)."""
+
+    FULL_AFTER = 16
+
+    def __init__(self, limit: int = MAX_UNSENT_ANSWERS, *, deltas: bool = False):
         self.limit = limit
+        self.deltas = deltas
         self.overflowed = False
         self._items: deque[dict[str, Any]] = deque()
-        self._view: dict[str, Any] | None = None  # the unsent view among the items
+        self._view: dict[str, Any] | None = None  # the unsent view (or delta) among the items
+        self._held: dict[str, Any] | None = None  # the view the page holds once everything sent so far arrives
+        self._queued: dict[str, Any] | None = None  # the view the unsent view message makes
         self._arrived = asyncio.Event()
 
     def answer(self, message: dict[str, Any]) -> None:
@@ -222,15 +233,21 @@ class Outbox:
             self.overflowed = True
         self._arrived.set()
 
-    def show(self, view: dict[str, Any]) -> None:
-        """Queue the newest view, in place of an older one not sent yet."""
+    def show(self, view: dict[str, Any], delta: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None) -> None:
+        """Queue the newest view, in place of an older one not sent yet; to a page that asked for
+        deltas, as the delta (`delta(old, new)`, web/core/delta.py's `make_delta`) from the view it holds."""
         if self._view is not None:
             for index, item in enumerate(self._items):
                 if item is self._view:
                     del self._items[index]
                     break
-        self._items.append(view)
-        self._view = view
+        message = view
+        base = self._held
+        near = base is not None and view.get("version", 0) - base.get("version", 0) <= self.FULL_AFTER
+        if self.deltas and delta is not None and base is not None and near:
+            message = delta(base, view)
+        self._items.append(message)
+        self._view, self._queued = message, view
         self._arrived.set()
 
     def empty(self) -> bool:
@@ -246,7 +263,7 @@ class Outbox:
             raise asyncio.QueueEmpty
         message = self._items.popleft()
         if message is self._view:
-            self._view = None
+            self._view, self._held = None, self._queued
         return message
 
     async def get(self) -> dict[str, Any]:
@@ -257,13 +274,34 @@ class Outbox:
         return self.get_nowait()
 
 
-def broadcast(watchers: dict[Outbox, str], view: Callable[[str], dict[str, Any]]) -> None:
-    """Show every watcher the view in its page's language (`view(language)`, made once per language)."""
+def broadcast(
+    watchers: dict[Outbox, str],
+    view: Callable[[str], dict[str, Any]],
+    whole: Callable[[dict[str, Any], str], dict[str, Any]] | None = None,
+) -> None:
+    """Show every watcher the view in its page's language (`view(language)`, made once per
+    language): a page that asked for deltas the delta from the view it holds (made once per view
+    held: the pages of a game mostly hold the same one), any other page `whole(view, language)`
+    (the view with what only pages without deltas are sent, such as the board's drawing)."""
     made: dict[str, dict[str, Any]] = {}
+    completed: dict[str, dict[str, Any]] = {}
+    deltas: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+        key = (old["seq"], new["seq"])
+        if key not in deltas:
+            deltas[key] = make_delta(old, new)
+        return deltas[key]
+
     for outbox, language in list(watchers.items()):
         if language not in made:
             made[language] = view(language)
-        outbox.show(made[language])
+        if outbox.deltas:
+            outbox.show(made[language], delta)
+            continue
+        if language not in completed:
+            completed[language] = made[language] if whole is None else whole(made[language], language)
+        outbox.show(completed[language])
 
 
 class Watched(Protocol):
@@ -278,7 +316,10 @@ LiveT = TypeVar("LiveT", bound=Watched)
 class Announcer(Generic[LiveT]):
     """What a hub does for the connections watching its live games or tables: give each an
     outbox, forget it, and show every watcher the newest view. A hub says how it draws a view, and
-    may first `prepare` its costly parts (so that the event loop never waits on them)."""
+    may first `prepare` its costly parts (so that the event loop never waits on them). A hub whose
+    views are stamped (web/core/delta.py) lets its pages ask for `deltas`."""
+
+    deltas = False
 
     def view_of(self, live: LiveT, language: str = i18n.DEFAULT) -> dict[str, Any]:
         raise NotImplementedError
@@ -287,9 +328,14 @@ class Announcer(Generic[LiveT]):
         """Draw the costly parts of a view ahead (off the event loop, if they take a while); the
         view itself is then made on the loop, from the live object as it is when it is sent."""
 
-    def watch(self, live: LiveT, language: str = i18n.DEFAULT) -> Outbox:
-        """An outbox that receives every new view in a language (the newest one, if it falls behind)."""
-        outbox = Outbox()
+    def whole(self, live: LiveT, view: dict[str, Any], language: str = i18n.DEFAULT) -> dict[str, Any]:
+        """A view as a page that did not ask for deltas is sent it (the board games': with the board drawn)."""
+        return view
+
+    def watch(self, live: LiveT, language: str = i18n.DEFAULT, *, deltas: bool = False) -> Outbox:
+        """An outbox that receives every new view in a language (the newest one, if it falls
+        behind), or what changed since the view it holds if it asked for `deltas`."""
+        outbox = Outbox(deltas=deltas)
         live.watchers[outbox] = language
         return outbox
 
@@ -302,7 +348,8 @@ class Announcer(Generic[LiveT]):
         if not live.watchers:
             return  # nobody to draw it for (a game another process moves, held here idle)
         await self.prepare(live)
-        broadcast(live.watchers, lambda language: self.view_of(live, language))
+        broadcast(live.watchers, lambda language: self.view_of(live, language),
+                  lambda view, language: self.whole(live, view, language))
 
 
 async def send_all(websocket: WebSocket, outbox: Outbox) -> None:
@@ -325,8 +372,13 @@ class LiveHub(Protocol):
     """What `serve_socket` needs of a hub (the board games' `Hub`, Omiga's `OmigaHub`)."""
 
     presence: Any
+    deltas: bool  # whether its pages may ask for deltas (web/core/delta.py)
 
-    def watch(self, live: Any, language: str = ...) -> Outbox: ...
+    def watch(self, live: Any, language: str = ..., *, deltas: bool = ...) -> Outbox: ...
+
+    def view_of(self, live: Any, language: str = ...) -> dict[str, Any]: ...
+
+    def whole(self, live: Any, view: dict[str, Any], language: str = ...) -> dict[str, Any]: ...
 
     def unwatch(self, live: Any, outbox: Outbox) -> None: ...
 
@@ -354,9 +406,10 @@ async def serve_socket(
     English without it)."""
     language = api_language(websocket)
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
-    outbox = hub.watch(live, language)
+    outbox = hub.watch(live, language, deltas=hub.deltas and websocket.query_params.get("deltas") == "1")
     await hub.prepare(live)
-    outbox.show(first(language))  # the whole game as it is now (this page counted): a page that reconnects needs nothing else
+    # The whole game as it is now (this page counted): a page that reconnects needs nothing else.
+    outbox.show(hub.view_of(live, language) if outbox.deltas else first(language))
     sender = asyncio.create_task(send_all(websocket, outbox))
     try:
         while True:

@@ -253,17 +253,30 @@ class Store:
             for seat, token in tokens.items():
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
 
-    @guarded(writes=True)
     def add_action(
         self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None
+    ) -> None:
+        """Store an action made at `version` from the game's whole record after it: its head and
+        its entries from index `first` on (`add_entries`)."""
+        head, made = split_record(record)
+        self.add_entries(game_id, version, head, first, made[first:], clock)
+
+    @guarded(writes=True)
+    def add_entries(
+        self,
+        game_id: str,
+        version: int,
+        head: dict[str, Any],
+        first: int,
+        entries: list[dict[str, Any]],
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Store an action made at `version` (a move, a resignation, an undo, a loss on time): the
         record's new head and its entries from index `first` on (replacing any stored from there;
         an undo leaves fewer), and the clock after it if the game has one, in one transaction;
         StaleMove (nothing written) if the stored game is not at that version."""
-        head, made = split_record(record)
         now = time.time()
-        values: dict[str, Any] = {"head": head, "ply": len(made), "version": version + 1, "status": _status(head)}
+        values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
         if clock is not None:
             values["clock"] = clock
@@ -276,8 +289,8 @@ class Store:
             if changed != 1:
                 raise StaleMove(f"game {game_id} is not at version {version}")
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
-            for ply in range(first, len(made)):
-                conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=made[ply], stored_at=now))
+            for ply, entry in enumerate(entries, start=first):
+                conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
 
     @guarded()
     def load_game(self, game_id: str) -> GameRow | None:

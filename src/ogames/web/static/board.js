@@ -1,5 +1,8 @@
-// The board on the game page: shows the server's drawing of the position (view.board.svg), marks
-// the cells the page may click, previews a legal move with a ghost stone, keeps the coordinates
+// The board on the game page: the board drawn once by the server with no stones (the page's
+// #board, the same for a whole game), on which it puts the live position of each view — stones,
+// the last move's dots, Onyx's captures and open midpoints, the winning outline, with the shapes
+// and places the server drew for it (#board-setup: marks, places, titles) —; an earlier position
+// and the analysis come as the server's whole drawing (board.svg) instead. It marks the cells the page may click, previews a legal move with a ghost stone, keeps the coordinates
 // toggle, shows the facts beside the board (Omega's groups and scores, Omny's largest region,
 // Onyx's captures), and lists the moves; a move in the list (or the arrow keys) shows that earlier
 // position, read-only, from GET /api/games/ID/position/K. The computer's analysis (game.js) may
@@ -17,7 +20,8 @@ window.OgamesBoard = (function () {
   const COORDS_KEY = "ogames:coords";
   let view = null;       // the latest live view
   let mine = false;      // whether this browser holds the seat to move
-  let shownSvg = null;   // the drawing on the page now
+  const frame = box.innerHTML;  // the board with no stones, as the page came
+  let shownSvg = null;   // the whole drawing on the page now (an earlier position's, the analysis's), or null: the frame
   let reviewing = null;  // the earlier position shown ({k, ...}), or null for the live game
   let asked = 0;         // the latest position request (older answers are dropped)
   let target = null;     // the position asked for last (the arrow keys step from it, not from the one shown)
@@ -47,28 +51,96 @@ window.OgamesBoard = (function () {
   }
 
   // ----- the drawing ---------------------------------------------------------------------------
+  // On the page only a cell says data-cell (one element per label); the drawing's marks on a
+  // cell (last move, capture, winning ring) say which cell they mark in data-mark instead.
+  function markMarks(within) {
+    within.querySelectorAll("[data-cell]:not(g.cell)").forEach(function (mark) {
+      mark.dataset.mark = mark.dataset.cell;
+      delete mark.dataset.cell;
+    });
+  }
+
   function draw(part, legal) {
     const svg = marked && marked.key === keyOfShown() ? marked.svg : part.svg;
-    if (svg !== shownSvg) {
-      box.innerHTML = svg || "";
-      shownSvg = svg;
-      // On the page only a cell says data-cell (one element per label); the drawing's marks on a
-      // cell (last move, capture) say which cell they mark in data-mark instead.
-      box.querySelectorAll("[data-cell]:not(g.cell)").forEach(function (mark) {
-        mark.dataset.mark = mark.dataset.cell;
-        delete mark.dataset.cell;
-      });
+    let last;
+    if (svg) {
+      if (svg !== shownSvg) {
+        box.innerHTML = svg;
+        shownSvg = svg;
+        markMarks(box);
+      }
+      last = new Set();
+      box.querySelectorAll(".last-move[data-mark]").forEach(function (mark) { last.add(mark.dataset.mark); });
+    } else {
+      if (shownSvg !== null) {
+        box.innerHTML = frame;
+        shownSvg = null;
+      }
+      paint(part, view ? view.stones : {});
+      last = new Set(part.marked || []);
     }
     const open = new Set(legal);
     const winning = new Set(part.winning || []);
-    const last = new Set();
-    box.querySelectorAll(".last-move[data-mark]").forEach(function (mark) { last.add(mark.dataset.mark); });
     box.querySelectorAll("g.cell[data-cell]").forEach(function (cell) {
       const label = cell.dataset.cell;
       if (open.has(label)) cell.dataset.legal = "true"; else delete cell.dataset.legal;
       if (winning.has(label)) cell.dataset.winning = "true"; else delete cell.dataset.winning;
       if (last.has(label)) cell.dataset.last = "true"; else delete cell.dataset.last;
     });
+  }
+
+  // Put a position on the board drawn once: each cell whose content changed gets its stone (with
+  // the last move's dot) or an Onyx capture's cross, as the server drew them, moved and scaled to
+  // the cell's stone place, and its title; Onyx's midpoints show open or closed; the winning
+  // group's outline goes over the cells.
+  function paint(part, stones) {
+    const marks = setup.marks || {};
+    const lastCells = new Set(part.marked || []);
+    const captured = new Set(part.captures || []);
+    const open = part.open ? new Set(part.open) : null;
+    box.querySelectorAll("g.cell[data-cell]").forEach(function (cell) {
+      const label = cell.dataset.cell;
+      const colour = stones[label] || "";
+      const cross = !colour && captured.has(label) && marks.cross;
+      const content = colour + "|" + (colour && lastCells.has(label) ? "last" : "") + "|" + (cross ? "cross" : "");
+      if (cell.dataset.painted !== content) {
+        cell.querySelectorAll(":scope > .painted").forEach(function (old) { old.remove(); });
+        const place = setup.places[label];
+        const look = marks[colour];
+        if (place && (look || cross)) {
+          const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+          g.setAttribute("class", "painted");
+          g.setAttribute("transform", "translate(" + place[0] + " " + place[1] + ") scale(" + place[2] + ")");
+          g.innerHTML = look ? look.stone + (lastCells.has(label) ? look.last : "") : cross;
+          g.querySelectorAll(".last-move, .captured").forEach(function (mark) { mark.dataset.mark = label; });
+          cell.append(g);
+        }
+        if (colour) cell.dataset.stone = colour; else delete cell.dataset.stone;
+        const title = cell.querySelector(":scope > title");
+        const words = (setup.titles || {})[colour + (cell.dataset.star ? "*" : "")];
+        if (title && words) title.textContent = words.replace("{label}", label);
+        cell.dataset.painted = content;
+      }
+      if (cell.classList.contains("midpoint")) {
+        const isOpen = !colour && open !== null && open.has(label);
+        cell.classList.toggle("open", isOpen);
+        cell.classList.toggle("closed", !colour && !isOpen);
+      }
+    });
+    const svg = box.querySelector("svg");
+    let outline = svg ? svg.querySelector(":scope > g.painted-outline") : null;
+    if (svg && (outline ? outline.dataset.drawn : "") !== (part.outline || "")) {
+      if (outline) outline.remove();
+      if (part.outline) {
+        outline = document.createElementNS("http://www.w3.org/2000/svg", "g");
+        outline.setAttribute("class", "painted-outline");
+        outline.setAttribute("pointer-events", "none");
+        outline.innerHTML = part.outline;
+        outline.dataset.drawn = part.outline;
+        markMarks(outline);
+        svg.append(outline);
+      }
+    }
   }
 
   function liveLegal() { return mine && view && !view.over ? view.legal : []; }

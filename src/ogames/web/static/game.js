@@ -41,7 +41,8 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     // In the page's language: the server words its views and refusals for it.
-    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId) + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
+    // With deltas: a full view first, then only what changed (applyDelta).
+    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId) + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
     socket.addEventListener("open", function () {
       retry = 500;
       linkState(true);
@@ -50,7 +51,14 @@
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") { view = message; showMessage(null); renderSoon(); answered(false); }
+      if (message.type === "delta" && message.base !== view.seq) {
+        socket.close();  // a delta for a view this page does not hold (never, while the server is right): start again whole
+        return;
+      }
+      if (message.type === "state" || message.type === "delta") {
+        view = message.type === "state" ? message : applyDelta(view, message);
+        showMessage(null); renderSoon(); answered(false);
+      }
       else if (message.type === "error") { showMessage(message.message); answered(true); }
     });
     socket.addEventListener("close", function () {
@@ -60,6 +68,36 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
+  }
+
+  // A view with a delta applied (web/core/delta.py says what a delta holds; apply_delta there is this).
+  function applyDelta(old, delta) {
+    const next = Object.assign({}, old, delta.set || {});
+    next.type = "state"; next.seq = delta.seq; next.version = delta.version;
+    (delta.unset || []).forEach(function (key) { delete next[key]; });
+    if (delta.set && delta.set.board && delta.set.board.$part) {
+      next.board = Object.assign({}, old.board || {}, delta.set.board);
+      delete next.board.$part;
+    }
+    if (delta.stones) {
+      next.stones = Object.assign({}, old.stones || {});
+      Object.keys(delta.stones).forEach(function (label) {
+        if (delta.stones[label] === null) delete next.stones[label]; else next.stones[label] = delta.stones[label];
+      });
+    }
+    if (delta.moves) next.moves = (old.moves || []).slice(0, delta.moves.keep).concat(delta.moves.add);
+    const lists = Object.keys(delta.lists || {});
+    if (lists.some(function (key) { return key.startsWith("board."); })) next.board = Object.assign({}, next.board || {});
+    lists.forEach(function (key) {  // "board.open": the list `open` in the view's board
+      const splice = delta.lists[key];
+      const within = key.startsWith("board.") ? next.board : next;
+      const name = key.startsWith("board.") ? key.slice(6) : key;
+      const dropped = new Set(splice.drop);
+      const items = (within[name] || []).filter(function (item) { return !dropped.has(item); });
+      splice.add.forEach(function (pair) { items.splice(pair[0], 0, pair[1]); });
+      within[name] = items;
+    });
+    return next;
   }
 
   // Say which seats this page holds: the others' pages show them as here while it is open.

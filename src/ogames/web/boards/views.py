@@ -1,0 +1,146 @@
+"""What a board game's page is sent, as types: the view of a live game and the delta between two
+views (web/core/delta.py). The hub makes its views as plain dicts, once per position and language
+and on every change, so no validation runs on that path; these models say what every field is,
+and the tests check every view and delta of random games of every board game against them
+(unknown fields are errors: a field added to a view is declared here first)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Declared(BaseModel):
+    """A message part whose every field is declared (strictly typed, nothing extra)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatView(Declared):
+    seat: int
+    name: str
+    computer: bool
+    level: int | None  # the computer's level 1–10 (None: a person, or a computer stored before levels)
+    colours: list[str]
+    kind: Literal["person", "invited", "open", "computer"]
+
+
+class MoveView(Declared):
+    n: int
+    by: str | None
+    move: str | None
+    captures: list[str] | None = None  # what an Onyx move captured
+    text: str | None = None  # the move in the page's language (views in another language than English)
+
+
+class ResultView(Declared):
+    winner: str
+    reason: str
+    text: str
+    on_time: bool
+
+
+class ClockView(Declared):
+    base: float
+    increment: float
+    remaining: list[float]  # seconds left per seat, now
+    running: int | None  # the seat whose clock runs
+    flagged: int | None  # the seat that lost on time
+
+
+class UndoRequestView(Declared):
+    seat: int
+    agreed: list[int]
+
+
+class RegionView(Declared):
+    colour: str
+    best: int | None
+    limit: int
+    stars: int
+
+
+class PlacingView(Declared):
+    index: int
+    of: int
+
+
+class BoardView(Declared):
+    """The facts shown beside the board and what a page puts on the board drawn once."""
+
+    svg: str | None = None  # the whole drawing: the JSON API and sockets without deltas only
+    winning: list[str]
+    captures: list[str]
+    marked: list[str]  # the cells whose stone has the last move's dot
+    outline: str  # the winning outline's SVG (drawn alone), or empty
+    groups: dict[str, list[int]] | None = None  # Omega
+    placing: PlacingView | None = None  # Omega
+    regions: list[RegionView] | None = None  # Omny
+    captured: dict[str, int] | None = None  # Onyx
+    open: list[str] | None = None  # Onyx's open midpoints
+
+
+class GameView(Declared):
+    """A live board game as every page watching it sees it (no secrets)."""
+
+    type: Literal["state"]
+    seq: int | None = None  # the view's number in its server process (the deltas' `base` and `seq`)
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    mode: Literal["hotseat", "ai", "online"]
+    colours: list[str]
+    ply: int
+    version: int
+    over: bool
+    to_move: str | None
+    mover: int | None
+    seats: list[SeatView]
+    moves: list[MoveView]
+    stones: dict[str, str]
+    last: str | None
+    legal: list[str]
+    specials: list[str]
+    winning: list[str]
+    scores: dict[str, Any] | None
+    result: ResultView | None
+    thinking: bool
+    problem: str | None
+    board: BoardView
+    clock: ClockView | None
+    undo: bool
+    undo_seats: list[int]
+    undo_request: UndoRequestView | None
+    undo_declined: int | None
+    analysis: bool
+    present: list[int]
+    pages: int
+
+
+class Splice(Declared):
+    drop: list[str | int]
+    add: list[tuple[int, str | int]]
+
+
+class MovesChange(Declared):
+    keep: int
+    add: list[MoveView]
+
+
+class DeltaView(Declared):
+    """What changed between two views (web/core/delta.py: `make_delta`, `apply_delta`)."""
+
+    type: Literal["delta"]
+    base: int
+    seq: int
+    version: int
+    set: dict[str, Any] | None = None
+    unset: list[str] | None = None
+    stones: dict[str, str | None] | None = None
+    lists: dict[str, Splice] | None = None
+    moves: MovesChange | None = None
+
+
+__all__ = ["BoardView", "DeltaView", "GameView", "MoveView", "SeatView"]
