@@ -29,7 +29,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -289,12 +289,12 @@ class RealtimeState(State):
         """Not used in real time: `play` and `act` go through the actor (kept for the protocol)."""
         raise IllegalMove(move, say("say-who-acts", "in real time say who acts, e.g. 'black: place 3 h5'"))
 
-    def play(self, move: str, *, t: float | None = None) -> State:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """The protocol's play: `actor: action` (see the module doc)."""
         self.act(None, move, t)
         return self
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """A colour gives up (see State.resign); `undo` takes it back at once."""
         return self.keeping_undo(super().resign, colour, t=t)
 
