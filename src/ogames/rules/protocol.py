@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ogames.boards.graph import Board
-
 from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
 from ogames.wording import Said, say
