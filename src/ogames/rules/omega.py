@@ -101,6 +101,7 @@ class OmegaState(State):
 
     game: Omega
     mutable_fields = ("stones", "finished")
+    last_captures: Sequence[str] = ()  # Omega captures nothing
 
     def __init__(self, game: Omega, players: Sequence[str] | None = None):
         super().__init__(game, players)

@@ -483,7 +483,9 @@ class OnyxFacts(BoardFacts):
 class BoardState(Protocol):
     """What every board game's state offers the faces beyond `State`: the board, the stones on it
     (one int8 per cell: 0 empty, k + 1 for the k-th colour of `game.colours`; the faces only read
-    them), the winning cells and the position's facts."""
+    them), the last move's captures and the winning cells (both cheap), and the position's facts
+    (`facts()`: all of it, and what each game works out beside, which may take a while on a large
+    board)."""
 
     @property
     def board(self) -> Board:
@@ -493,6 +495,11 @@ class BoardState(Protocol):
     @property
     def stones(self) -> Stones:
         """The stone on each cell: 0 empty, k + 1 for the k-th colour (read only)."""
+        ...
+
+    @property
+    def last_captures(self) -> Sequence[str]:
+        """The stones the last move removed (Onyx's captures; none in the other games)."""
         ...
 
     def winning_cells(self) -> list[str]:

@@ -35,6 +35,7 @@ class StoneState(State):
 
     game: StoneGame
     mutable_fields = ("stones",)
+    last_captures: Sequence[str] = ()  # Onyx's captures; stones stay put in the other games
 
     def __init__(self, game: StoneGame, players: Sequence[str] | None = None):
         super().__init__(game, players)
@@ -136,7 +137,7 @@ class StoneState(State):
 
     def facts(self) -> BoardFacts:
         """The winning cells (games with more to show extend this)."""
-        return BoardFacts(winning=tuple(self.winning_cells()))
+        return BoardFacts(winning=tuple(self.winning_cells()), captures=tuple(self.last_captures))
 
     def colour_cells(self, colour: str) -> list[str]:
         """Labels of every stone of a colour."""

@@ -20,6 +20,8 @@ Shared by every Omiga mode (base, 2v2, kids, toddler, zen). Stable API:
   arrays), `deck_arrays(card_set)` → the designs as a `DeckArrays` bundle (see `kernels/omiga.py`).
 - Ends: `reaches_far_edge(cell, owner)`, `is_behind(cell, owner)`, `win_reason(cell, owner)`,
   `on_side_edges(owner)`, `sides_closed(owners)`.
+- `TableState`: what every Omiga state offers the faces, its `table` (the board games'
+  counterpart is `ogames.rules.protocol.BoardState`).
 Owners may be given as names or indices everywhere.
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -387,3 +390,13 @@ class Table:
     def centre(self) -> int:
         """The centre cell (column W // 2, row H // 2) where the first card goes."""
         return self.width // 2 + (self.height // 2) * self.width
+
+
+@runtime_checkable
+class TableState(Protocol):
+    """What every Omiga state (any mode) offers the faces: the table its cards lie on."""
+
+    @property
+    def table(self) -> Table:
+        """The card grid of the game (of the current round in 2v2)."""
+        ...
