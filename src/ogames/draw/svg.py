@@ -23,8 +23,8 @@ from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
 from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
 from ogames.draw.markup import document, element, group, text
 from ogames.rules.omiga.cards import Face
-from ogames.rules.omiga.table import TableState
-from ogames.rules.protocol import BoardGame, BoardState, Game, State
+from ogames.rules.omiga.table import is_table_state
+from ogames.rules.protocol import Game, State, is_board_game, is_board_state
 from ogames.wording import say
 
 __all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
@@ -32,9 +32,9 @@ __all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells"
 
 def board_of(state: State) -> Board:
     """The board a state's cells live on (the card table's grid for Omiga)."""
-    if isinstance(state, BoardState):
+    if is_board_state(state):
         return state.board
-    if isinstance(state, TableState):
+    if is_table_state(state):
         return state.table.board
     raise TypeError(f"{state.game.title} is played on neither a board nor a card table")
 
@@ -85,12 +85,12 @@ def board_svg(
     board = board_of(state)
     winning = False
     if highlight is None:
-        highlight = state.winning_cells() if isinstance(state, BoardState) else ()
+        highlight = state.winning_cells() if is_board_state(state) else ()
         winning = True
     lit = _cells(board, highlight)
     last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
     name = speak(say("board-name", "{game} board: {status}", game=game.title, status=_status(state)))
-    if not isinstance(state, BoardState):  # Omiga's card table
+    if not is_board_state(state):  # Omiga's card table
         ghost = None
         if preview is not None:
             face = preview[2] if len(preview) > 2 else None
@@ -108,7 +108,7 @@ def board_svg(
         return onyx_svg(state, board, marks, coordinates=coordinates, name=name)
     if board.kind.startswith("polar"):
         return polar_svg(state, board, marks, coordinates=coordinates, name=name)
-    stars = game.star_cells if isinstance(game, BoardGame) else frozenset()
+    stars = game.star_cells if is_board_game(game) else frozenset()
     return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.name == "oddy", name=name)
 
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, ParamSpec, Protocol, Self, TypeVar, runtime_ch
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypeIs
 
 from ogames.boards.graph import Board
 from ogames.errors import BadOption, IllegalMove, shown
@@ -412,7 +413,8 @@ class State(ABC):
 
 # ----- the board games' contract ----------------------------------------------------------------
 # Omny, Odd-Y, Omega and Onyx: stones on the cells of one board. Their states are `BoardState`s,
-# their games `BoardGame`s; faces narrow a `State` with `isinstance(state, BoardState)`.
+# their games `BoardGame`s; faces narrow a `State` with `is_board_state(state)` (the same as
+# `isinstance(state, BoardState)`, remembered per class).
 
 Stones = npt.NDArray[np.int8]
 
@@ -525,6 +527,30 @@ class BoardGame(Protocol):
     def star_cells(self) -> frozenset[int]:
         """The cells marked as stars (empty in games without them)."""
         ...
+
+
+def is_board_state(state: object) -> TypeIs[BoardState]:
+    """Whether a state is a board game's: `isinstance(state, BoardState)`, remembered per class."""
+    return conforms(state, BoardState)
+
+
+def is_board_game(game: object) -> TypeIs[BoardGame]:
+    """Whether a game is a board game: `isinstance(game, BoardGame)`, remembered per class."""
+    return conforms(game, BoardGame)
+
+
+_CONFORMING: dict[tuple[type, type], bool] = {}
+
+
+def conforms(value: object, protocol: type) -> bool:
+    """`isinstance(value, protocol)` for a runtime-checkable protocol, remembered per class of
+    `value` (the check looks up every member of the protocol each time, which is slow in a hot
+    path; the classes here set their members in `__init__`, so one instance answers for all)."""
+    key = (type(value), protocol)
+    known = _CONFORMING.get(key)
+    if known is None:
+        known = _CONFORMING[key] = isinstance(value, protocol)
+    return known
 
 
 def _jsonable(value: Any) -> Any:

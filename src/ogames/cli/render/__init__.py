@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from ogames.rules.protocol import BoardState, State
+from ogames.rules.protocol import State, is_board_state
 
 
 def last_move_labels(state: State) -> frozenset[str]:
@@ -19,7 +19,7 @@ def last_move_labels(state: State) -> frozenset[str]:
         return frozenset()
     last = state.history[-1]
     words = str(last.get("move", "")).split()
-    if not isinstance(state, BoardState):
+    if not is_board_state(state):
         return frozenset(w for w in words)
     board = state.board
     return frozenset(board.labels[board.index(w)] for w in words if board.has(w))

@@ -33,12 +33,14 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from ogames.boards.graph import Board
 from ogames.boards.grid import square_grid
 from ogames.errors import UnknownLabel
 from ogames.kernels.omiga import FIT_ALL, FIT_NONE, FIT_OWN, HUE_CODE, SEAM_CODE, DeckArrays, TableArrays, legal_cells
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
+from ogames.rules.protocol import conforms
 from ogames.wording import say
 
 _FIT_MODES = {"all": FIT_ALL, "own": FIT_OWN, "none": FIT_NONE}
@@ -400,3 +402,8 @@ class TableState(Protocol):
     def table(self) -> Table:
         """The card grid of the game (of the current round in 2v2)."""
         ...
+
+
+def is_table_state(state: object) -> TypeIs[TableState]:
+    """Whether a state lays cards on a table: `isinstance(state, TableState)`, remembered per class."""
+    return conforms(state, TableState)
