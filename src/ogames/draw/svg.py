@@ -23,7 +23,7 @@ from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
 from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
 from ogames.draw.markup import document, element, group, text
 from ogames.rules.omiga.cards import Face
-from ogames.rules.omiga.table import is_table_state
+from ogames.rules.omiga.contract import is_table_state
 from ogames.rules.protocol import Game, State, is_board_game, is_board_state
 from ogames.wording import say
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -44,8 +44,11 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, OmegaFacts, Placing, Result, State, Stones, _stamp, check_move_text, occupied
+from ogames.rules.protocol import Game, OmegaFacts, Placing, Result, State, _stamp, check_move_text, occupied
 from ogames.wording import Said, say
+
+if TYPE_CHECKING:
+    from ogames.rules.protocol import Stones
 
 COLOURS = ("white", "black", "red", "blue")
 

@@ -21,16 +21,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from dataclasses import fields as fields_of
-from typing import Any, ClassVar, ParamSpec, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
 from typing_extensions import TypeIs
 
-from ogames.boards.graph import Board
 from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
 from ogames.wording import Said, say
+
+if TYPE_CHECKING:  # (only for types: `import ogames` stays free of numpy)
+    import numpy as np
+    import numpy.typing as npt
+
+    from ogames.boards.graph import Board
+
+    Stones: TypeAlias = npt.NDArray[np.int8]
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
@@ -415,8 +420,6 @@ class State(ABC):
 # Omny, Odd-Y, Omega and Onyx: stones on the cells of one board. Their states are `BoardState`s,
 # their games `BoardGame`s; faces narrow a `State` with `is_board_state(state)` (the same as
 # `isinstance(state, BoardState)`, remembered per class).
-
-Stones = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,17 @@ first, one stone per turn, and the pie rule. Game modules add their win test and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
 from ogames.boards.graph import Board
 from ogames.errors import IllegalMove, UnknownLabel
-from ogames.rules.protocol import BoardFacts, Game, Result, State, Stones, occupied
+from ogames.rules.protocol import BoardFacts, Game, Result, State, occupied
 from ogames.wording import say
+
+if TYPE_CHECKING:
+    from ogames.rules.protocol import Stones
 
 BLACK, WHITE = "black", "white"
 EMPTY = 0  # in `stones`: 0 empty, 1 black, 2 white

@@ -69,7 +69,7 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
         hand = state.hands[who]
         hands[o, : len(hand)] = hand
         deck = unseen(state, col)
-        supply = state.supplies[col]  # type: ignore[attr-defined]
+        supply = state.supplies[col]
         if deck == list(supply.discards):
             deck = []  # `unseen` falls back to the pile when nothing is unseen; the pile is known here
         pool[o, : len(deck)] = deck

@@ -36,6 +36,7 @@ import numpy as np
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.deck import Supply
+from ogames.rules.omiga.game import Omiga
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
 from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
 from ogames.wording import say
@@ -111,6 +112,7 @@ def parse_action(text: str, table: Table) -> Action:
 class RealtimeState(State):
     """Shared plumbing of the real-time modes; subclasses supply actors, hands and the rules."""
 
+    game: Omiga
     rules: PlacementRules = BASE_RULES
     mutable_fields: ClassVar[tuple[str, ...]] = ("rejected", "table")
     nested_fields: ClassVar[tuple[str, ...]] = ("hands", "supplies")
@@ -120,6 +122,7 @@ class RealtimeState(State):
         self.clock = 0.0  # time of the last accepted action (the signal is t = 0)
         self.rejected: list[dict[str, Any]] = []
         self.table: Table  # set by subclasses
+        self.supplies: dict[str, Supply]  # set by subclasses
         self.hands: dict[str, list[int]] = {}
 
     # ----- what subclasses provide ---------------------------------------------------------

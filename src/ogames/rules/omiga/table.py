@@ -20,8 +20,6 @@ Shared by every Omiga mode (base, 2v2, kids, toddler, zen). Stable API:
   arrays), `deck_arrays(card_set)` → the designs as a `DeckArrays` bundle (see `kernels/omiga.py`).
 - Ends: `reaches_far_edge(cell, owner)`, `is_behind(cell, owner)`, `win_reason(cell, owner)`,
   `on_side_edges(owner)`, `sides_closed(owners)`.
-- `TableState`: what every Omiga state offers the faces, its `table` (the board games'
-  counterpart is `ogames.rules.protocol.BoardState`).
 Owners may be given as names or indices everywhere.
 """
 
@@ -30,17 +28,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
 
 import numpy as np
-from typing_extensions import TypeIs
 
 from ogames.boards.graph import Board
 from ogames.boards.grid import square_grid
 from ogames.errors import UnknownLabel
 from ogames.kernels.omiga import FIT_ALL, FIT_NONE, FIT_OWN, HUE_CODE, SEAM_CODE, DeckArrays, TableArrays, legal_cells
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
-from ogames.rules.protocol import conforms
 from ogames.wording import say
 
 _FIT_MODES = {"all": FIT_ALL, "own": FIT_OWN, "none": FIT_NONE}
@@ -393,17 +388,3 @@ class Table:
         """The centre cell (column W // 2, row H // 2) where the first card goes."""
         return self.width // 2 + (self.height // 2) * self.width
 
-
-@runtime_checkable
-class TableState(Protocol):
-    """What every Omiga state (any mode) offers the faces: the table its cards lie on."""
-
-    @property
-    def table(self) -> Table:
-        """The card grid of the game (of the current round in 2v2)."""
-        ...
-
-
-def is_table_state(state: object) -> TypeIs[TableState]:
-    """Whether a state lays cards on a table: `isinstance(state, TableState)`, remembered per class."""
-    return conforms(state, TableState)
