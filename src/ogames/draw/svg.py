@@ -90,12 +90,14 @@ def board_svg(
     lit = _cells(board, highlight)
     last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
     name = speak(say("board-name", "{game} board: {status}", game=game.title, status=_status(state)))
-    if not is_board_state(state):  # Omiga's card table
+    if is_table_state(state):  # Omiga's card table
         ghost = None
         if preview is not None:
             face = preview[2] if len(preview) > 2 else None
             ghost = (board.index(preview[0]), preview[1], Face.from_code(face) if isinstance(face, str) else face)
         return table_svg(state, coordinates=coordinates, last=last, highlight=lit, preview=ghost, name=name, speak=speak)
+    if not is_board_state(state):
+        raise TypeError(f"{game.title} is played on neither a board nor a card table")
     marks = Marks(
         last=last,
         highlight=lit,
