@@ -80,7 +80,7 @@ class LiveTable:
             return None
         from ogames.players.omiga.zen_greedy import greedy_move
 
-        return greedy_move(self.state)  # type: ignore[arg-type]
+        return greedy_move(self.state)
 
     def view(self, language: str = ENGLISH) -> dict[str, Any]:
         """What every watcher sees now, in a language (the JSON API's: English)."""
