@@ -169,7 +169,7 @@ def legend(game: Game | State) -> list[dict[str, Any]]:
     if isinstance(game, State):
         game = game.game
     entries = []
-    cards = game.name == "omiga"
+    cards = not is_board_game(game)  # Omiga's cards
     for colour in game.colours:
         lk = style.look(colour)
         if cards:
@@ -186,9 +186,9 @@ def legend(game: Game | State) -> list[dict[str, Any]]:
         for hue, fill in style.HUES.items():
             entries.append({"kind": "hue", "hue": hue, "words": style.HUE_WORDS[hue], "fill": fill})
         entries.append({"kind": "seams", "words": "top and bottom edges: / \\ diagonals, ^ v points; cards fit edge to edge"})
-    if game.name == "omny":
+    if is_board_game(game) and game.star_cells:
         entries.append({"kind": "star", "words": "star cell", "fill": style.STAR_CELL, "stroke": style.STAR_MARK})
-    if game.name == "onyx":
+    if is_board_game(game) and "midpoints" in game.board.cell_sets:  # Onyx's squares
         entries.append({"kind": "midpoint", "words": "open midpoint (all four corners empty)", "fill": style.CELL,
                         "stroke": style.CELL_LINE})
         entries.append({"kind": "captured", "words": "just captured", "fill": style.CAPTURE})
