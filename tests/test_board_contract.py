@@ -18,6 +18,7 @@ from tests.conformance.cases import CASES, make
 
 import ogames
 from ogames.boards.graph import Board
+from ogames.rules.omiga.contract import TableState, is_table_state
 from ogames.rules.omny import OmnyState
 from ogames.rules.protocol import (
     BoardFacts,
@@ -28,19 +29,24 @@ from ogames.rules.protocol import (
     OnyxFacts,
     RegionCount,
     State,
+    is_board_game,
+    is_board_state,
 )
 
 BOARD_CASES = [case_id for case_id, name, _ in CASES if name != "omiga"]
 FACTS = {"omny": OmnyFacts, "oddy": BoardFacts, "omega": OmegaFacts, "onyx": OnyxFacts}
 
 
-def test_every_board_game_has_a_case_and_omiga_is_no_board_game() -> None:
+def test_every_board_game_has_a_case_and_omiga_lays_cards_on_a_table_instead() -> None:
     names = {name for _, name, _ in CASES}
     assert set(ogames.rules.REGISTRY) - {"omiga"} <= names
     for case_id, name, _ in CASES:
         state = make(case_id).new_state()
-        assert isinstance(state, BoardState) == (name != "omiga"), case_id
-        assert isinstance(state.game, BoardGame) == (name != "omiga"), case_id
+        board_game = name != "omiga"
+        assert isinstance(state, BoardState) == board_game == is_board_state(state), case_id
+        assert isinstance(state.game, BoardGame) == board_game == is_board_game(state.game), case_id
+        assert isinstance(state, TableState) == (not board_game) == is_table_state(state), case_id
+        assert is_board_state(state.clone()) == board_game  # remembered per class, asked again
 
 
 def positions(case_id: str, seed: int, samples: int = 6) -> list[State]:
