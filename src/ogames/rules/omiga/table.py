@@ -387,4 +387,3 @@ class Table:
     def centre(self) -> int:
         """The centre cell (column W // 2, row H // 2) where the first card goes."""
         return self.width // 2 + (self.height // 2) * self.width
-
