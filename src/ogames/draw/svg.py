@@ -121,7 +121,7 @@ def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -
     holds both its open ring and its closed dot, for a page to show the one its class (`open`,
     `closed`) says; the page puts the stones on it (`ogames.draw.boards.cell_marks`, `stone_places`)."""
     game = state.game
-    stars = frozenset(getattr(game, "star_cells", frozenset()))
+    stars = game.star_cells if is_board_game(game) else frozenset()
     return _frame(board_of(state), stars, game.name, game.title, coordinates, speak)
 
 
