@@ -307,7 +307,11 @@ def _restore_meta(record: dict[str, Any], state: State) -> None:
         t = entry["t"]
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not isinstance(entry["reason"], str):
             raise BadRecord(f"rejected action {number} in meta needs a time in seconds and a reason")
-    state.rejected = [dict(entry) for entry in meta["rejected"]]  # type: ignore[attr-defined]
+    from ogames.rules.omiga.realtime import RealtimeState  # (only real-time records get here: Omiga's cost stays out)
+
+    if not isinstance(state, RealtimeState):
+        raise BadRecord(f"the record has meta, which only real-time records hold, not {_mode(state)}")
+    state.rejected = [dict(entry) for entry in meta["rejected"]]
 
 
 def _check_whole(record: dict[str, Any], state: State) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 import ogames
 from ogames.boards.hexes import parse_label
 from ogames.errors import BadRecord, OgamesError, shown
-from ogames.rules.protocol import State
+from ogames.rules.protocol import State, is_board_state
 
 MAX_TEXT = 2_000_000  # characters of an SGF file
 MAX_NODES = 20_000
@@ -53,7 +53,9 @@ def hex_board_check(state: State) -> None:
 
 def board_size(state: State) -> tuple[int, int]:
     """Columns and rows of the smallest Hex board (rhombus) that holds every cell."""
-    cells = [parse_label(label) for label in state.game.board.labels]  # type: ignore[attr-defined]
+    if not is_board_state(state):
+        raise BadRecord(f"SGF is written for hex-board games only, not {state.game.name}")
+    cells = [parse_label(label) for label in state.board.labels]
     return max(x for x, _ in cells) + 1, max(y for _, y in cells) + 1
 
 

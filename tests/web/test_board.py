@@ -17,7 +17,7 @@ from ogames.draw import board_svg as draw_board
 from ogames.draw.boards import stone_places
 from ogames.kernels.omny import region_stars_reference
 from ogames.rules.protocol import State
-from ogames.web.boards.board import board_part, board_setup, move_list, omny_regions, position_state, position_view, winning_cells
+from ogames.web.boards.board import board_part, board_setup, move_list, position_state, position_view, winning_cells
 
 from .conftest import create
 
@@ -84,7 +84,7 @@ def test_the_hover_preview_goes_where_the_drawing_puts_a_stone(game: str, option
     assert setup["ghosts"]["black"].startswith("<circle")  # a shape at the origin, radius 1, for the page to place
 
 
-def test_omny_regions_agree_with_the_plain_reference() -> None:
+def test_omny_regions_on_the_page_agree_with_the_plain_reference() -> None:
     for seed in range(25):
         rng = random.Random(seed)
         variant = rng.choice(["y", "sunder", "gyre"])
@@ -96,7 +96,7 @@ def test_omny_regions_agree_with_the_plain_reference() -> None:
             state.play(rng.choice(state.legal_moves()))
         stones = [int(v) for v in state.stones]
         stars = [c in game.star_cells for c in range(len(game.board))]
-        for turn, item in enumerate(omny_regions(state)):
+        for turn, item in enumerate(board_part(state)["regions"]):
             largest = [max(region_stars_reference(stones, game.board.neighbours, stars, c)[1], default=0)
                        for c, v in enumerate(stones) if v == turn + 1]
             assert item["best"] == (min(largest) if largest else None)
@@ -106,9 +106,9 @@ def test_omny_regions_agree_with_the_plain_reference() -> None:
 
 def test_omny_regions_wait_for_the_komi_choice() -> None:
     state = ogames.load("omny", variant="y", size=3, komi_choice=True).new_state()
-    assert omny_regions(state) == []
+    assert board_part(state)["regions"] == []
     state.play("komi=1")
-    assert [item["limit"] for item in omny_regions(state)] == [0, 2]
+    assert [item["limit"] for item in board_part(state)["regions"]] == [0, 2]
 
 
 def test_omega_shows_group_sizes_and_which_stone_of_the_turn_is_next() -> None:

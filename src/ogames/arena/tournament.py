@@ -289,9 +289,13 @@ def _starts_with(state: State, opening: Sequence[str]) -> bool:
 
 def _sides_of(state: State) -> list[str]:
     """A real-time record's players by colour (2v2 seats two per colour)."""
+    from ogames.rules.omiga.realtime import RealtimeState  # (real-time games only: Omiga's cost stays out)
+
+    if not isinstance(state, RealtimeState):
+        raise BadRecord(f"{state.game.name} is not played in real time")
     by_colour: dict[str, str] = {}
-    for actor, name in zip(state.actors, state.players, strict=True):  # type: ignore[attr-defined]
-        by_colour.setdefault(state.colour_of(actor), name)  # type: ignore[attr-defined]
+    for actor, name in zip(state.actors, state.players, strict=True):
+        by_colour.setdefault(state.colour_of(actor), name)
     return [by_colour[c] for c in state.game.colours]
 
 

@@ -26,7 +26,7 @@ from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.errors import shown as shorten
 from ogames.players import TURN_KINDS, BasePlayer, make_player, parse_spec
 from ogames.records import load_file, save
-from ogames.rules.protocol import REAL_TIME, Game, State
+from ogames.rules.protocol import REAL_TIME, Game, State, is_board_state
 
 app = typer.Typer(
     name="ogames",
@@ -187,8 +187,8 @@ class Session:
             self.console.print(f"{len(cells)} cells are open, e.g. {shown}")
 
     def _is_cell(self, move: str) -> bool:
-        board = getattr(self.state, "board", None)
-        return board is not None and board.has(move)
+        state = self.state
+        return is_board_state(state) and state.board.has(move)
 
     def save(self, name: str) -> bool:
         """Write the record to a file; False (with the reason shown) if it cannot be written."""

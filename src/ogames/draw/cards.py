@@ -13,12 +13,16 @@ fit, like puzzle pieces. On the table Black's home edge is the bottom row and Wh
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ogames.draw import style
 from ogames.draw.markup import Point, document, element, group, num, polygon, text, title
 from ogames.rules.omiga.cards import Face
+from ogames.rules.omiga.contract import TableState
 from ogames.wording import say
+
+if TYPE_CHECKING:
+    from ogames.rules.omiga.zen.state import ZenState
 
 CARD = 56.0  # SVG units per table cell
 GAP = 0.04  # the gap between neighbouring cards, on each side, in cells
@@ -116,10 +120,14 @@ def card_svg(face: Face | str, owner: str = "white", *, label: str | None = None
 
 
 # ----- the table -------------------------------------------------------------------------------
-def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight: frozenset[int],
+def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], highlight: frozenset[int],
               preview: tuple[int, str, Face | None] | None, name: str, speak: Callable[[str], str] = str) -> str:
     """The Omiga table of any mode: slots, cards, home edges, frozen 2v2 ends, the zen form when
     its place is settled, marks and labels."""
+    # (Omiga's modes load with their first drawing, not with ogames.draw)
+    from ogames.rules.omiga.realtime import RealtimeState
+    from ogames.rules.omiga.zen.state import ZenState
+
     table = state.table
     W, H, s = table.width, table.height, CARD
 
@@ -133,11 +141,11 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
     box = (-side, -reach, W * s + 2 * side, H * s + 2 * reach)
     body.append(element("rect", class_="felt", x=box[0], y=box[1], width=box[2], height=box[3], rx=0.22 * s, fill=style.FELT,
                         stroke=style.FELT_EDGE, stroke_width=3))
-    if getattr(state, "form", None) is None:  # zen builds a form, not towards home edges
+    if not isinstance(state, ZenState):  # zen builds a form, not towards home edges
         body += _home_bands(table, gap, band, speak)
 
-    blocked = state.blocked() if hasattr(state, "blocked") else None
-    form_cells = _form_cells(state)
+    blocked = state.blocked() if isinstance(state, RealtimeState) else None
+    form_cells = _form_cells(state) if isinstance(state, ZenState) else {}
     for cell in range(W * H):
         col, row = table.position(cell)
         x, y = corner(col, row)
@@ -204,7 +212,7 @@ def table_svg(state: Any, *, coordinates: bool, last: frozenset[int], highlight:
     if coordinates:
         size = 0.3 * s
         for col in range(W):
-            letters = table.label(table.number(col, 0)).rstrip("0123456789")
+            letters = table.label(col).rstrip("0123456789")  # the bottom row's cells are numbered by column
             for ly in (-gap - band - 0.24 * s, H * s + gap + band + 0.24 * s):
                 body.append(_coord(col * s + s / 2, ly, letters, size))
         for row in range(H):
@@ -249,12 +257,11 @@ def _frozen(x: float, y: float, s: float) -> str:
     return element("path", class_="frozen-mark", d="".join(lines), stroke=style.FELT_LABEL, stroke_width=1.2, opacity="0.45")
 
 
-def _form_cells(state: Any) -> dict[tuple[int, int], str]:
+def _form_cells(state: ZenState) -> dict[tuple[int, int], str]:
     """Zen: table (col, row) → the colour the form wants there, once the form's place on the table
     is settled (a single offset left); empty otherwise."""
-    form = getattr(state, "form", None)
-    offsets = getattr(state, "offsets", None)
-    if form is None or not offsets or len(offsets) != 1:
+    form, offsets = state.form, state.offsets
+    if len(offsets) != 1:
         return {}
     (dx, dy), = offsets
     return {(col + dx, row + dy): colour for (col, row), colour in form.cells.items()}

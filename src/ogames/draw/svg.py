@@ -23,7 +23,8 @@ from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
 from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
 from ogames.draw.markup import document, element, group, text
 from ogames.rules.omiga.cards import Face
-from ogames.rules.protocol import Game, State
+from ogames.rules.omiga.contract import is_table_state
+from ogames.rules.protocol import Game, State, is_board_game, is_board_state
 from ogames.wording import say
 
 __all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
@@ -31,10 +32,11 @@ __all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells"
 
 def board_of(state: State) -> Board:
     """The board a state's cells live on (the card table's grid for Omiga)."""
-    board = getattr(state, "board", None)
-    if board is None:
-        board = state.table.board  # type: ignore[attr-defined]
-    return board
+    if is_board_state(state):
+        return state.board
+    if is_table_state(state):
+        return state.table.board
+    raise TypeError(f"{state.game.title} is played on neither a board nor a card table")
 
 
 def last_move_cells(state: State) -> frozenset[int]:
@@ -83,21 +85,23 @@ def board_svg(
     board = board_of(state)
     winning = False
     if highlight is None:
-        highlight = getattr(state, "winning_group", None) or ()
+        highlight = state.winning_cells() if is_board_state(state) else ()
         winning = True
     lit = _cells(board, highlight)
     last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
     name = speak(say("board-name", "{game} board: {status}", game=game.title, status=_status(state)))
-    if game.name == "omiga":
+    if is_table_state(state):  # Omiga's card table
         ghost = None
         if preview is not None:
             face = preview[2] if len(preview) > 2 else None
             ghost = (board.index(preview[0]), preview[1], Face.from_code(face) if isinstance(face, str) else face)
         return table_svg(state, coordinates=coordinates, last=last, highlight=lit, preview=ghost, name=name, speak=speak)
+    if not is_board_state(state):
+        raise TypeError(f"{game.title} is played on neither a board nor a card table")
     marks = Marks(
         last=last,
         highlight=lit,
-        captured=_cells(board, getattr(state, "last_captures", ()) or ()),
+        captured=_cells(board, state.last_captures),
         preview=None if preview is None else (board.index(preview[0]), preview[1]),
         winning=winning,
         speak=speak,
@@ -106,7 +110,7 @@ def board_svg(
         return onyx_svg(state, board, marks, coordinates=coordinates, name=name)
     if board.kind.startswith("polar"):
         return polar_svg(state, board, marks, coordinates=coordinates, name=name)
-    stars = frozenset(getattr(game, "star_cells", frozenset()))
+    stars = game.star_cells if is_board_game(game) else frozenset()
     return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.name == "oddy", name=name)
 
 
@@ -117,7 +121,7 @@ def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -
     holds both its open ring and its closed dot, for a page to show the one its class (`open`,
     `closed`) says; the page puts the stones on it (`ogames.draw.boards.cell_marks`, `stone_places`)."""
     game = state.game
-    stars = frozenset(getattr(game, "star_cells", frozenset()))
+    stars = game.star_cells if is_board_game(game) else frozenset()
     return _frame(board_of(state), stars, game.name, game.title, coordinates, speak)
 
 
@@ -165,7 +169,7 @@ def legend(game: Game | State) -> list[dict[str, Any]]:
     if isinstance(game, State):
         game = game.game
     entries = []
-    cards = game.name == "omiga"
+    cards = not is_board_game(game)  # Omiga's cards
     for colour in game.colours:
         lk = style.look(colour)
         if cards:
@@ -182,9 +186,9 @@ def legend(game: Game | State) -> list[dict[str, Any]]:
         for hue, fill in style.HUES.items():
             entries.append({"kind": "hue", "hue": hue, "words": style.HUE_WORDS[hue], "fill": fill})
         entries.append({"kind": "seams", "words": "top and bottom edges: / \\ diagonals, ^ v points; cards fit edge to edge"})
-    if game.name == "omny":
+    if is_board_game(game) and game.star_cells:
         entries.append({"kind": "star", "words": "star cell", "fill": style.STAR_CELL, "stroke": style.STAR_MARK})
-    if game.name == "onyx":
+    if is_board_game(game) and "midpoints" in game.board.cell_sets:  # Onyx's squares
         entries.append({"kind": "midpoint", "words": "open midpoint (all four corners empty)", "fill": style.CELL,
                         "stroke": style.CELL_LINE})
         entries.append({"kind": "captured", "words": "just captured", "fill": style.CAPTURE})

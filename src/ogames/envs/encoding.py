@@ -31,19 +31,25 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ogames.errors import BadOption, IllegalMove, OgamesError, shown
-from ogames.rules.protocol import Game, State
+from ogames.rules.protocol import BoardGame, Game, State, is_board_game, is_board_state
 
 BOARD_GAMES = ("omny", "oddy", "omega", "onyx")
 _KOMI = re.compile(r"^komi\s*=\s*(\S+)$")
 _CACHE: WeakKeyDictionary[Game, Encoding] = WeakKeyDictionary()
 
 
+def board_game(game: Game) -> BoardGame:
+    """The game as a board game; BadOption for a game without a board (Omiga)."""
+    if not is_board_game(game):
+        raise BadOption(f"{game.name} has no integer action space: only the board games have one ({', '.join(BOARD_GAMES)})")
+    return game
+
+
 def encoding(game: Game) -> Encoding:
     """The action space and tensor layout of a settled board game (one per game object)."""
     if not isinstance(game, Game):
         raise BadOption(f"an encoding needs a game from ogames.load, not {type(game).__name__}")
-    if game.name not in BOARD_GAMES:
-        raise BadOption(f"{game.name} has no integer action space: only the board games have one ({', '.join(BOARD_GAMES)})")
+    board_game(game)
     found = _CACHE.get(game)
     if found is None:
         found = _CACHE[game] = Encoding(game)
@@ -60,8 +66,9 @@ class Encoding:
     plane_names: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        board = self.game.board  # type: ignore[attr-defined]
+        board = board_game(self.game).board
         self.board = board
+        self.star_count = len(board_game(self.game).star_cells)  # S: Omny's komi runs from 0 to S/2
         self.labels = tuple(board.labels)
         self.specials = tuple(_specials(self.game))
         self._swaps = frozenset(s for s in self.specials if s.startswith("swap"))
@@ -112,7 +119,7 @@ class Encoding:
                 twice = 2 * Fraction(match.group(1))
             except (ValueError, ZeroDivisionError):
                 twice = Fraction(-1)
-            if twice.denominator == 1 and 0 <= twice <= self.game.total_stars:  # type: ignore[attr-defined]
+            if twice.denominator == 1 and 0 <= twice <= self.star_count:
                 return self._ids["komi=0"] + int(twice)
         try:
             return int(self.board.index(key))
@@ -150,7 +157,9 @@ class Encoding:
         colours = self.game.colours
         p, n = len(colours), len(self.labels)
         out = np.zeros(self.shape, dtype=np.float32)
-        stones = np.asarray(state.stones)  # type: ignore[attr-defined]
+        if not is_board_state(state):
+            raise BadOption(f"{state.game.title} has no board to observe")
+        stones = state.stones
         out[:p] = stones[None, :] == np.arange(1, p + 1, dtype=stones.dtype)[:, None]
         out[p] = stones == 0
         to_move = state.to_move
@@ -191,7 +200,7 @@ class Encoding:
             return float(not self._swaps.isdisjoint(state.legal_moves() if moves is None else moves))
         if name == "komi":  # komi as a share of the star cells: 0 … 0.5
             komi = state.komi
-            return 0.0 if komi is None else float(komi) / self.game.total_stars  # type: ignore[attr-defined]
+            return 0.0 if komi is None else float(komi) / self.star_count
         if name == "komi_pending":
             return float(state.komi is None and not state.is_over)
         if name.startswith("turn_of:"):
@@ -217,15 +226,15 @@ def _specials(game: Game) -> list[str]:
     if game.name == "omny" and options["komi_choice"]:
         from ogames.rules.omny import format_komi
 
-        out += [f"komi={format_komi(twice)}" for twice in range(game.total_stars + 1)]  # type: ignore[attr-defined]
+        out += [f"komi={format_komi(twice)}" for twice in range(len(board_game(game).star_cells) + 1)]
     return out
 
 
 def _static_planes(game: Game) -> tuple[list[str], np.ndarray]:
     """Planes fixed by the game: Omny's star cells, Odd-Y's sides, Onyx's sides and midpoints."""
-    board = game.board  # type: ignore[attr-defined]
+    board = board_game(game).board
     if game.name == "omny":
-        named = {"star": game.star_cells}  # type: ignore[attr-defined]
+        named = {"star": board_game(game).star_cells}
     elif game.name == "oddy":
         named = {f"side{s}": board.cells(f"side{s}") for s in range(game.options["sides"])}
     elif game.name == "onyx":

@@ -28,7 +28,10 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 import ogames
 from ogames.envs.encoding import Encoding, encoding, outcome
 from ogames.errors import BadOption
-from ogames.rules.protocol import State
+from ogames.rules.omega import OmegaState
+from ogames.rules.omny import OmnyState
+from ogames.rules.protocol import State, is_board_state
+from ogames.rules.stones import StoneState
 
 # Per game: the parameters with OpenSpiel defaults (0 / "" = the rules' own default).
 PARAMETERS: dict[str, dict[str, Any]] = {
@@ -213,10 +216,17 @@ def _score_returns(state: Any) -> list[float]:
 def position_text(state: State) -> str:
     """A position in one text: the stones cell by cell (`.` empty, 1… the colour), who is to move,
     who holds which colour, and what else decides the legal moves (komi, the pie phase, the game of a match)."""
-    stones = np.asarray(state.stones)  # type: ignore[attr-defined]
-    board = "".join("." if v == 0 else str(int(v)) for v in stones)
+    if not is_board_state(state):
+        raise TypeError(f"OpenSpiel plays the board games, not {state.game.title}")
+    board = "".join("." if v == 0 else str(int(v)) for v in state.stones)
     owners = " ".join(f"{c}={s}" for c, s in state.owner.items())
-    extra = [f"{key}={getattr(state, key)}" for key in ("komi", "pie_seat", "game_number", "swapped") if hasattr(state, key)]
+    extra: list[str] = []
+    if isinstance(state, OmnyState):
+        extra.append(f"komi={state.komi}")
+    if isinstance(state, OmegaState):
+        extra += [f"pie_seat={state.pie_seat}", f"game_number={state.game_number}"]
+    if isinstance(state, StoneState):
+        extra.append(f"swapped={state.swapped}")
     status = f"winner={state.winner}" if state.is_over else f"to_move={state.to_move} mover={state.mover}"
     return f"{board} {status} {owners} {' '.join(extra)}".rstrip()
 

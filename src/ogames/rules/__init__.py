@@ -32,7 +32,8 @@ def game_class(name: str) -> type[Game]:
         hint = f"; did you mean {near[0]}?" if near else ""
         raise BadOption(f"unknown game {shown(name)} (games: {', '.join(REGISTRY)}){hint}")
     module_name, class_name = REGISTRY[key].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    found: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return found
 
 
 def load(name: str, **options: Any) -> Game:

@@ -84,10 +84,6 @@ class OddYState(StoneState):
 
     game: OddY
 
-    def __init__(self, game: OddY, players: Sequence[str] | None = None):
-        super().__init__(game, players)
-        self.winning_group: list[str] | None = None
-
     def after_placement(self, cell: int) -> tuple[Result | None, dict[str, Any]]:
         found = np.empty(len(self.board), dtype=np.int32)
         count, touched = group_sides(self.stones, self.game.table, self.game.cell_sides, cell, found)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -44,8 +44,11 @@ from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Game, Result, State, _stamp, check_move_text, occupied
+from ogames.rules.protocol import Game, OmegaFacts, Placing, Result, State, _stamp, check_move_text, occupied
 from ogames.wording import Said, say
+
+if TYPE_CHECKING:
+    from ogames.rules.protocol import Stones
 
 COLOURS = ("white", "black", "red", "blue")
 
@@ -82,9 +85,14 @@ class Omega(Game):
         return hexagon(self.options["size"])
 
     @property
+    def star_cells(self) -> frozenset[int]:
+        """Omega has no star cells."""
+        return frozenset()
+
+    @property
     def end_empty(self) -> int:
         """How many cells every game leaves empty: each round fills p² cells, the game stops below p²."""
-        p = self.options["players"]
+        p = int(self.options["players"])
         return len(self.board) % (p * p)
 
     def new_state(self, players: Sequence[str] | None = None) -> OmegaState:
@@ -96,12 +104,13 @@ class OmegaState(State):
 
     game: Omega
     mutable_fields = ("stones", "finished")
+    last_captures: Sequence[str] = ()  # Omega captures nothing
 
     def __init__(self, game: Omega, players: Sequence[str] | None = None):
         super().__init__(game, players)
-        self.board = game.board
+        self.board: Board = game.board
         self.p = len(game.colours)
-        self.stones = np.zeros(len(self.board), dtype=np.int8)  # 0 empty, k + 1 for colour k
+        self.stones: Stones = np.zeros(len(self.board), dtype=np.int8)  # 0 empty, k + 1 for colour k
         self.stone_index = 0  # colour of the next stone within the current turn
         self.turn_colour = 0  # whose turn it is by colour (outside the pie phase)
         self.pie_seat: int | None = 0 if game.options["pie"] else None  # seat to act in the pie phase
@@ -177,6 +186,22 @@ class OmegaState(State):
         if colour not in self.game.colours:
             raise ValueError(f"{colour!r} is not a colour in this game ({', '.join(self.game.colours)})")
         return self.game.colours.index(colour) + 1
+
+    # ----- what the faces show (BoardState) ----------------------------------------------------
+    def winning_cells(self) -> list[str]:
+        """The winner's stones once the game has ended by its rules (none after a resignation or
+        on a drawn match), sorted."""
+        result = self.result
+        if result is None or result.winner == "draw" or (self.history and self.history[-1]["move"] == "resign"):
+            return []
+        value = self._colour_value(result.winner)
+        return sorted(self.board.labels[c] for c in np.flatnonzero(self.stones == value))
+
+    def facts(self) -> OmegaFacts:
+        """The winner's stones, each colour's group sizes and which stone of the turn comes next."""
+        groups = {colour: tuple(self.group_sizes(colour)) for colour in self.game.colours}
+        placing = None if self.is_over else Placing(self.stone_index + 1, self.p)
+        return OmegaFacts(winning=tuple(self.winning_cells()), groups=groups, placing=placing)
 
     @property
     def game_scores(self) -> list[dict[str, int]]:
@@ -300,12 +325,12 @@ class OmegaState(State):
         return Result(self.colour_of(best), say("omega-match-higher", "higher match total: {scores}", scores=shown))
 
     # ----- playing, resigning, undoing, records ----------------------------------------------
-    def play(self, move: str, *, t: float | None = None) -> OmegaState:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """Place the next stone (or several: "e5 c3", all or nothing), swap in the pie phase, or
         resign; `undo` takes back one placement at once."""
         return self.keeping_undo(self._play, move, t)
 
-    def _play(self, move: str, t: float | None) -> OmegaState:
+    def _play(self, move: str, t: float | None) -> Self:
         key = " ".join(check_move_text(move).split())
         stamp = _stamp(t, move)  # the time is checked before anything changes
         if self.result is not None:
@@ -326,7 +351,7 @@ class OmegaState(State):
             self.history[-1] = {**last, "move": last["move"] + " " + entry["move"], "t": stamp}
         return self
 
-    def _play_several(self, move: str, words: list[str], t: float | None) -> OmegaState:
+    def _play_several(self, move: str, words: list[str], t: float | None) -> Self:
         """Several placements in one call: tried on a copy first, so an error changes nothing."""
         if len(words) > self.p - self.stone_index:
             raise IllegalMove(move, say("stones-left", "stones left to place in this turn: {n}", n=self.p - self.stone_index))
@@ -344,7 +369,7 @@ class OmegaState(State):
         self.__dict__.update(trial.__dict__)
         return self
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> OmegaState:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """The owner of a colour (default: the player whose turn it is) gives up; `undo` takes it back at once."""
         self.keeping_undo(super().resign, self.player_colour if colour is None else colour, t=t)
         return self

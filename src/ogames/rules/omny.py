@@ -21,8 +21,9 @@ from ogames.boards import Board, explicit_cells, hexagon, irregular_hexagon, rho
 from ogames.errors import BadOption, IllegalMove, UnknownLabel
 from ogames.kernels import omny as kernel
 from ogames.kernels import reference
+from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Result
+from ogames.rules.protocol import OmnyFacts, RegionCount, Result
 from ogames.rules.stones import BLACK, StoneGame, StoneState
 from ogames.wording import say
 
@@ -216,7 +217,6 @@ class OmnyState(StoneState):
         super().__init__(game, players)
         choosing = bool(game.options["komi_choice"])
         self.twice_komi: int | None = None if choosing else int(2 * Fraction(game.options["komi"]))
-        self.winning_group: list[str] | None = None
 
     @property
     def komi(self) -> int | float | None:
@@ -313,6 +313,32 @@ class OmnyState(StoneState):
             raise UnknownLabel(f"{label!r} holds no stone")
         bound = self.bound(int(self.stones[cell]) - 1)
         return kernel.group_wins_reference(self.stones.tolist(), self.board.neighbours, self.game.star_mask, cell, bound)[0]
+
+    # ----- what the faces show (BoardState) ----------------------------------------------------
+    def regions(self) -> tuple[RegionCount, ...]:
+        """Per colour, how near it is to the win (see `RegionCount`): of each of its groups the
+        star count of the largest region, the fewest of those, and the most a winning group's
+        regions may hold. Empty while komi is still to be chosen."""
+        if self.twice_komi is None:
+            return ()
+        game, board = self.game, self.board
+        table, stars = board.neighbour_table, game.star_mask.astype(np.int64)
+        groups = np.empty(len(board), dtype=np.int32)
+        regions = np.empty(len(board), dtype=np.int32)
+        out = []
+        for turn, colour in enumerate(game.colours):
+            best: int | None = None
+            for group in range(components(self.stones != turn + 1, table, groups)):
+                count = components(groups == group, table, regions)
+                inside = regions >= 0
+                largest = int(np.bincount(regions[inside], weights=stars[inside], minlength=count).max(initial=0))
+                best = largest if best is None else min(best, largest)
+            out.append(RegionCount(colour, best, self.bound(turn) // 2, game.total_stars))
+        return tuple(out)
+
+    def facts(self) -> OmnyFacts:
+        """The winning group, the komi in force and how near each colour is to the win."""
+        return OmnyFacts(winning=tuple(self.winning_cells()), komi=self.komi, regions=self.regions())
 
     # ----- search support ----------------------------------------------------------------------
     def random_playout(self, rng: random.Random) -> list[float]:

@@ -14,12 +14,15 @@ import numpy as np
 from ogames.boards.onyx import onyx_lattice
 from ogames.errors import IllegalMove
 from ogames.kernels import onyx as kernels
+from ogames.kernels.flood import group_of
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Result
+from ogames.rules.protocol import OnyxFacts, Result
 from ogames.rules.stones import BLACK, EMPTY, WHITE, StoneGame, StoneState
 from ogames.wording import say
 
 SETUP = {BLACK: ("a6", "a7", "l6", "l7"), WHITE: ("f1", "g1", "f12", "g12")}
+
+
 class Onyx(StoneGame):
     """Onyx on its standard 12 × 12 point lattice."""
 
@@ -39,7 +42,8 @@ class Onyx(StoneGame):
 
 
 class OnyxState(StoneState):
-    """An Onyx position: stones, whose turn, and the captures made so far."""
+    """An Onyx position: stones, whose turn, the captures made so far, and once won the group of
+    the stone that connected the sides (`winning_group`; records do not carry it)."""
 
     game: Onyx
     mutable_fields = ("captured",)
@@ -90,12 +94,19 @@ class OnyxState(StoneState):
             reason = (say("onyx-win-west-east", "{colour} connected west and east", colour=colour) if west_east
                       else say("onyx-win-south-north", "{colour} connected south and north", colour=colour))
             result = Result(colour, reason)
+            found = np.empty(len(self.board), dtype=np.int32)
+            count = group_of(self.stones, self.board.neighbour_table, cell, found)
+            self.winning_group = sorted(self.board.labels[c] for c in found[:count])
         return result, {"captures": list(self.last_captures)}
 
     def swap_seats(self) -> None:
         """Pie rule: seats change, stones stay; a swap captures nothing."""
         super().swap_seats()
         self.last_captures = []
+
+    def facts(self) -> OnyxFacts:
+        """The winning group, the last move's captures and the captures so far."""
+        return OnyxFacts(winning=tuple(self.winning_cells()), captures=tuple(self.last_captures), captured=dict(self.captured))
 
     # ----- records and search ----------------------------------------------------------------
     def replay_entry(self, entry: dict[str, Any]) -> None:

@@ -3,6 +3,11 @@
 A `Game` is a rule set with its options settled (immutable); a `State` is one position of one
 play of it (mutable: `play`, `undo`). Game modules implement the abstract parts; everything a
 face needs (whose turn, who sits where, the result, the record) is common and lives here.
+
+Board games (Omny, Odd-Y, Omega, Onyx) offer the faces one more, typed contract: `BoardState`
+(the board, the stones, the winning cells and `facts()`, what the position shows beside its
+stones: `BoardFacts` or a game's own extension of it). Faces read a board game's position through
+it, never by probing a state for attributes.
 """
 
 from __future__ import annotations
@@ -13,13 +18,24 @@ import numbers
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, is_dataclass
+from dataclasses import fields as fields_of
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
+
+from typing_extensions import TypeIs
 
 from ogames.errors import BadOption, IllegalMove, shown
 from ogames.rules.options import OptionSet, jsonable
 from ogames.wording import Said, say
+
+if TYPE_CHECKING:  # (only for types: `import ogames` stays free of numpy)
+    import numpy as np
+    import numpy.typing as npt
+
+    from ogames.boards.graph import Board
+
+    Stones: TypeAlias = npt.NDArray[np.int8]
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
@@ -32,6 +48,9 @@ MAX_MOVE = 200  # characters of a move's text (the longest real ones, Omega turn
 # Times are seconds: since the epoch (the default, time.time()) or since the start of a real-time
 # game. Later than this (the year 5138) is a mistake, not a time.
 MAX_TIME = 1e11
+
+_Params = ParamSpec("_Params")
+_Out = TypeVar("_Out")
 
 
 @dataclass(frozen=True)
@@ -108,7 +127,7 @@ class Game(ABC):
         shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"<{self.title}: {shown}>"
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # Settled games never change: copies of states share theirs.
         return self
 
@@ -230,7 +249,7 @@ class State(ABC):
         """Number of moves made."""
         return len(self.history)
 
-    def play(self, move: str, *, t: float | None = None) -> State:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """Make a move for the colour to move; IllegalMove (nothing changed) if it is not allowed.
 
         `t` is when the move was made (seconds; default: now). Everything is checked before
@@ -247,7 +266,7 @@ class State(ABC):
         self.history.append({**entry, "by": by, "t": stamp})
         return self
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """The owner of a colour (default: the one to move) gives up."""
         colour = self.to_move if colour is None else colour
         stamp = _stamp(t, "resign")
@@ -302,7 +321,7 @@ class State(ABC):
         self.__dict__.update(fresh.__dict__)
         return self
 
-    def keeping_undo(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def keeping_undo(self, change: Callable[_Params, _Out], *args: _Params.args, **kwargs: _Params.kwargs) -> _Out:
         """Make a change (a move: `play`, `resign`, a real-time action) so that `undo` can take it
         back without replaying: keep this state's fields as they were before it, if it adds an
         entry to the history (or rewrites the last one). Games wrap their moves in this."""
@@ -395,6 +414,157 @@ class State(ABC):
     def __repr__(self) -> str:
         status = self.result.describe() if self.result else f"{self.to_move} to move"
         return f"<{self.game.title} state, {self.ply} moves, {status}>"
+
+
+# ----- the board games' contract ----------------------------------------------------------------
+# Omny, Odd-Y, Omega and Onyx: stones on the cells of one board. Their states are `BoardState`s,
+# their games `BoardGame`s; faces narrow a `State` with `is_board_state(state)` (the same as
+# `isinstance(state, BoardState)`, remembered per class).
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """What a board game's position shows beside its stones, as the rules work it out: the cells
+    to outline as the win (the winning group; Omega: the winner's stones; none while the game goes
+    on, after a resignation or on a draw) and the stones the last move removed (Onyx's captures).
+    Games with more to show extend it: `OmnyFacts`, `OmegaFacts`, `OnyxFacts`."""
+
+    winning: tuple[str, ...] = ()
+    captures: tuple[str, ...] = ()
+
+    def jsonable(self) -> dict[str, Any]:
+        """The facts as JSON values by field name (tuples as lists, nested facts as dicts)."""
+        return {item.name: _jsonable(getattr(self, item.name)) for item in fields_of(self)}
+
+
+@dataclass(frozen=True)
+class RegionCount:
+    """How near one colour is to an Omny win (RULES.md §1). Of each of its groups, take the star
+    count of its largest region (the regions of a group are the parts the board falls into
+    without the group's cells); `best` is the smallest such count (None without stones), `limit`
+    the most a region may hold for the colour to win (⌊S/2 − k⌋ for Black, ⌊S/2 + k⌋ for White),
+    `stars` the star cells S. A group wins once its largest region holds at most `limit`."""
+
+    colour: str
+    best: int | None
+    limit: int
+    stars: int
+
+
+@dataclass(frozen=True)
+class OmnyFacts(BoardFacts):
+    """Omny's facts: the komi in force (None while Black has yet to choose it) and, per colour in
+    colour order, how near it is to the win (none while komi is still to be chosen)."""
+
+    komi: int | float | None = None
+    regions: tuple[RegionCount, ...] = ()
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Which stone of an Omega turn is placed next: the `index`-th (from 1) of `of`."""
+
+    index: int
+    of: int
+
+
+@dataclass(frozen=True)
+class OmegaFacts(BoardFacts):
+    """Omega's facts: each colour's group sizes on the board, largest first (a colour scores their
+    product), and which stone of the turn is placed next (None once the game is over)."""
+
+    groups: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    placing: Placing | None = None
+
+
+@dataclass(frozen=True)
+class OnyxFacts(BoardFacts):
+    """Onyx's facts: how many stones of each colour have been captured so far."""
+
+    captured: Mapping[str, int] = field(default_factory=dict)
+
+
+@runtime_checkable
+class BoardState(Protocol):
+    """What every board game's state offers the faces beyond `State`: the board, the stones on it
+    (one int8 per cell: 0 empty, k + 1 for the k-th colour of `game.colours`; the faces only read
+    them), the last move's captures and the winning cells (both cheap), and the position's facts
+    (`facts()`: all of it, and what each game works out beside, which may take a while on a large
+    board)."""
+
+    @property
+    def board(self) -> Board:
+        """The board the stones are on (the same for the whole game)."""
+        ...
+
+    @property
+    def stones(self) -> Stones:
+        """The stone on each cell: 0 empty, k + 1 for the k-th colour (read only)."""
+        ...
+
+    @property
+    def last_captures(self) -> Sequence[str]:
+        """The stones the last move removed (Onyx's captures; none in the other games)."""
+        ...
+
+    def winning_cells(self) -> list[str]:
+        """The cells to outline as the win, sorted (see `BoardFacts.winning`)."""
+        ...
+
+    def facts(self) -> BoardFacts:
+        """What the position shows beside its stones (a game's own `BoardFacts` extension)."""
+        ...
+
+
+@runtime_checkable
+class BoardGame(Protocol):
+    """What every board game offers the faces beyond `Game`: its board and its star cells (Omny's
+    stars; none in the other games). Its states are `BoardState`s."""
+
+    @property
+    def board(self) -> Board:
+        """The board every state of the game is played on."""
+        ...
+
+    @property
+    def star_cells(self) -> frozenset[int]:
+        """The cells marked as stars (empty in games without them)."""
+        ...
+
+
+def is_board_state(state: object) -> TypeIs[BoardState]:
+    """Whether a state is a board game's: `isinstance(state, BoardState)`, remembered per class."""
+    return conforms(state, BoardState)
+
+
+def is_board_game(game: object) -> TypeIs[BoardGame]:
+    """Whether a game is a board game: `isinstance(game, BoardGame)`, remembered per class."""
+    return conforms(game, BoardGame)
+
+
+_CONFORMING: dict[tuple[type, type], bool] = {}
+
+
+def conforms(value: object, protocol: type) -> bool:
+    """`isinstance(value, protocol)` for a runtime-checkable protocol, remembered per class of
+    `value` (the check looks up every member of the protocol each time, which is slow in a hot
+    path; the classes here set their members in `__init__`, so one instance answers for all)."""
+    key = (type(value), protocol)
+    known = _CONFORMING.get(key)
+    if known is None:
+        known = _CONFORMING[key] = isinstance(value, protocol)
+    return known
+
+
+def _jsonable(value: Any) -> Any:
+    """Facts as JSON values: dataclasses and mappings as dicts, tuples as lists."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {item.name: _jsonable(getattr(value, item.name)) for item in fields_of(value)}
+    if isinstance(value, Mapping):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_jsonable(item) for item in value]
+    return value
 
 
 def entry_mismatch(entry: dict[str, Any], made: dict[str, Any]) -> str | None:

@@ -1,17 +1,21 @@
 """Two-player stone-placement games on a board (Omny, Odd-Y, Onyx): alternate turns, Black
-first, one stone per turn, and the pie rule. Game modules add their win test."""
+first, one stone per turn, and the pie rule. Game modules add their win test and their facts
+(the board games' contract, `BoardState`, in `ogames.rules.protocol`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
 from ogames.boards.graph import Board
 from ogames.errors import IllegalMove, UnknownLabel
-from ogames.rules.protocol import Game, Result, State, occupied
+from ogames.rules.protocol import BoardFacts, Game, Result, State, occupied
 from ogames.wording import say
+
+if TYPE_CHECKING:
+    from ogames.rules.protocol import Stones
 
 BLACK, WHITE = "black", "white"
 EMPTY = 0  # in `stones`: 0 empty, 1 black, 2 white
@@ -21,6 +25,7 @@ class StoneGame(Game):
     """A two-player placement game on one board."""
 
     board: Board
+    star_cells: frozenset[int] = frozenset()  # Omny marks some cells as stars
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -28,18 +33,21 @@ class StoneGame(Game):
 
 
 class StoneState(State):
-    """Stones on cells, Black to move first, `swap` once for White when the pie rule is on."""
+    """Stones on cells, Black to move first, `swap` once for White when the pie rule is on; the
+    winning group (sorted labels) once a placement won."""
 
     game: StoneGame
     mutable_fields = ("stones",)
+    last_captures: Sequence[str] = ()  # Onyx's captures; stones stay put in the other games
 
     def __init__(self, game: StoneGame, players: Sequence[str] | None = None):
         super().__init__(game, players)
-        self.board = game.board
-        self.stones = np.zeros(len(game.board), dtype=np.int8)
+        self.board: Board = game.board
+        self.stones: Stones = np.zeros(len(game.board), dtype=np.int8)
         self.turn = 0  # index of the colour to move
         self.placements = 0  # stones placed so far (pie needs to know)
         self.swapped = False
+        self.winning_group: list[str] | None = None  # set by the placement that wins, never changed in place
 
     # ----- hooks for games -------------------------------------------------------------------
     def pie_available(self) -> bool:
@@ -80,11 +88,11 @@ class StoneState(State):
             moves.append("swap")
         return moves
 
-    def play(self, move: str, *, t: float | None = None) -> StoneState:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """Make a move (see State.play), keeping what `undo` needs to take it back at once."""
         return self.keeping_undo(super().play, move, t=t)
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> StoneState:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """The owner of a colour gives up (see State.resign); `undo` takes it back at once."""
         return self.keeping_undo(super().resign, colour, t=t)
 
@@ -124,6 +132,15 @@ class StoneState(State):
         self.result = result
         self.turn = 1 - self.turn
         return {"move": self.board.labels[cell], **info}
+
+    # ----- the board games' contract (BoardState) --------------------------------------------
+    def winning_cells(self) -> list[str]:
+        """The winning group, sorted; none while the game goes on or after a resignation."""
+        return list(self.winning_group or ())
+
+    def facts(self) -> BoardFacts:
+        """The winning cells (games with more to show extend this)."""
+        return BoardFacts(winning=tuple(self.winning_cells()), captures=tuple(self.last_captures))
 
     def colour_cells(self, colour: str) -> list[str]:
         """Labels of every stone of a colour."""

@@ -10,18 +10,18 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from ogames.rules.protocol import State
+from ogames.rules.protocol import State, is_board_state
 
 
 def last_move_labels(state: State) -> frozenset[str]:
     """Labels placed by the last move (all placements of the last turn in games such as Omega)."""
     if not state.history:
         return frozenset()
-    board = getattr(state, "board", None) or getattr(state.game, "board", None)
     last = state.history[-1]
     words = str(last.get("move", "")).split()
-    if board is None:
+    if not is_board_state(state):
         return frozenset(w for w in words)
+    board = state.board
     return frozenset(board.labels[board.index(w)] for w in words if board.has(w))
 
 

@@ -23,27 +23,10 @@ from ogames.rules.stones import StoneState
 STAR_GLYPH = ("✦", "yellow")
 
 
-def star_cells(state: StoneState) -> frozenset[int]:
-    """The star cells of the state's board, as cell numbers, whichever way the game keeps them."""
-    board: Board = state.board
-    for owner in (state, state.game):
-        for name in ("stars", "star_cells"):
-            found = getattr(owner, name, None)
-            if found is None or callable(found):
-                continue
-            cells = set()
-            for item in found:
-                cells.add(board.index(item) if isinstance(item, str) else int(item))
-            return frozenset(cells)
-    if "stars" in board.cell_sets:
-        return board.cells("stars")
-    return frozenset()
-
-
 def render(state: StoneState, *, highlight: Iterable[str] = frozenset(), **_: Any) -> Text:
     """The board of an Omny state: stones, empty star cells (✦), other empty cells (·), and its key."""
     board: Board = state.board
-    stars = star_cells(state)
+    stars = state.game.star_cells
     marked = {board.index(label) for label in highlight if board.has(label)}
 
     def glyph(cell: int) -> Text:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ogames.boards.onyx import CELLS, SIZE, is_square, point, point_label
 from ogames.cli.render.hexgrid import LABEL_STYLE, LAST_MOVE_NOTE, STONE_STYLES, key, stone_items
-from ogames.rules.stones import StoneState
+from ogames.rules.onyx import OnyxState
 
 EDGE_STYLE = "grey50"
 EMPTY_POINT = ("┼", "grey50")
@@ -25,11 +25,11 @@ LAST_MOVE_STYLE = "reverse"
 MARGIN = 3  # room for row numbers on the left
 
 
-def render(state: StoneState, *, highlight: Iterable[str] | None = None, **_: Any) -> Text:
+def render(state: OnyxState, *, highlight: Iterable[str] | None = None, **_: Any) -> Text:
     """The board of an Onyx state with labels, last move and last captures marked, and a captures line."""
     board = state.board
     marked = {board.index(label) for label in highlight} if highlight is not None else _last_move(state)
-    captured = {board.index(label) for label in getattr(state, "last_captures", [])}
+    captured = {board.index(label) for label in state.last_captures}
     open_cells = set(state.legal_moves()) if not state.is_over else set()
 
     def glyph(cell: int, *, midpoint: bool) -> Text:
@@ -89,7 +89,7 @@ def render(state: StoneState, *, highlight: Iterable[str] | None = None, **_: An
     return out
 
 
-def _key(state: StoneState, drawn: str) -> Text:
+def _key(state: OnyxState, drawn: str) -> Text:
     """The key for the glyphs the drawing shows (open midpoints, captures only when there are some)."""
     items = stone_items(state.game.colours)
     items.append((Text(*EMPTY_POINT), "empty point"))
@@ -108,18 +108,18 @@ def _key(state: StoneState, drawn: str) -> Text:
     return key(items, notes)
 
 
-def _last_move(state: StoneState) -> set[int]:
+def _last_move(state: OnyxState) -> set[int]:
     """The cell of the last placement, if the last move was one."""
     if not state.history or not state.board.has(str(state.history[-1].get("move", ""))):
         return set()
     return {state.board.index(state.history[-1]["move"])}
 
 
-def _status(state: StoneState) -> Text:
+def _status(state: OnyxState) -> Text:
     """The captures so far and the last move's captures (whose turn it is, the play loop says)."""
-    lost = getattr(state, "captured", {"black": 0, "white": 0})
-    status = Text(f"stones captured so far: black {lost.get('black', 0)}, white {lost.get('white', 0)}", style="dim")
-    last = getattr(state, "last_captures", [])
+    lost = state.captured
+    status = Text(f"stones captured so far: black {lost['black']}, white {lost['white']}", style="dim")
+    last = state.last_captures
     if last:
         status.append(f" · last move captured {' '.join(last)}", style="red")
     return status

@@ -60,7 +60,7 @@ def unseen(state: RealtimeState, colour: str) -> list[int]:
     for actor in state.actors:
         if state.colour_of(actor) == colour:
             gone.update(state.hands[actor])
-    supply = getattr(state, "supplies", {}).get(colour)
+    supply = state.supplies.get(colour)
     discards = list(supply.discards) if supply is not None else []
     deck = [d for d in range(len(table.card_set)) if d not in gone and d not in discards]
     return deck or discards

@@ -69,7 +69,7 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
         hand = state.hands[who]
         hands[o, : len(hand)] = hand
         deck = unseen(state, col)
-        supply = state.supplies[col]  # type: ignore[attr-defined]
+        supply = state.supplies[col]
         if deck == list(supply.discards):
             deck = []  # `unseen` falls back to the pile when nothing is unseen; the pile is known here
         pool[o, : len(deck)] = deck
@@ -90,7 +90,7 @@ def rollout_choice(state: RealtimeState, actor: str, options: list, rng: random.
     for design, cell, face in options:
         if state.wins_at(cell, colour):
             return state.action_text(design, cell, face)
-    if len(state.actors) != 2 or not hasattr(state, "supplies") or is_kids(state):
+    if len(state.actors) != 2 or is_kids(state):
         return racer_choice(state, actor, options, rng)
     candidates, counts, score = rollout_values(state, actor, options, rng, budget, reaction, jitter)
     share = (counts[:, 0] + 0.5 * counts[:, 2]) / max(1, budget.rollouts)

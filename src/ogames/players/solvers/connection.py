@@ -47,6 +47,7 @@ import numpy as np
 
 from ogames.errors import BadOption, CannotPlay
 from ogames.players.solvers import connection_kernels as kernels
+from ogames.rules.omny import OmnyState
 from ogames.rules.protocol import State
 from ogames.rules.stones import StoneState
 
@@ -155,8 +156,8 @@ class ConnectionSolver:
 
     def search(self, state: StoneState, budget: int, deadline: float | None = None) -> _Core:
         """Prove the position of `state` (no swap or komi choice now or later) within the budget."""
-        if self.kind == kernels.OMNY:
-            bounds = np.array([state.bound(0), state.bound(1)], dtype=np.int64)  # type: ignore[attr-defined]  # Omny's
+        if isinstance(state, OmnyState):  # (the solver's kind is the state's game: Omny's regions have bounds)
+            bounds = np.array([state.bound(0), state.bound(1)], dtype=np.int64)
             if not np.array_equal(bounds, self.bounds):
                 self.bounds = bounds  # a new komi: what the table knows no longer holds
                 self.clear()
@@ -185,7 +186,7 @@ def _swap_ahead(state: StoneState) -> bool:
     """Whether a `swap` may still come later in the game (not legal now)."""
     if state.swapped:
         return False
-    if getattr(state, "twice_komi", 0) is None:
+    if isinstance(state, OmnyState) and state.twice_komi is None:
         return True  # Omny komi choice pending: White may swap after it
     return bool(state.game.options.get("pie")) and state.placements == 0
 
@@ -272,7 +273,7 @@ def _position_key(state: StoneState) -> tuple:
         state.turn,
         state.swapped,
         state.placements,
-        getattr(state, "twice_komi", 0),
+        state.twice_komi if isinstance(state, OmnyState) else 0,
         tuple(sorted(state.owner.items())),
     )
 

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 from ogames.errors import BadOption
 from ogames.rules.omiga.deck import HAND_SIZE, Supply
+from ogames.rules.omiga.game import Omiga
 from ogames.rules.omiga.realtime import DuelState
 from ogames.rules.omiga.table import Table
-from ogames.rules.protocol import Game, Result
+from ogames.rules.protocol import Result
 from ogames.wording import say
 
 COLOURS = ("white", "black")
@@ -44,11 +45,11 @@ def lay_start(table: Table, supplies: dict[str, Supply], rng: random.Random) -> 
 class BaseState(DuelState):
     """A base game: White and Black, hands of 3, first to the far edge or behind an opponent card."""
 
-    def __init__(self, game: Game, players: Sequence[str] | None = None):
+    def __init__(self, game: Omiga, players: Sequence[str] | None = None):
         super().__init__(game, players)
         opts = game.options
-        self.table = Table(opts["width"], opts["height"], game.card_set)  # type: ignore[attr-defined]
-        self.supplies = {c: Supply(len(game.card_set), colour_rng(opts["seed"], c)) for c in COLOURS}  # type: ignore[attr-defined]
+        self.table = Table(opts["width"], opts["height"], game.card_set)
+        self.supplies = {c: Supply(len(game.card_set), colour_rng(opts["seed"], c)) for c in COLOURS}
         lay_start(self.table, self.supplies, colour_rng(opts["seed"], "start"))
         self.hands = {c: self.supplies[c].draw(HAND_SIZE) for c in COLOURS}
         self._check_draws()  # a draw may hold on the signal already (a card set where nothing can follow)

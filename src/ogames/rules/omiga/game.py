@@ -172,7 +172,8 @@ class Omiga(Game):
         variant = self.options["variant"]
         key = "kids/turns" if variant == "kids" and self.options["pace"] == "turns" else variant
         module_name, class_name = _STATES[key].split(":")
-        return getattr(importlib.import_module(module_name), class_name)(self, players)
+        state_class: type[State] = getattr(importlib.import_module(module_name), class_name)
+        return state_class(self, players)
 
 
 def unplayable(card_set: CardSet, variant: str) -> str | None:

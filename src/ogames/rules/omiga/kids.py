@@ -27,10 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ogames.rules.omiga.deck import Supply
+from ogames.rules.omiga.game import Omiga
 from ogames.rules.omiga.realtime import DuelState
 from ogames.rules.omiga.table import KIDS_RULES, Table, far_edge
 from ogames.rules.omiga.turn_based import SIDES_CLOSED, TurnCardState, out_of_cards, supply_rng
-from ogames.rules.protocol import Game, Result
+from ogames.rules.protocol import Result
 from ogames.wording import say
 
 COLOURS = ("white", "black")
@@ -43,10 +44,10 @@ class KidsState(DuelState):
     rules = KIDS_RULES
     hand_size = 1
 
-    def __init__(self, game: Game, players: Sequence[str] | None = None):
+    def __init__(self, game: Omiga, players: Sequence[str] | None = None):
         super().__init__(game, players)
         opts = game.options
-        card_set = game.card_set  # type: ignore[attr-defined]
+        card_set = game.card_set
         self.table = Table(opts["width"], opts["height"], card_set)
         self.supplies = {c: Supply(len(card_set), supply_rng(opts["seed"], "kids", c)) for c in COLOURS}
         for colour in COLOURS:

@@ -29,13 +29,14 @@ import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.deck import Supply
+from ogames.rules.omiga.game import Omiga
 from ogames.rules.omiga.table import BASE_RULES, PlacementRules, Table
 from ogames.rules.protocol import Game, Result, State, check_move_text, check_time
 from ogames.wording import say
@@ -111,6 +112,7 @@ def parse_action(text: str, table: Table) -> Action:
 class RealtimeState(State):
     """Shared plumbing of the real-time modes; subclasses supply actors, hands and the rules."""
 
+    game: Omiga
     rules: PlacementRules = BASE_RULES
     mutable_fields: ClassVar[tuple[str, ...]] = ("rejected", "table")
     nested_fields: ClassVar[tuple[str, ...]] = ("hands", "supplies")
@@ -120,6 +122,7 @@ class RealtimeState(State):
         self.clock = 0.0  # time of the last accepted action (the signal is t = 0)
         self.rejected: list[dict[str, Any]] = []
         self.table: Table  # set by subclasses
+        self.supplies: dict[str, Supply]  # set by subclasses
         self.hands: dict[str, list[int]] = {}
 
     # ----- what subclasses provide ---------------------------------------------------------
@@ -289,12 +292,12 @@ class RealtimeState(State):
         """Not used in real time: `play` and `act` go through the actor (kept for the protocol)."""
         raise IllegalMove(move, say("say-who-acts", "in real time say who acts, e.g. 'black: place 3 h5'"))
 
-    def play(self, move: str, *, t: float | None = None) -> State:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """The protocol's play: `actor: action` (see the module doc)."""
         self.act(None, move, t)
         return self
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """A colour gives up (see State.resign); `undo` takes it back at once."""
         return self.keeping_undo(super().resign, colour, t=t)
 

@@ -35,9 +35,10 @@ import numpy as np
 
 from ogames.rules.omiga.base_variant import COLOURS, colour_rng, lay_start
 from ogames.rules.omiga.deck import HAND_SIZE, Supply
+from ogames.rules.omiga.game import Omiga
 from ogames.rules.omiga.realtime import Action, RealtimeState
 from ogames.rules.omiga.table import Table
-from ogames.rules.protocol import Game, Result
+from ogames.rules.protocol import Result
 from ogames.wording import say
 
 ACTORS = ("white1", "black1", "white2", "black2")
@@ -50,7 +51,7 @@ class TeamState(RealtimeState):
 
     mutable_fields = ("points", "round_log", "side_of_cell", "frozen", "round_points")
 
-    def __init__(self, game: Game, players: Sequence[str] | None = None):
+    def __init__(self, game: Omiga, players: Sequence[str] | None = None):
         super().__init__(game, players, seats=4)
         self.points = {c: 0 for c in COLOURS}
         self.round = 0
@@ -62,8 +63,8 @@ class TeamState(RealtimeState):
     def _new_round(self) -> None:
         opts = self.game.options
         self.round += 1
-        self.table = Table(opts["width"], opts["height"], self.game.card_set)  # type: ignore[attr-defined]
-        self.supplies = {c: Supply(len(self.game.card_set), colour_rng(opts["seed"], c, self.round)) for c in COLOURS}  # type: ignore[attr-defined]
+        self.table = Table(opts["width"], opts["height"], self.game.card_set)
+        self.supplies = {c: Supply(len(self.game.card_set), colour_rng(opts["seed"], c, self.round)) for c in COLOURS}
         lay_start(self.table, self.supplies, colour_rng(opts["seed"], "start", self.round))
         self.start_col = self.table.position(self.table.centre())[0]
         self.side_of_cell: dict[int, str] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import Face
@@ -94,11 +94,11 @@ class TurnCardState(State):
         moves = [f"place {self.table.label(c)}" + ("" if f == printed else " turned") for c, f in self.placements(colour)]
         return moves or ["discard"]
 
-    def play(self, move: str, *, t: float | None = None) -> State:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """Make a move (see State.play); `undo` takes it back at once."""
         return self.keeping_undo(super().play, move, t=t)
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """A colour gives up (see State.resign); `undo` takes it back at once."""
         return self.keeping_undo(super().resign, colour, t=t)
 

@@ -3,9 +3,11 @@ beside them, for any position of a game.
 
 Every view the server sends carries `board` (see `board_part`): the position drawn as SVG by
 `ogames.draw.board_svg` — every cell a `<g data-cell="LABEL">`, stones as shapes of their colour,
-the last move, Onyx's captures and the winning group marked — and the facts shown next to it:
-the cells to outline as the win, the last move's captures, Omega's group sizes and scores,
-Omny's star count of the largest region. What stays the same for a whole game (where each cell's
+the last move, Onyx's captures and the winning group marked — and the facts shown next to it, as
+the rules work them out (`facts()` of the board games' contract, `ogames.rules.protocol`): the
+cells to outline as the win, the last move's captures, Omega's group sizes and which stone of the
+turn is next, Omny's komi and each colour's star count of the largest region, Onyx's captures so
+far. What stays the same for a whole game (where each cell's
 stone goes, a ghost stone per colour for the hover preview, each colour's small stone picture) is
 sent once with the page (`board_setup`). The page never decides legality: it previews only the
 moves the view lists as legal.
@@ -28,9 +30,7 @@ from ogames.draw.boards import Marks, cell_marks, describe_cell, highlight_svg, 
 from ogames.draw.markup import num
 from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
-from ogames.kernels.flood import components
-from ogames.rules.protocol import State
-from ogames.rules.stones import EMPTY, StoneState
+from ogames.rules.protocol import State, is_board_state
 from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
@@ -39,7 +39,7 @@ from ogames.web.messages import speaker, word
 
 def board_of(state: State) -> Board | None:
     """The board a stone game is played on (None for a game without one)."""
-    return getattr(state, "board", None)
+    return state.board if is_board_state(state) else None
 
 
 def board_svg(state: State, language: str = ENGLISH) -> str:
@@ -117,11 +117,11 @@ def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
 
 
 def stones_by_label(state: State, labels: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """The stone on each occupied cell, by label: read from the array of a `StoneState` (every
-    label's stone_at would parse each label again), else cell by cell."""
-    if isinstance(state, StoneState):
+    """The stone on each occupied cell, by label: read from a board state's array (every label's
+    stone_at would parse each label again), else cell by cell."""
+    if is_board_state(state):
         colours, cells = state.game.colours, state.stones
-        return {labels[cell]: colours[cells[cell] - 1] for cell in np.flatnonzero(cells != EMPTY).tolist()}
+        return {labels[cell]: colours[cells[cell] - 1] for cell in np.flatnonzero(cells).tolist()}
     return {label: colour for label in labels if (colour := state.stone_at(label)) is not None}
 
 
@@ -139,100 +139,36 @@ _parts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[s
 
 
 def _board_part(state: State, language: str) -> dict[str, Any]:
-    winning = winning_cells(state)
-    return {"svg": draw_board(state, highlight=winning, speak=speaker(language)), **board_facts(state)}
+    if not is_board_state(state):
+        return {}
+    return {"svg": draw_board(state, highlight=state.winning_cells(), speak=speaker(language)), **board_facts(state)}
 
 
 def board_facts(state: State, legal: list[str] | None = None) -> dict[str, Any]:
-    """The facts shown beside the board (the same in every language): the cells to outline as the
-    win, the last move's captures, Omega's group sizes and the stone being placed, Omny's regions,
-    Onyx's captures so far and its open midpoints (of the `legal` cells, if given)."""
-    winning = winning_cells(state)
-    board = board_of(state)
-    assert board is not None
-    part: dict[str, Any] = {
-        "winning": winning,
-        "captures": list(getattr(state, "last_captures", []) or []),
-        # What a page puts on the board it has drawn once: the stones with the last move's dot,
-        # and the winning group's outline (drawn here, by ogames.draw).
-        "marked": [board.labels[c] for c in sorted(last_move_cells(state)) if state.stone_at(board.labels[c]) is not None],
-        "outline": highlight_svg(board, frozenset(board.index(label) for label in winning)) if winning else "",
-    }
-    game = state.game.name
-    if game == "omega":
-        part["groups"] = {colour: state.group_sizes(colour) for colour in state.game.colours}  # type: ignore[attr-defined]
-        part["placing"] = _omega_turn(state)
-    elif game == "omny":
-        part["regions"] = omny_regions(state)
-    elif game == "onyx":
-        part["captured"] = dict(getattr(state, "captured", {}))
-        if legal is not None:
-            part["open"] = [cell for cell in legal if cell.endswith("*")]
+    """The facts shown beside the board (the same in every language): the rules' own (`facts()` of
+    the board games' contract: the cells to outline as the win, the last move's captures, Omega's
+    group sizes and the stone being placed, Omny's komi and regions, Onyx's captures so far), what
+    a page puts on the board it has drawn once (the last move's stones, the winning outline), and
+    Onyx's open midpoints (of the `legal` cells, if given)."""
+    if not is_board_state(state):
+        return {}
+    facts = state.facts()
+    board = state.board
+    part = facts.jsonable()
+    # What a page puts on the board it has drawn once: the stones with the last move's dot,
+    # and the winning group's outline (drawn here, by ogames.draw).
+    part["marked"] = [board.labels[c] for c in sorted(last_move_cells(state)) if state.stones[c] != 0]
+    part["outline"] = highlight_svg(board, frozenset(board.index(label) for label in facts.winning)) if facts.winning else ""
+    if legal is not None and "midpoints" in board.cell_sets:  # Onyx: which midpoints are open now
+        part["open"] = [cell for cell in legal if cell.endswith("*")]
     return part
 
 
 def winning_cells(state: State) -> list[str]:
-    """The cells to outline at the end: the winning group (Omny, Odd-Y), the group of the stone that
-    connected the sides (Onyx), the winner's stones (Omega); none after a resignation or a draw."""
-    result = state.result
-    if result is None or result.winner == "draw" or not state.history or state.history[-1].get("move") == "resign":
-        return []
-    kept = getattr(state, "winning_group", None)
-    if kept:
-        return [str(label) for label in kept]
-    board = board_of(state)
-    if board is None:
-        return []
-    if state.game.name == "omega":
-        return [label for label in board.labels if state.stone_at(label) == result.winner]
-    last = str(state.history[-1].get("move", ""))
-    if board.has(last) and state.stone_at(last) == result.winner:
-        return sorted(board.labels[c] for c in _group(state, board, board.index(last)))
-    return []
-
-
-def _group(state: State, board: Board, cell: int) -> set[int]:
-    """The cells of the group (same colour, linked) holding a cell."""
-    colour = state.stone_at(board.labels[cell])
-    seen, todo = {cell}, [cell]
-    while todo:
-        for other in board.neighbours[todo.pop()]:
-            if other not in seen and state.stone_at(board.labels[other]) == colour:
-                seen.add(other)
-                todo.append(other)
-    return seen
-
-
-def omny_regions(state: State) -> list[dict[str, Any]]:
-    """Per colour, how near it is to winning: the fewest star cells that the largest region of any of
-    its groups holds (`best`; None without stones) and the most a region may hold for a win
-    (`limit`). Empty while komi is still to be chosen."""
-    if getattr(state, "twice_komi", 1) is None:
-        return []
-    board = board_of(state)
-    assert board is not None
-    game: Any = state.game
-    stones: np.ndarray = state.stones  # type: ignore[attr-defined]
-    table, stars = board.neighbour_table, game.star_mask.astype(np.int64)
-    groups = np.empty(len(board), dtype=np.int32)
-    regions = np.empty(len(board), dtype=np.int32)
-    out = []
-    for turn, colour in enumerate(game.colours):
-        best: int | None = None
-        for group in range(components(stones != turn + 1, table, groups)):
-            count = components(groups == group, table, regions)
-            largest = int(np.bincount(regions[regions >= 0], weights=stars[regions >= 0], minlength=count).max(initial=0))
-            best = largest if best is None else min(best, largest)
-        limit = state.bound(turn) // 2  # type: ignore[attr-defined]
-        out.append({"colour": colour, "best": best, "limit": limit, "stars": game.total_stars})
-    return out
-
-
-def _omega_turn(state: State) -> dict[str, Any] | None:
-    """Which stone of the turn is being placed (Omega places one of each colour per turn)."""
-    if state.is_over:
-        return None
-    return {"index": int(state.stone_index) + 1, "of": int(state.p)}  # type: ignore[attr-defined]
+    """The cells to outline at the end, as the rules say (`BoardState.winning_cells`): the winning
+    group (Omny, Odd-Y), the group of the stone that connected the sides (Onyx), the winner's stones
+    (Omega); none after a resignation or a draw, and none in a game without a board."""
+    return state.winning_cells() if is_board_state(state) else []
 
 
 def move_list(state: State) -> list[dict[str, Any]]:
@@ -312,7 +248,6 @@ __all__ = [
     "board_setup",
     "board_svg",
     "move_list",
-    "omny_regions",
     "position_state",
     "position_view",
     "winning_cells",

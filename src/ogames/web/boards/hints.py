@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ogames.rules.protocol import State
+from ogames.rules.protocol import State, is_board_state
 
 Key = tuple[Any, ...]
 
@@ -41,8 +41,7 @@ def position_key(state: State) -> Key:
     """What makes a board position the same as another: the game, the board's cells (not the
     options that made them: a custom board may copy another), the colour to move, who owns each
     colour (a swap changes it) and the stones on the board."""
-    board = getattr(state, "board", None)
-    labels = board.labels if board is not None else ()
+    labels = state.board.labels if is_board_state(state) else ()
     stones = tuple((label, colour) for label in labels if (colour := state.stone_at(label)) is not None)
     cells = hash(frozenset(labels))  # equal boards hash alike; a rare clash only refuses an analysis
     return (state.game.name, cells, None if state.is_over else state.to_move, tuple(sorted(state.owner.items())), stones)

@@ -13,7 +13,8 @@ from typing import Any
 import ogames
 from ogames.draw import board_svg
 from ogames.errors import BadRecord, OgamesError
-from ogames.rules.protocol import TURN_BASED, State
+from ogames.rules.omiga.contract import is_table_state
+from ogames.rules.protocol import TURN_BASED, State, is_board_state
 from ogames.web.core.common import Refusal
 from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
@@ -94,8 +95,11 @@ def analysable(state: State) -> None:
 
 def move_cells(state: State, move: str) -> list[str]:
     """The board cells a move names (`c3`; Omega `c3 d4`; Omiga `place … at c3`)."""
-    board = getattr(state, "board", None) or getattr(getattr(state, "table", None), "board", None)
-    if board is None:
+    if is_board_state(state):
+        board = state.board
+    elif is_table_state(state):
+        board = state.table.board
+    else:
         return []
     words = move.replace(":", " ").replace(",", " ").split()
     return [word for word in words if board.has(word)]

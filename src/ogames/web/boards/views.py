@@ -76,6 +76,7 @@ class BoardView(Declared):
     outline: str  # the winning outline's SVG (drawn alone), or empty
     groups: dict[str, list[int]] | None = None  # Omega
     placing: PlacingView | None = None  # Omega
+    komi: int | float | None = None  # Omny: the komi in force (None while Black has yet to choose it)
     regions: list[RegionView] | None = None  # Omny
     captured: dict[str, int] | None = None  # Onyx
     open: list[str] | None = None  # Onyx's open midpoints

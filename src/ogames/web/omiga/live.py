@@ -214,8 +214,9 @@ class OmigaHub(Announcer[LiveTable]):
 
     async def _settle(self, live: LiveTable) -> None:
         """What a table needs before play: the zen verdict (in a thread: the solver may take a moment)."""
-        if is_zen(live.state):
-            form = live.state.form.key  # type: ignore[attr-defined]
+        state = live.state
+        if is_zen(state):
+            form = state.form.key
             live.zen_verdict = await asyncio.to_thread(ai.form_verdict, form)
 
     def _warm(self, live: LiveTable) -> None:
@@ -316,7 +317,8 @@ class OmigaHub(Announcer[LiveTable]):
                 return _verdict(action, over, "over")
             if not live.started:
                 return _verdict(action, say("wait-signal", "wait for the signal: the game has not started yet"), "early")
-            when = max(live.clock() if live.origin is None else arrived - live.origin, float(getattr(state, "clock", 0.0) or 0.0))
+            latest = state.clock if isinstance(state, RealtimeState) else 0.0  # the last accepted action's time
+            when = max(live.clock() if live.origin is None else arrived - live.origin, latest)
             trial = state.clone()
             try:
                 made = self._rules(trial, seat, action, when)

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web.core.common import Outbox
 from ogames.web.core.store import seat_of_token
@@ -62,7 +63,8 @@ class LiveTable:
 
     def clock(self) -> float:
         """Game time now (seconds since the signal, never before the last accepted action)."""
-        base = float(getattr(self.state, "clock", 0.0) or 0.0)
+        state = self.state
+        base = state.clock if isinstance(state, RealtimeState) else 0.0
         if self.origin is None:
             return base
         return max(base, time.monotonic() - self.origin)
@@ -80,7 +82,7 @@ class LiveTable:
             return None
         from ogames.players.omiga.zen_greedy import greedy_move
 
-        return greedy_move(self.state)  # type: ignore[arg-type]
+        return greedy_move(self.state)
 
     def view(self, language: str = ENGLISH) -> dict[str, Any]:
         """What every watcher sees now, in a language (the JSON API's: English)."""

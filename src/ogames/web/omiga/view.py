@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing_extensions import TypeIs
+
 from ogames.draw import board_svg, card_svg, form_svg
 from ogames.draw.cards import card_words
 from ogames.rules.omiga.realtime import RealtimeState
+from ogames.rules.omiga.teams import TeamState
+from ogames.rules.omiga.turn_based import TurnCardState
+from ogames.rules.omiga.zen.state import ZenState
 from ogames.rules.protocol import State
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
@@ -34,9 +39,23 @@ def is_realtime(state: State) -> bool:
     return isinstance(state, RealtimeState)
 
 
-def is_zen(state: State) -> bool:
+def is_zen(state: State) -> TypeIs[ZenState]:
     """Whether the state is a zen game (one player building a form)."""
-    return state.game.options.get("variant") == "zen"
+    return isinstance(state, ZenState)
+
+
+def card_state(state: State) -> RealtimeState | TurnCardState | ZenState:
+    """An Omiga state as its mode's type: real time, in turns (toddler, kids in turns) or zen."""
+    if isinstance(state, RealtimeState | TurnCardState | ZenState):
+        return state
+    raise TypeError(f"{state.game.title} is not Omiga")
+
+
+def dealt(state: State) -> RealtimeState | TurnCardState:
+    """An Omiga state whose seats hold hands of their own (every mode but zen)."""
+    if isinstance(state, RealtimeState | TurnCardState):
+        return state
+    raise TypeError(f"{state.game.title} {state.game.options.get('variant')} deals no hands by seat")
 
 
 def actor_of(state: State, seat: int) -> str:
@@ -44,7 +63,7 @@ def actor_of(state: State, seat: int) -> str:
     if isinstance(state, RealtimeState):
         return state.actors[seat]
     if is_zen(state):
-        return str(getattr(state, "solo", "white"))
+        return state.solo
     return str(state.game.colours[seat])
 
 
@@ -79,16 +98,16 @@ def seat_count(state: State) -> int:
 def _hand(state: State, seat: int) -> list[tuple[str, int]]:
     """(owner colour, design) of each card a seat holds."""
     if is_zen(state):
-        return list(state.hand)  # type: ignore[attr-defined]
+        return list(state.hand)
     colour = colour_of(state, seat)
     assert colour is not None
-    hands = state.hands  # type: ignore[attr-defined]
+    hands = dealt(state).hands
     return [(colour, design) for design in hands[actor_of(state, seat)]]
 
 
 def _supplies(state: State, seat: int) -> dict[str, dict[str, int]]:
     """Deck and discard pile sizes of the colours a seat draws from."""
-    supplies = getattr(state, "supplies", {})
+    supplies = card_state(state).supplies
     colours = [str(c) for c in supplies] if is_zen(state) else [str(colour_of(state, seat))]
     return {c: {"deck": len(supplies[c].cards), "discards": len(supplies[c].discards)} for c in colours if c in supplies}
 
@@ -132,7 +151,7 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
 def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> dict[str, Any]:
     """One seat: who plays it, its hand with drawings (titled in `language`) and spots, its supplies and actions."""
     spots, actions = _spots(state, seat, started)
-    designs = state.table.card_set.designs  # type: ignore[attr-defined]
+    designs = card_state(state).table.card_set.designs
     speak = speaker(language)
     hand = []
     for index, (owner, design) in enumerate(_hand(state, seat)):
@@ -175,7 +194,7 @@ def hint_view(state: State, hint: str | None) -> dict[str, Any] | None:
 
 def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, language: str) -> str | None:
     """A card as laid (turned or not), drawn as the hands are; None when the entry does not say which."""
-    designs = state.table.card_set.designs  # type: ignore[attr-defined]
+    designs = card_state(state).table.card_set.designs
     if colour is None or not isinstance(design, int) or not 0 <= design < len(designs):
         return None
     face = designs[design].turned() if turned else designs[design]
@@ -198,12 +217,12 @@ def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLI
             design, cell, colour = int(words[1]), words[2], state.colour_of(str(by))
         elif is_zen(state):  # place HAND-POSITION CELL [turned]: the card's colour is the cell's
             cell = words[2]
-            colour = state.table.owner_at(state.table.cell(cell))  # type: ignore[attr-defined]
+            colour = state.table.owner_at(state.table.cell(cell))
         else:  # place CELL [turned], by a colour
             cell, colour = words[1], by
-    elif kind == "start":  # zen: start COLOUR [turned]
+    elif kind == "start" and is_zen(state):  # zen: start COLOUR [turned]
         colour = words[1]
-        cell = state.table.label(state.start_cell)  # type: ignore[attr-defined]
+        cell = state.table.label(state.start_cell)
     elif kind == "discard" and not isinstance(state, RealtimeState):  # kids in turns: the one card
         colour = by
     elif kind == "draw":
@@ -218,8 +237,10 @@ def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLI
 def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> dict[str, Any]:
     """The form beside the table (`name`: as the page names it), the solver's verdict and a hint,
     in `language`."""
-    form = state.form  # type: ignore[attr-defined]
-    placed = len(state.layout)  # type: ignore[attr-defined]
+    if not is_zen(state):
+        raise TypeError(f"{state.game.title} {state.game.options.get('variant')} builds no form")
+    form = state.form
+    placed = len(state.layout)
     return {
         "form": form.key,
         "english": form.english,
@@ -240,7 +261,7 @@ def last_cell(state: State) -> str | None:
     if not state.history:
         return None
     for token in str(state.history[-1].get("move", "")).split():
-        if token[0].isalpha() and token[-1].isdigit() and state.table.board.has(token):  # type: ignore[attr-defined]
+        if token[0].isalpha() and token[-1].isdigit() and card_state(state).table.board.has(token):
             return token
     return None
 
@@ -277,7 +298,7 @@ def table_view(live: Any, clock: float, signal_in: float | None, language: str =
         "moves": moves,
         "count": state.ply,
         "scores": _plain(state.scores),
-        "round": getattr(state, "round", None),
+        "round": state.round if isinstance(state, TeamState) else None,
         "target": options.get("target"),
         "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
                                                "text": word(result.describe(), language)},

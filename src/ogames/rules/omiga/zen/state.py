@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face
@@ -132,11 +132,11 @@ class ZenState(State):
         return [*moves, "end"]
 
     # ----- making moves ------------------------------------------------------------------
-    def play(self, move: str, *, t: float | None = None) -> State:
+    def play(self, move: str, *, t: float | None = None) -> Self:
         """Make a move (see State.play); `undo` takes it back at once."""
         return self.keeping_undo(super().play, move, t=t)
 
-    def resign(self, colour: str | None = None, *, t: float | None = None) -> State:
+    def resign(self, colour: str | None = None, *, t: float | None = None) -> Self:
         """Give up (see State.resign); `undo` takes it back at once."""
         return self.keeping_undo(super().resign, colour, t=t)
 
