@@ -117,8 +117,8 @@ window.OgamesBoard = (function () {
         }
         if (colour) cell.dataset.stone = colour; else delete cell.dataset.stone;
         const title = cell.querySelector(":scope > title");
-        const words = (setup.titles || {})[colour + (cell.dataset.star ? "*" : "")];
-        if (title && words) title.textContent = words.replace("{label}", label);
+        const title_text = (setup.titles || {})[colour + (cell.dataset.star ? "*" : "")];
+        if (title && title_text) title.textContent = title_text.replace("{label}", label);
         cell.dataset.painted = content;
       }
       if (cell.classList.contains("midpoint")) {
