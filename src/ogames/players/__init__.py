@@ -218,7 +218,9 @@ def make_player(kind: str, **kw: Any) -> BasePlayer:
     ignored, so that a face may pass `think` and `seed` to every kind."""
     name, _ = parse_spec(kind)
     accepted = _SETTINGS.get(name, {})
-    return player(kind, **{k: v for k, v in kw.items() if k in accepted})
+    # `player` is typed Any because it also builds Omiga's real-time bots; the kinds here are turn-based.
+    made: BasePlayer = player(kind, **{k: v for k, v in kw.items() if k in accepted})
+    return made
 
 
 __all__ = [

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 
 from ogames.players.omiga import racer, rollout
+from ogames.players.omiga.racer import Placements
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.table import PlacementRules
 
@@ -143,7 +144,7 @@ def potential_wins(state: RealtimeState, colour: str) -> set[int]:
     return {cell for cell in cells if any(table.fits(cell, f) for f in every_face)}
 
 
-def greedy_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
+def greedy_choice(state: RealtimeState, actor: str, options: Placements, rng: random.Random) -> str:
     """The one-ply racer (the racer before the look-ahead): win, block, advance safely, or discard."""
     if not options:
         return "discard"

@@ -32,10 +32,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ogames.players.omiga.threat_kernels import race, two_ply
+from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.table import deck_arrays, face_codes
 
 if TYPE_CHECKING:
+    from ogames.kernels.omiga import TableArrays
     from ogames.rules.omiga.realtime import RealtimeState
+    from ogames.rules.omiga.table import Table
+
+Placements = list[tuple[int, int, Face]]  # (design, cell, face), as `RealtimeState.placements` lists them
 
 # Weights of the look-ahead (in "one win" units of about 100).
 DEADLY = 100.0  # a foe win that survives my move
@@ -77,7 +82,7 @@ def hand_weights(n: int, hand: list[int], drawn: list[int]) -> np.ndarray:
     return weights
 
 
-def _move_row(table, cell: int, face) -> tuple[int, int, int, int, int]:
+def _move_row(table: Table, cell: int, face: Face) -> tuple[int, int, int, int, int]:
     return (cell, *face_codes(face))
 
 
@@ -87,7 +92,7 @@ def opponents(state: RealtimeState, actor: str) -> list[str]:
     return [a for a in state.actors if state.colour_of(a) != colour]
 
 
-def racer_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
+def racer_choice(state: RealtimeState, actor: str, options: Placements, rng: random.Random) -> str:
     """The racer's action: a win now, else the placement (or discard) with the best two-ply score."""
     colour = state.colour_of(actor)
     for design, cell, face in options:
@@ -102,7 +107,7 @@ def racer_choice(state: RealtimeState, actor: str, options: list, rng: random.Ra
     return state.action_text(*options[best])
 
 
-def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Random) -> dict[str, np.ndarray]:
+def racer_scores(state: RealtimeState, actor: str, options: Placements, rng: random.Random) -> dict[str, np.ndarray]:
     """The look-ahead's terms for each placement in `options` and, last, the discard (see the module doc)."""
     table, colour = state.table, state.colour_of(actor)
     foes = opponents(state, actor)
@@ -145,7 +150,7 @@ def racer_scores(state: RealtimeState, actor: str, options: list, rng: random.Ra
     after = arrays._replace(owner=table.owner.copy())
     owner, dist = after.owner, np.zeros(table.width * table.height, dtype=np.int64)
 
-    def reach(t) -> float:
+    def reach(t: TableArrays) -> float:
         mine = race(t, me, RACE_DEPTH, RACE_DECAY, dist)
         theirs = race(t, foe, RACE_DEPTH, RACE_DECAY, dist)
         return RACE_MINE * mine - RACE_FOE * theirs
@@ -202,7 +207,7 @@ def placements_to_go(owner: Sequence[int], width: int, height: int, me: int, far
     return n
 
 
-def kids_scores(state: RealtimeState, actor: str, options: list, rng: random.Random) -> np.ndarray:
+def kids_scores(state: RealtimeState, actor: str, options: Placements, rng: random.Random) -> np.ndarray:
     """A score for each placement in `options` (kids): foe wins it opens, the race, progress."""
     table, colour = state.table, state.colour_of(actor)
     foe_actor = opponents(state, actor)[0]
@@ -226,7 +231,7 @@ def kids_scores(state: RealtimeState, actor: str, options: list, rng: random.Ran
     return scores
 
 
-def kids_choice(state: RealtimeState, actor: str, options: list, rng: random.Random) -> str:
+def kids_choice(state: RealtimeState, actor: str, options: Placements, rng: random.Random) -> str:
     """The racer in kids: a win now, else the placement with the best race score, else the discard
     (allowed only when the card fits nowhere, which is when `options` is empty)."""
     colour = state.colour_of(actor)

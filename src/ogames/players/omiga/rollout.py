@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ogames.players.omiga.racer import is_kids, racer_choice, racer_scores, unseen
+from ogames.players.omiga.racer import Placements, is_kids, racer_choice, racer_scores, unseen
 from ogames.players.omiga.rollout_kernels import RolloutPlan, SideArrays, rollouts
 from ogames.rules.omiga.table import deck_arrays, face_codes
 
@@ -42,7 +42,7 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 
 
-def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
+def rollout_values(state: RealtimeState, actor: str, options: Placements, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
                    reaction: float = 1.0, jitter: float = 0.2) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The candidates (indices into `options`, len(options) meaning the discard), their (wins, losses, draws), racer scores."""
     table, colour = state.table, state.colour_of(actor)
@@ -83,7 +83,7 @@ def rollout_values(state: RealtimeState, actor: str, options: list, rng: random.
     return candidates, out, score[candidates]
 
 
-def rollout_choice(state: RealtimeState, actor: str, options: list, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
+def rollout_choice(state: RealtimeState, actor: str, options: Placements, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
                    reaction: float = 1.0, jitter: float = 0.2) -> str:
     """The rollout bot's action: a win now, else the candidate with the best Monte-Carlo result."""
     colour = state.colour_of(actor)

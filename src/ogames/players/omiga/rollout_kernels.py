@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ogames.kernels import leaf
 from ogames.kernels.omiga import (
     FIT_ALL,
     DeckArrays,
@@ -39,7 +40,6 @@ from ogames.kernels.omiga import (
     fits_reference,
     legal_cell,
     legal_cell_reference,
-    njit_noalloc,
     sides_closed,
     sides_closed_reference,
     win_cell,
@@ -75,26 +75,30 @@ class RolloutPlan(NamedTuple):
 
 
 # ----- the numba kernel ----------------------------------------------------------------------
-@njit_noalloc
-def _next(rs, bits):  # pragma: no cover - compiled
+@leaf
+def _next(rs: np.ndarray, bits: int) -> int:  # pragma: no cover - compiled
     # int64 products wrap; the low 48 bits are the same as Python's exact product masked.
-    rs[0] = (rs[0] * _MUL + _ADD) & MASK48
-    return rs[0] >> (48 - bits)
+    state: int = (rs[0] * _MUL + _ADD) & MASK48
+    rs[0] = state
+    return state >> (48 - bits)
 
 
-@njit_noalloc
-def _below(rs, n):  # pragma: no cover - compiled
+@leaf
+def _below(rs: np.ndarray, n: int) -> int:  # pragma: no cover - compiled
     return (_next(rs, 31) * n) >> 31
 
 
-@njit_noalloc
-def _delay(rs, reaction, jitter):  # pragma: no cover - compiled
+@leaf
+def _delay(rs: np.ndarray, reaction: float, jitter: float) -> float:  # pragma: no cover - compiled
     u = _next(rs, 24) / 16777216.0
     return reaction * (1.0 + jitter * (2.0 * u - 1.0))
 
 
-@njit_noalloc
-def _decide(t, designs, side, hands, policy, rs, opts, act):  # pragma: no cover - compiled
+@leaf
+def _decide(  # pragma: no cover - compiled
+    t: TableArrays, designs: DeckArrays, side: int, hands: np.ndarray, policy: int, rs: np.ndarray, opts: np.ndarray,
+    act: np.ndarray,
+) -> None:
     """Write side's next action into act[side]: (design, cell, left, right, top, bottom)."""
     foe = 1 - side
     count = 0
@@ -156,8 +160,10 @@ def _decide(t, designs, side, hands, policy, rs, opts, act):  # pragma: no cover
         act[side, 2 + z] = designs.faces[d, opts[q, 1], z]
 
 
-@njit_noalloc
-def _draw(side, hands, deck, n_deck, disc, n_disc):  # pragma: no cover - compiled
+@leaf
+def _draw(  # pragma: no cover - compiled
+    side: int, hands: np.ndarray, deck: np.ndarray, n_deck: np.ndarray, disc: np.ndarray, n_disc: np.ndarray
+) -> None:
     for h in range(3):
         if n_deck[side] == 0:
             if n_disc[side] == 0:
@@ -172,8 +178,11 @@ def _draw(side, hands, deck, n_deck, disc, n_disc):  # pragma: no cover - compil
         hands[side, h] = deck[side, n_deck[side]]
 
 
-@njit_noalloc
-def _step(t, side, hands, deck, n_deck, disc, n_disc, act):  # pragma: no cover - compiled
+@leaf
+def _step(  # pragma: no cover - compiled
+    t: TableArrays, side: int, hands: np.ndarray, deck: np.ndarray, n_deck: np.ndarray, disc: np.ndarray,
+    n_disc: np.ndarray, act: np.ndarray,
+) -> int:
     """Apply side's landing action; return 1 if it wins, 0 otherwise."""
     cell = act[side, 1]
     if cell == WAIT:
@@ -276,6 +285,11 @@ def rollouts(
 
 
 # ----- the plain-Python reference (the tests' yardstick) ----------------------------------------
+_Face = tuple[int, ...]  # (left, right, top, bottom) codes
+_Placement = tuple[int, int, _Face]  # (design, cell, face)
+_Action = _Placement | tuple[str]  # a card laid, or ("discard",) or ("wait",)
+
+
 class _Rng:
     """The same 48-bit generator in Python integers."""
 
@@ -295,18 +309,19 @@ class _Rng:
 
 
 def rollouts_reference(
-    t: TableArrays, designs: DeckArrays, sides: SideArrays, me: int, cands, plan: RolloutPlan
+    t: TableArrays, designs: DeckArrays, sides: SideArrays, me: int, cands: np.ndarray, plan: RolloutPlan
 ) -> np.ndarray:
     """The same as `rollouts` with lists, through the reference predicates; returns the (k, 3) counts."""
     foe = 1 - me
     n = t.width * t.height
     jitter, policy = plan.jitter, plan.policy
 
-    def faces(d: int):
+    def faces(d: int) -> list[_Face]:
         return [tuple(int(x) for x in designs.faces[d][k]) for k in range(designs.n_faces[d])]
 
-    def decide(w: TableArrays, side: int, hands: list, rng: _Rng):
-        options, blocking = [], []
+    def decide(w: TableArrays, side: int, hands: list[list[int]], rng: _Rng) -> _Action:
+        options: list[_Placement] = []
+        blocking: list[_Placement] = []
         for cell in range(n):
             if not legal_cell_reference(w, cell, side, True, True, False):
                 continue
@@ -322,7 +337,7 @@ def rollouts_reference(
         pool = blocking or options
         return pool[rng.below(len(pool))]
 
-    def draw(side: int, hands: list, decks: list, piles: list) -> None:
+    def draw(side: int, hands: list[list[int]], decks: list[list[int]], piles: list[list[int]]) -> None:
         while len(hands[side]) < 3:
             if not decks[side]:
                 if not piles[side]:
@@ -336,7 +351,8 @@ def rollouts_reference(
             rng = _Rng(((plan.seed + r * 7919) ^ _MUL) & MASK48)
             w = t.copy()
             held = [[int(d) for d in sides.hands[s] if d >= 0] for s in range(2)]
-            decks, piles = [], []
+            decks: list[list[int]] = []
+            piles: list[list[int]] = []
             for s in range(2):
                 deck = [int(d) for d in sides.unseen[s][: sides.n_unseen[s]]]
                 for q in range(len(deck) - 1, 0, -1):
@@ -344,7 +360,7 @@ def rollouts_reference(
                     deck[q], deck[z] = deck[z], deck[q]
                 decks.append(deck)
                 piles.append([int(d) for d in sides.discards[s][: sides.n_disc[s]]])
-            acts: dict[int, tuple] = {foe: decide(w, foe, held, rng)}
+            acts: dict[int, _Action] = {foe: decide(w, foe, held, rng)}
             t_next = {foe: rng.next(24) / 16777216.0 * rng.delay(sides.reaction[foe], jitter)}
             design, cell = int(cand[0]), int(cand[1])
             acts[me] = ("discard",) if cell < 0 else (design, cell, tuple(int(x) for x in cand[2:]))
@@ -353,11 +369,7 @@ def rollouts_reference(
             for _ in range(plan.horizon):
                 side = me if t_next[me] < t_next[foe] else foe
                 action = acts[side]
-                if action[0] == "discard":
-                    piles[side] += held[side]
-                    held[side] = []
-                    draw(side, held, decks, piles)
-                elif action[0] != "wait":
+                if len(action) == 3:  # a card laid: (design, cell, face)
                     d, c, f = action
                     if w.owner[c] < 0 and fits_reference(w, c, side, f, FIT_ALL):
                         w.owner[c], w.hues[c], w.seams[c] = side, f[:2], f[2:]
@@ -367,6 +379,10 @@ def rollouts_reference(
                         if wins_at_reference(w, c, side):
                             winner = side
                             break
+                elif action == ("discard",):
+                    piles[side] += held[side]
+                    held[side] = []
+                    draw(side, held, decks, piles)
                 if sides_closed_reference(w, 2):
                     break
                 acts[side] = decide(w, side, held, rng)

@@ -17,16 +17,18 @@ waits for a draw counts what the caller gives the unseen designs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
+from ogames.kernels import leaf
 from ogames.kernels.omiga import (
     FIT_ALL,
     DeckArrays,
     TableArrays,
     fits,
     fits_reference,
-    njit_noalloc,
     touches_opponent,
     touches_opponent_reference,
     win_cell,
@@ -36,8 +38,10 @@ from ogames.kernels.omiga import (
 )
 
 
-@njit_noalloc
-def _cell_weight(t, designs, cell, me, weights) -> float:  # pragma: no cover - compiled
+@leaf
+def _cell_weight(  # pragma: no cover - compiled
+    t: TableArrays, designs: DeckArrays, cell: int, me: int, weights: np.ndarray
+) -> float:
     best = 0.0
     for d in range(weights.shape[0]):
         if weights[d] <= best:
@@ -49,7 +53,7 @@ def _cell_weight(t, designs, cell, me, weights) -> float:  # pragma: no cover - 
     return best
 
 
-@njit_noalloc
+@leaf
 def win_weights(t: TableArrays, designs: DeckArrays, me: int, weights: np.ndarray, out: np.ndarray) -> float:
     """Write each cell's win weight for `me` into `out` (0 where it is no win cell); return their sum."""
     total = 0.0
@@ -62,8 +66,8 @@ def win_weights(t: TableArrays, designs: DeckArrays, me: int, weights: np.ndarra
     return total
 
 
-@njit_noalloc
-def _total(t, designs, me, weights) -> float:  # pragma: no cover - compiled
+@leaf
+def _total(t: TableArrays, designs: DeckArrays, me: int, weights: np.ndarray) -> float:  # pragma: no cover - compiled
     total = 0.0
     for cell in range(t.width * t.height):
         if win_cell(t, cell, me):
@@ -71,8 +75,8 @@ def _total(t, designs, me, weights) -> float:  # pragma: no cover - compiled
     return total
 
 
-@njit_noalloc
-def _lay(t, move, who) -> None:  # pragma: no cover - compiled
+@leaf
+def _lay(t: TableArrays, move: np.ndarray, who: int) -> None:  # pragma: no cover - compiled
     cell = move[0]
     t.owner[cell] = who
     t.hues[cell, 0] = move[1]
@@ -199,7 +203,7 @@ def race(t: TableArrays, me: int, depth: int, decay: float, dist: np.ndarray) ->
 
 
 # ----- plain-Python references (the tests' yardstick) -------------------------------------------
-def win_weights_reference(t: TableArrays, designs: DeckArrays, me: int, weights) -> tuple[list[float], float]:
+def win_weights_reference(t: TableArrays, designs: DeckArrays, me: int, weights: np.ndarray) -> tuple[list[float], float]:
     """The same as `win_weights` through the reference predicates, returning (per-cell list, sum)."""
     cells = []
     for cell in range(t.width * t.height):
@@ -213,12 +217,13 @@ def win_weights_reference(t: TableArrays, designs: DeckArrays, me: int, weights)
 
 
 def two_ply_reference(
-    t: TableArrays, designs: DeckArrays, me: int, foe: int, my_moves, my_weights, foe_moves, foe_weights
+    t: TableArrays, designs: DeckArrays, me: int, foe: int, my_moves: Sequence[Sequence[int]], my_weights: np.ndarray,
+    foe_moves: Sequence[Sequence[int]], foe_weights: np.ndarray,
 ) -> np.ndarray:
     """The same as `two_ply` through copies of the table and `win_weights_reference`; returns the array."""
     out = np.zeros((len(my_moves), len(foe_moves), 4))
 
-    def laid(table: TableArrays, move, who) -> TableArrays:
+    def laid(table: TableArrays, move: Sequence[int], who: int) -> TableArrays:
         table = table.copy()
         if move[0] >= 0:
             table.owner[move[0]] = who
@@ -250,10 +255,10 @@ def race_reference(t: TableArrays, me: int, depth: int, decay: float) -> tuple[f
     """The same as `race` by breadth-first search over (col, row) pairs; returns (total, distances)."""
     width, height = t.width, t.height
 
-    def at(c, r):
+    def at(c: int, r: int) -> int:
         return int(t.owner[r * width + c]) if 0 <= c < width and 0 <= r < height else -1
 
-    def open_cell(c, r):
+    def open_cell(c: int, r: int) -> bool:
         cell = r * width + c
         return at(c, r) < 0 and not t.blocked[cell] and touches_opponent_reference(t, cell, me)
 

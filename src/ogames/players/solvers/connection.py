@@ -257,8 +257,11 @@ def _solve(
 
 # ----- plain reference ---------------------------------------------------------------------------
 
+# A whole position as the reference's memo keys it: stones, turn, swapped, placements, Omny's komi, owners.
+PositionKey = tuple[bytes, int, bool, int, int | None, tuple[tuple[str, int], ...]]
 
-def winner_reference(state: State, memo: dict | None = None) -> int:
+
+def winner_reference(state: State, memo: dict[PositionKey, int] | None = None) -> int:
     """The seat that wins with perfect play, by plain minimax over `legal_moves` and `play` (the
     rules themselves, swap and komi moves included), memoised on the whole position. Slow: for
     tests on small boards."""
@@ -267,7 +270,7 @@ def winner_reference(state: State, memo: dict | None = None) -> int:
     return _winner(state.clone(), memo)
 
 
-def _position_key(state: StoneState) -> tuple:
+def _position_key(state: StoneState) -> PositionKey:
     return (
         state.stones.tobytes(),
         state.turn,
@@ -278,7 +281,7 @@ def _position_key(state: StoneState) -> tuple:
     )
 
 
-def _winner(state: StoneState, memo: dict) -> int:
+def _winner(state: StoneState, memo: dict[PositionKey, int]) -> int:
     if state.result is not None:
         return state.owner[state.result.winner]
     key = _position_key(state)
@@ -298,7 +301,7 @@ def _winner(state: StoneState, memo: dict) -> int:
     return found
 
 
-def winning_moves_reference(state: State, memo: dict | None = None) -> list[str]:
+def winning_moves_reference(state: State, memo: dict[PositionKey, int] | None = None) -> list[str]:
     """Every move after which the mover wins with perfect play (plain minimax)."""
     memo = {} if memo is None else memo
     assert isinstance(state, StoneState)

@@ -38,22 +38,27 @@ WIN, LOSS, OPEN, FULL = 0, 1, 2, 3
 # out[] of `dfpn`
 OUT_PN, OUT_DN, OUT_MOVE, OUT_NODES = 0, 1, 2, 3
 
+# `win_test`'s bundle: (stars, the star cells listed, total, bounds, cell_sides, runs).
+WinTest = tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]
+# `scratch_for`'s buffers: (group, queue, mark, stamp).
+Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @njit(cache=True)
-def win_test(stars: np.ndarray, total: int, bounds: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray) -> tuple:
+def win_test(stars: np.ndarray, total: int, bounds: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray) -> WinTest:
     """What `wins_at` needs of the game, as one tuple: (stars, the star cells listed, total,
     bounds, cell_sides, runs)."""
     return stars, np.flatnonzero(stars).astype(np.int32), total, bounds, cell_sides, runs
 
 
 @njit(cache=True)
-def scratch_for(n: int) -> tuple:
+def scratch_for(n: int) -> Scratch:
     """`wins_at`'s work buffers for n cells, as one tuple: (group, queue, mark, stamp)."""
     return np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(n, np.int64), np.ones(1, np.int64)
 
 
 @njit(cache=True)
-def wins_at(kind: int, board: np.ndarray, table: np.ndarray, cell: int, test: tuple, scratch: tuple) -> bool:
+def wins_at(kind: int, board: np.ndarray, table: np.ndarray, cell: int, test: WinTest, scratch: Scratch) -> bool:
     """Whether the group holding the stone on `cell` wins for its colour (`test` from `win_test`,
     `scratch` from `scratch_for`). `stamp[0]` is the next unused mark value (advanced here), so the
     buffers are never cleared."""
@@ -74,8 +79,8 @@ def expand(
     colour: int,
     table: np.ndarray,
     order: np.ndarray,
-    test: tuple,
-    scratch: tuple,
+    test: WinTest,
+    scratch: Scratch,
     lone: np.ndarray,
     children: np.ndarray,
 ) -> tuple[int, int, int]:

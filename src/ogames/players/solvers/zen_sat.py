@@ -55,21 +55,26 @@ class Formula:
         self.clauses: list[list[int]] = []
         self._build()
 
+    def _var(self, key: tuple[object, ...]) -> int:
+        """The variable numbered for `key` (python-sat has no type hints: its ids are ints)."""
+        number: int = self.pool.id(key)
+        return number
+
     def design(self, cell: Cell, d: int) -> int:
         """The variable 'cell holds design d'."""
-        return self.pool.id(("d", cell, d))
+        return self._var(("d", cell, d))
 
     def turned(self, cell: Cell) -> int:
         """The variable 'the card on cell is turned 180°'."""
-        return self.pool.id(("t", cell))
+        return self._var(("t", cell))
 
     def printed(self, cell: Cell, slot: str, value: str) -> int:
         """The variable 'the card on cell has value on side slot as printed'."""
-        return self.pool.id(("p", cell, slot, value))
+        return self._var(("p", cell, slot, value))
 
     def side(self, cell: Cell, slot: str, value: str) -> int:
         """The variable 'the card on cell shows value on side slot as it lies'."""
-        return self.pool.id(("s", cell, slot, value))
+        return self._var(("s", cell, slot, value))
 
     def _build(self) -> None:
         add = self.clauses.append
