@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.web import rulebook
-from ogames.web.boards.hub import BROWSER_GAMES
+from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.boards.pictures import sample_svg
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import ogames
-from ogames.web.boards.hub import BROWSER_GAMES
+from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.core.common import form_fields, form_options
 from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, NewGame, level_of
 from ogames.wording import say

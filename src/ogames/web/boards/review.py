@@ -26,7 +26,7 @@ from starlette.requests import HTTPConnection
 import ogames
 from ogames.web.boards import ai, hints, replaying
 from ogames.web.boards.analysis import AnalysisDesk, unless_gone
-from ogames.web.boards.hub import may_analyse
+from ogames.web.boards.live import may_analyse
 from ogames.web.boards.routes import HubDep
 from ogames.web.core.common import Refusal, api_language, options_text, request_language, script_json
 from ogames.web.core.deps import SettingsDep, page, read_body

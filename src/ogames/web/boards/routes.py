@@ -41,7 +41,9 @@ from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.boards.board import board_frame, board_setup, position_view
 from ogames.web.boards.forms import form_context, new_game_from_form
-from ogames.web.boards.hub import INVITED, Hub, LiveGame, draw_position, drawn, large, view
+from ogames.web.boards.game_view import draw_position, drawn, large, view
+from ogames.web.boards.hub import Hub
+from ogames.web.boards.live import INVITED, LiveGame
 from ogames.web.core.common import (
     Refusal,
     api_language,

@@ -255,7 +255,7 @@ async def handle(
     if isinstance(message, PingMessage):
         return {"type": "pong"}
     if isinstance(message, ReadyMessage):
-        await hub.ready(live, page, list(message.tokens))
+        await hub.here(live, page, list(message.tokens))
         return None
     try:
         if isinstance(message, ActMessage):
