@@ -49,7 +49,7 @@ class LiveGame:
     watchers: dict[Outbox, str] = field(default_factory=dict)  # each watching page's outbox, and its language
     thinking: bool = False
     problem: str | None = None
-    ai_task: asyncio.Task | None = None
+    ai_task: asyncio.Task[None] | None = None
     clock: Clock | None = None
     flag_timer: asyncio.TimerHandle | None = None
     # A request to take back a move in a game with invited people: (the asking seat, the version it

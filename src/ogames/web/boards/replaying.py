@@ -30,7 +30,7 @@ def read_upload(data: bytes, limit: int) -> dict[str, Any]:
     if not data.strip():
         raise Refusal(say("empty-file", "the file is empty: choose a game record (.json)"), "bad-record", 422)
     try:
-        record = ogames.records.loads(data)
+        record: dict[str, Any] = ogames.records.loads(data)
         ogames.replay(record)
     except BadRecord as exc:
         raise Refusal(not_accepted(exc), "bad-record", 422) from None

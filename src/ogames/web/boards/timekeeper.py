@@ -24,7 +24,7 @@ class Timekeeper:
     def __init__(self, recorder: Recorder, announce: Callable[[LiveGame], Awaitable[None]]):
         self.recorder = recorder
         self.announce = announce
-        self._tasks: set[asyncio.Task] = set()  # kept so that they are not collected mid-run
+        self._tasks: set[asyncio.Task[None]] = set()  # kept so that they are not collected mid-run
 
     def arm(self, live: LiveGame) -> None:
         """Set the timer that makes the seat to move lose when its time runs out (or none, if no

@@ -53,7 +53,7 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
     i18n.install(templates.env)  # `_()` in the templates (once per environment)
-    response = templates.TemplateResponse(
+    response: HTMLResponse = templates.TemplateResponse(
         request,
         name,
         {
