@@ -7,8 +7,9 @@ from typing import Any
 
 import ogames
 from ogames.web.boards.live import BROWSER_GAMES
+from ogames.web.boards.protocol import NewGame
 from ogames.web.core.common import form_fields, form_options
-from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, NewGame, level_of
+from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, level_of
 from ogames.wording import say
 
 

@@ -47,6 +47,7 @@ from ogames.web.boards.live import (
     rebuild,
     seat_colour,
 )
+from ogames.web.boards.protocol import NewGame
 from ogames.web.boards.recorder import Recorder
 from ogames.web.boards.sync import Sync
 from ogames.web.boards.takebacks import TakeBacks
@@ -57,7 +58,6 @@ from ogames.web.core.computer import board_spec
 from ogames.web.core.delta import stamp
 from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, not_your_turn, unavailable, valid_id
 from ogames.web.core.presence import Presence
-from ogames.web.core.protocol import NewGame
 from ogames.web.core.settings import Settings
 from ogames.web.core.store import Store, digest
 from ogames.web.core.store_faults import StorageError

@@ -44,6 +44,19 @@ from ogames.web.boards.forms import form_context, new_game_from_form
 from ogames.web.boards.game_view import draw_position, drawn, large, view
 from ogames.web.boards.hub import Hub
 from ogames.web.boards.live import INVITED, LiveGame
+from ogames.web.boards.protocol import (
+    HereMessage,
+    JoinRequest,
+    MoveRequest,
+    NewGame,
+    PingMessage,
+    ResignMessage,
+    ResignRequest,
+    UndoMessage,
+    UndoRequest,
+    explain_client,
+    parse_client,
+)
 from ogames.web.core.common import (
     Refusal,
     api_language,
@@ -59,19 +72,7 @@ from ogames.web.core.common import (
     serve_socket,
 )
 from ogames.web.core.deps import SettingsDep, json_body, page, read_body
-from ogames.web.core.protocol import (
-    HereMessage,
-    JoinRequest,
-    MoveRequest,
-    NewGame,
-    PingMessage,
-    ResignMessage,
-    ResignRequest,
-    UndoMessage,
-    UndoRequest,
-    explain,
-    parse_client,
-)
+from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.wording import Said, say
 
@@ -254,7 +255,7 @@ async def live_game(websocket: WebSocket, game_id: str, hub: HubDep, settings: S
 async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
     """One message from a page: None when it was carried out (the new view goes to everyone),
     else the answer for that page alone (an error saying why nothing changed, or a pong)."""
-    message, problem = read_message(incoming, limit, parse_client, explain)
+    message, problem = read_message(incoming, limit, parse_client, explain_client)
     if problem is not None:
         return problem
     if isinstance(message, PingMessage):
