@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ogames
-from ogames.web.boards.hub import LiveGame, new_entries, view
+from ogames.web.boards.game_view import view
+from ogames.web.boards.live import LiveGame
+from ogames.web.boards.recorder import new_entries
 from ogames.web.boards.views import DeltaView, GameView
 from ogames.web.core.common import Outbox
 from ogames.web.core.delta import apply_delta, make_delta, stamp

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from ogames.web.boards.hub import Hub, Refusal
+from ogames.web.boards.protocol import NewGame
 from ogames.web.core.bus import Bus
-from ogames.web.core.protocol import NewGame
 from ogames.web.core.store import Store
 
 from .conftest import quick_settings

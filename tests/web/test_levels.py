@@ -14,8 +14,8 @@ import ogames
 from ogames.players import player
 from ogames.players.levels import LEVELS, omiga_spec
 from ogames.web.boards.hub import seating
+from ogames.web.boards.protocol import NewGame
 from ogames.web.core.computer import board_spec, level_shown
-from ogames.web.core.protocol import NewGame
 
 from .conftest import QUICK, receive_state
 

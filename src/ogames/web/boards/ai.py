@@ -22,7 +22,8 @@ def choose_move(record: dict[str, Any], spec: str) -> str:
     if key not in _warm:  # the first search would otherwise spend its time compiling kernels
         warm_up(state)
         _warm.add(key)
-    return player(spec).choose(state)
+    move: str = player(spec).choose(state)
+    return move
 
 
 def ready() -> bool:

@@ -75,7 +75,7 @@ class AnalysisDesk:
     quotas: ClientLimits = field(init=False)
     free: asyncio.Queue[Slot] = field(init=False)
     slots: list[Slot] = field(init=False)
-    _chores: set[asyncio.Task] = field(default_factory=set)  # lanes being settled or replaced
+    _chores: set[asyncio.Task[None]] = field(default_factory=set)  # lanes being settled or replaced
 
     def __post_init__(self) -> None:
         quota = self.settings.analysis_quota

@@ -1,5 +1,5 @@
 """Records on the replay page: reading an uploaded record, drawing any of its positions, and the
-computer's analysis of a position — the plain work behind the routes of `web/boards/pages.py`.
+computer's analysis of a position — the plain work behind the routes of `web/boards/review.py`.
 
 A record is always checked by the rules (`ogames.replay`): an upload is replayed whole, and a
 record a page sends back to draw one position is replayed up to it, so nothing is ever drawn that
@@ -30,7 +30,7 @@ def read_upload(data: bytes, limit: int) -> dict[str, Any]:
     if not data.strip():
         raise Refusal(say("empty-file", "the file is empty: choose a game record (.json)"), "bad-record", 422)
     try:
-        record = ogames.records.loads(data)
+        record: dict[str, Any] = ogames.records.loads(data)
         ogames.replay(record)
     except BadRecord as exc:
         raise Refusal(not_accepted(exc), "bad-record", 422) from None

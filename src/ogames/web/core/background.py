@@ -19,18 +19,18 @@ class Background:
 
     def __init__(self, what: str):
         self.what = what
-        self.tasks: set[asyncio.Future] = set()
+        self.tasks: set[asyncio.Future[Any]] = set()
 
-    def spawn(self, work: Awaitable[Any], name: str | None = None) -> asyncio.Future:
+    def spawn(self, work: Awaitable[Any], name: str | None = None) -> asyncio.Future[Any]:
         """Run `work` on the side (a coroutine becomes a task, named if `name` is given)."""
-        task: asyncio.Future = asyncio.ensure_future(work)
+        task: asyncio.Future[Any] = asyncio.ensure_future(work)
         if name is not None and isinstance(task, asyncio.Task):
             task.set_name(name)
         self.tasks.add(task)
         task.add_done_callback(self._done)
         return task
 
-    def _done(self, task: asyncio.Future) -> None:
+    def _done(self, task: asyncio.Future[Any]) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("%s: %r", self.what, task.exception())

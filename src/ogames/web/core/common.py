@@ -1,5 +1,5 @@
-"""Pieces every part of the web server shares — the board games' routes (`app.py`), the pages
-(`boards/pages.py`) and Omiga's tables (`omiga/routes.py`, `omiga/live.py`) — kept here so that none of
+"""Pieces every part of the web server shares — the board games' routes (`boards/routes.py`,
+`boards/review.py`) and Omiga's tables (`omiga/routes.py`, `omiga/live.py`) — kept here so that none of
 them imports another for them: refusals, JSON answers and errors, a WebSocket's outbox,
 reading one incoming message, and the games' descriptions for the new-game forms."""
 
@@ -13,11 +13,11 @@ import json
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse
 from markupsafe import Markup, escape
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
@@ -25,7 +25,6 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.web import i18n, option_help
 from ogames.web.core.delta import make_delta
-from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.web.messages import word
 from ogames.wording import say
@@ -54,7 +53,7 @@ def render_page(templates: Any, request: Request, name: str, status: int = 200, 
     template words a sentence (a refusal, a result) with `word(...)`."""
     language = request_language(request)
     i18n.install(templates.env)  # `_()` in the templates (once per environment)
-    response = templates.TemplateResponse(
+    response: HTMLResponse = templates.TemplateResponse(
         request,
         name,
         {
@@ -144,32 +143,6 @@ def worded(message: dict[str, Any], language: str) -> dict[str, Any]:
     if language == i18n.DEFAULT:
         return message
     return {key: word(value, language) if key in ("message", "reason") else value for key, value in message.items()}
-
-
-def answers_errors(
-    handler: Callable[Params, Awaitable[Response]],
-) -> Callable[Params, Coroutine[Any, Any, Response]]:
-    """A JSON API handler whose invalid request (pydantic's `ValidationError`) is answered 422 with
-    `explain`'s sentence and whose `Refusal` is answered with its own code and status — the same
-    answers from every API route, board games' and Omiga's alike. FastAPI reads the handler's own
-    signature through `functools.wraps`."""
-
-    @functools.wraps(handler)
-    async def answered(*args: Params.args, **kwargs: Params.kwargs) -> Response:
-        try:
-            return await handler(*args, **kwargs)
-        except ValidationError as exc:
-            return error_response(explain(exc), "invalid", 422, _language_of(args, kwargs))
-        except Refusal as refusal:
-            return refusal_response(refusal, _language_of(args, kwargs))
-
-    return answered
-
-
-def _language_of(args: Any, kwargs: Any) -> str:
-    """The answer's language, from the handler's request (`api_language`)."""
-    request = kwargs.get("request") or next((arg for arg in args if isinstance(arg, Request)), None)
-    return api_language(request) if request is not None else i18n.DEFAULT
 
 
 def refused(message: str, code: str) -> dict[str, Any]:

@@ -1,12 +1,17 @@
 """The ground both live hubs stand on (the board games' `boards.hub.Hub` and Omiga's
-`omiga.live.OmigaHub`): the refusals they share and the record arithmetic they both do."""
+`omiga.live.OmigaHub`): `BaseHub` — the store, who is at each game, a game loaded from the store
+one at a time and refused when it is the other face's — and the refusals and record arithmetic
+they share."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from ogames.web.core.common import Refusal
+from ogames.web.core.common import Announcer, Outbox, Refusal
+from ogames.web.core.presence import Presence
+from ogames.web.core.store import GameRow, Store
 from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
 
@@ -48,4 +53,59 @@ def first_change(before: list[Any], after: list[Any]) -> int:
     return min(len(before), len(after))
 
 
-__all__ = ["BAD_TOKEN", "NO_SUCH_GAME", "first_change", "not_your_turn", "other_kind", "unavailable"]
+class Held(Protocol):
+    """A live game or table as the base hub knows it: its id, its watchers, the seats of tokens."""
+
+    id: str
+    watchers: dict[Outbox, str]
+
+    def seat_of(self, token: str) -> int | None: ...
+
+
+HeldT = TypeVar("HeldT", bound=Held)
+
+
+class BaseHub(Announcer[HeldT]):
+    """What both live hubs are: games of one kind held in memory by id and rebuilt from the store
+    on demand (one load at a time), and who is at each (`presence`, shared by the processes). A hub
+    says which stored games are its own (`owns_kind`) and how its games are named in the log."""
+
+    kind = "game"  # how the log names one of the hub's games
+
+    def __init__(self, store: Store, presence: Presence | None = None):
+        self.store = store
+        self.presence = presence or Presence()  # who has a page open on each game
+        self._loading = asyncio.Lock()  # held while a game is read from the store
+
+    def owns_kind(self, game: str) -> bool:
+        """Whether a stored game of this name is played by this hub."""
+        raise NotImplementedError
+
+    async def stored(self, game_id: str) -> tuple[GameRow, dict[int, str]]:
+        """A stored game of this hub's kind and its seats' token digests (call it holding
+        `_loading`); Refusal if there is no such game, it is the other face's, or the database
+        cannot be read."""
+        try:
+            row = await asyncio.to_thread(self.store.load_game, game_id)
+            digests = await asyncio.to_thread(self.store.token_digests, game_id) if row is not None else {}
+        except StorageError as exc:
+            raise unavailable(exc, f"{self.kind} {game_id}", say("game-not-read", "the game cannot be read just now")) from None
+        if row is None:
+            raise Refusal(NO_SUCH_GAME, "not-found", 404)
+        if not self.owns_kind(row.game):
+            raise other_kind(row.id, row.game)  # the other face's: never played, shown or analysed here
+        return row, digests
+
+    async def here(self, live: HeldT, page: int, tokens: list[str]) -> None:
+        """A page holds the seats of these tokens (unknown tokens are ignored: a watcher)."""
+        seats = {seat for token in tokens if (seat := live.seat_of(token)) is not None}
+        await self.presence.hold(live.id, page, seats)
+
+
+def valid_id(game_id: object) -> bool:
+    """Whether a game's id is one the server could have made (checked before the store is asked)."""
+    return isinstance(game_id, str) and 1 <= len(game_id) <= 32
+
+
+__all__ = ["BAD_TOKEN", "NO_SUCH_GAME", "BaseHub", "Held", "first_change", "not_your_turn", "other_kind", "unavailable",
+           "valid_id"]

@@ -46,8 +46,8 @@ from ogames.players.omiga.climber import climber_move
 from ogames.rules.omiga.game import secret_seed
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
-from ogames.web.core.common import Announcer, Refusal, broadcast
-from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, first_change, not_your_turn, other_kind, unavailable
+from ogames.web.core.common import Refusal, broadcast
+from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, first_change, not_your_turn, unavailable, valid_id
 from ogames.web.core.presence import Presence
 from ogames.web.core.store import StaleMove, Store, digest
 from ogames.web.core.store_faults import StorageError
@@ -70,8 +70,10 @@ SEED_REFUSED = say("seed-refused", "the seed of a table played against someone (
                    "the server, in secret: leave it out (only zen, played alone, may choose its seed)")
 
 
-class OmigaHub(Announcer[LiveTable]):
+class OmigaHub(BaseHub[LiveTable]):
     """Every live Omiga table of one server, their storage, their bots."""
+
+    kind = "omiga table"
 
     def __init__(
         self,
@@ -82,14 +84,15 @@ class OmigaHub(Announcer[LiveTable]):
         relay: OmigaRelay | None = None,
         presence: Presence | None = None,
     ):
-        self.store = store
+        super().__init__(store, presence)
         self.relay = relay  # None: this process is alone and referees every table
-        self.presence = presence or Presence()
         self.keep = keep  # tables kept in memory; idle ones beyond are dropped (and rebuilt on demand)
         self.executor = executor
         self.countdown = countdown
         self.tables: dict[str, LiveTable] = {}
-        self._loading = asyncio.Lock()
+
+    def owns_kind(self, game: str) -> bool:
+        return game == "omiga"
 
     async def close(self) -> None:
         """Stop every bot."""
@@ -153,7 +156,7 @@ class OmigaHub(Announcer[LiveTable]):
         """Whether an id names a stored Omiga game."""
         if table_id in self.tables:
             return True
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+        if not valid_id(table_id):
             return False
         row = await asyncio.to_thread(self.store.load_game, table_id)  # StorageError: the app answers 503
         return row is not None and row.game == "omiga"
@@ -165,22 +168,13 @@ class OmigaHub(Announcer[LiveTable]):
         live = self.tables.get(table_id)
         if live is not None:
             return live
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+        if not valid_id(table_id):
             raise Refusal(NO_SUCH_GAME, "not-found", 404)
         async with self._loading:
             live = self.tables.get(table_id)
             if live is not None:
                 return live
-            try:
-                row = await asyncio.to_thread(self.store.load_game, table_id)
-                digests = await asyncio.to_thread(self.store.token_digests, table_id) if row is not None else {}
-            except StorageError as exc:
-                raise unavailable(exc, f"omiga table {table_id}", say("game-not-read",
-                                                                      "the game cannot be read just now")) from None
-            if row is None:
-                raise Refusal(NO_SUCH_GAME, "not-found", 404)
-            if row.game != "omiga":
-                raise other_kind(row.id, row.game)  # a board game: the board games' Hub plays it
+            row, digests = await self.stored(table_id)
             try:
                 state = await asyncio.to_thread(ogames.replay, row.record())
             except BadRecord as exc:
@@ -236,11 +230,6 @@ class OmigaHub(Announcer[LiveTable]):
             self._signal(live)
 
     # ----- presence and the signal -----------------------------------------------------------
-
-    async def ready(self, live: LiveTable, page: int, tokens: list[str]) -> None:
-        """A page is open for the seats of these tokens (unknown tokens are ignored: a watcher)."""
-        seats = {seat for token in tokens if (seat := live.seat_of(token)) is not None}
-        await self.presence.hold(live.id, page, seats)
 
     async def presence_changed(self, table_id: str) -> None:
         """Who is at a table may have changed (here or on another process): the referee shows it

@@ -8,7 +8,8 @@
     GET  /api/omiga/{id}          the view
     POST /api/omiga/{id}/act      `{action, token, seq}` → the verdict;  POST /api/omiga/{id}/resign `{token, seq}`
 
-These routes serve Omiga tables only: each finds its table through `OmigaHub.get`, which answers a
+A refusal or an invalid body of the JSON API is answered by the app's handlers (`app.py`). These
+routes serve Omiga tables only: each finds its table through `OmigaHub.get`, which answers a
 board game's id with 404, saying where the game is.
 
 Tokens reach the creating browser in the link's fragment (`/o/ID#seats=0.TOKEN&invite=1.TOKEN`):
@@ -19,20 +20,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import MutableMapping
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
+from starlette.requests import HTTPConnection
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.web.core.common import (
     Refusal,
-    answers_errors,
     api_language,
     error_response,
     find_game,
@@ -40,11 +39,11 @@ from ogames.web.core.common import (
     form_options,
     open_live,
     read_message,
-    render_page,
     request_language,
     script_json,
     serve_socket,
 )
+from ogames.web.core.deps import Body, SettingsDep, json_body, page, read_body
 from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import choice, words
@@ -64,8 +63,6 @@ from ogames.web.omiga.protocol import (
 )
 from ogames.wording import Said, say
 
-WEB = Path(__file__).parent.parent  # web/: the templates both faces share
-templates = Jinja2Templates(directory=str(WEB / "templates"))
 RATE = 20.0  # messages per second a connection may send on average
 BURST = 40.0  # ... and at once
 CUT_OFF = 200  # messages refused for speed in a row before the connection is closed
@@ -77,16 +74,14 @@ SEAT_NAMES = {
     "zen": ["player"],
 }
 
+def omiga_hub(connection: HTTPConnection) -> OmigaHub:
+    """Omiga's live hub of this server process."""
+    hub: OmigaHub = connection.app.state.omiga
+    return hub
+
+
+OmigaDep = Annotated[OmigaHub, Depends(omiga_hub)]
 router = APIRouter()
-
-
-def hub_of(request: Request | WebSocket) -> OmigaHub:
-    return request.app.state.omiga
-
-
-def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page in the visitor's language (as the other pages choose it)."""
-    return render_page(templates, request, name, status, **context)
 
 
 # ----- the new-game form ---------------------------------------------------------------------
@@ -146,16 +141,13 @@ async def new_table_form(request: Request) -> HTMLResponse:
 
 
 @router.post("/new/omiga", response_model=None)
-async def new_table(request: Request) -> Response:
+async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep) -> Response:
     form: dict[str, str] = {}
     language = request_language(request)
-    limit = request.app.state.settings.max_body_bytes
     try:
-        body = await request.body()
-        if len(body) > limit:
-            raise Refusal(too_large(limit), "too-large", 413)
+        body = await read_body(request, settings.max_body_bytes)
         form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
-        live, here, invites = await hub_of(request).create(table_from_form(form))
+        live, here, invites = await hub.create(table_from_form(form))
     except Refusal as refusal:
         return page(request, "omiga_new.html", refusal.status, **form_context(form, language), message=refusal.message)
     except ValidationError as exc:
@@ -180,9 +172,9 @@ def fragment(here: dict[int, str], invites: dict[int, str]) -> str:
 
 
 @router.get("/o/{table_id}", response_class=HTMLResponse)
-async def table_page(request: Request, table_id: str) -> HTMLResponse:
+async def table_page(request: Request, table_id: str, hub: OmigaDep) -> HTMLResponse:
     try:
-        live = await hub_of(request).get(table_id)
+        live = await hub.get(table_id)
     except Refusal as refusal:
         return page(request, "error.html", refusal.status, message=refusal.message)
     language = request_language(request)
@@ -194,15 +186,10 @@ def _title(view: dict[str, Any], language: str) -> str:
     return f"Omiga · {choice(words(language), 'variant', view['variant'])}"
 
 
-def too_large(limit: int) -> str:
-    """A request body over the limit."""
-    return say("too-large", "the request is too large (at most {limit} bytes)", limit=limit)
-
-
 @router.get("/o/{table_id}/record.json", response_model=None)
-async def table_record(request: Request, table_id: str) -> Response:
+async def table_record(request: Request, table_id: str, hub: OmigaDep) -> Response:
     try:
-        record = await hub_of(request).record(table_id)
+        record = await hub.record(table_id)
     except Refusal as refusal:
         return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
     disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{table_id}.json"'}
@@ -212,18 +199,9 @@ async def table_record(request: Request, table_id: str) -> Response:
 # ----- the JSON API ----------------------------------------------------------------------------
 
 
-async def _json_body(request: Request) -> bytes:
-    body = await request.body()
-    limit = request.app.state.settings.max_body_bytes
-    if len(body) > limit:
-        raise Refusal(too_large(limit), "too-large", 413)
-    return body
-
-
 @router.post("/api/omiga", response_model=None)
-@answers_errors
-async def api_create(request: Request) -> Response:
-    live, here, invites = await hub_of(request).create(NewTable.model_validate_json(await _json_body(request)))
+async def api_create(hub: OmigaDep, asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
+    live, here, invites = await hub.create(asked)
     tokens = {str(seat): token for seat, token in here.items()}
     invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}
     body = {"id": live.id, "url": f"/o/{live.id}", "tokens": tokens, "invitations": invitations, "view": live.view()}
@@ -231,27 +209,23 @@ async def api_create(request: Request) -> Response:
 
 
 @router.get("/api/omiga/{table_id}", response_model=None)
-@answers_errors
-async def api_view(request: Request, table_id: str) -> Response:
-    return JSONResponse((await hub_of(request).get(table_id)).view())
+async def api_view(table_id: str, hub: OmigaDep) -> Response:
+    return JSONResponse((await hub.get(table_id)).view())
 
 
 @router.post("/api/omiga/{table_id}/act", response_model=None)
-@answers_errors
-async def api_act(request: Request, table_id: str) -> Response:
-    message = ActRequest.model_validate_json(await _json_body(request))
-    verdict = await hub_of(request).act(table_id, message.token, message.seq, message.action)
+async def api_act(table_id: str, hub: OmigaDep, asked: Annotated[ActRequest, Depends(json_body(ActRequest))]) -> Response:
+    verdict = await hub.act(table_id, asked.token, asked.seq, asked.action)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
 @router.post("/api/omiga/{table_id}/resign", response_model=None)
-@answers_errors
-async def api_resign(request: Request, table_id: str) -> Response:
+async def api_resign(request: Request, table_id: str, hub: OmigaDep, body: Body) -> Response:
     try:
-        message = ResignMessage.model_validate({"type": "resign", **json.loads(await _json_body(request) or b"{}")})
+        message = ResignMessage.model_validate({"type": "resign", **json.loads(body or b"{}")})
     except (json.JSONDecodeError, TypeError):
         return error_response(say("not-json-object", "the request is not a JSON object"), "invalid", 422, api_language(request))
-    verdict = await hub_of(request).resign(table_id, message.token, message.seq)
+    verdict = await hub.resign(table_id, message.token, message.seq)
     return JSONResponse(verdict, status_code=200 if verdict["accepted"] else 422)
 
 
@@ -259,9 +233,8 @@ async def api_resign(request: Request, table_id: str) -> Response:
 
 
 @router.websocket("/ws/o/{table_id}")
-async def live_table(websocket: WebSocket, table_id: str) -> None:
-    hub = hub_of(websocket)
-    limit = websocket.app.state.settings.max_message_bytes
+async def live_table(websocket: WebSocket, table_id: str, hub: OmigaDep, settings: SettingsDep) -> None:
+    limit = settings.max_message_bytes
     live = await open_live(websocket, hub.get, table_id)
     if live is None:
         return
@@ -282,7 +255,7 @@ async def handle(
     if isinstance(message, PingMessage):
         return {"type": "pong"}
     if isinstance(message, ReadyMessage):
-        await hub.ready(live, page, list(message.tokens))
+        await hub.here(live, page, list(message.tokens))
         return None
     try:
         if isinstance(message, ActMessage):
@@ -295,4 +268,4 @@ async def handle(
     return {"type": "verdict", "seq": message.seq, **verdict}
 
 
-__all__ = ["router"]
+__all__ = ["OmigaDep", "omiga_hub", "router"]

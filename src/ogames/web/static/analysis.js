@@ -6,9 +6,7 @@
 // may be analysed at all; the panel only shows its answer or its reason.
 "use strict";
 window.OgamesAnalysis = (function () {
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
-  }
+  const fill = window.OgamesWords.fill;
 
   // POST JSON and read the answer; the server's refusal becomes an Error with its reason. The
   // server limits requests per client (429 rate-limited): someone stepping fast (an arrow key
@@ -41,14 +39,13 @@ window.OgamesAnalysis = (function () {
   //   showMessage(t)   show the server's refusal (null: clear it)
   function panel(options) {
     const words = options.words;
+    const colourName = window.OgamesPage.colourName;
     const button = document.getElementById("analyse");
     const box = document.getElementById("analysis");
     const seconds = document.getElementById("seconds");
     const overNote = document.getElementById("analysis-over");
     let analysing = false;
     if (!button || !box) return null;
-
-    function colourName(colour) { return words["c_" + colour] || colour; }
 
     // A new position: the answer shown (of another position) goes. While an analysis runs its
     // "analysing" line stays; its answer is dropped when it comes if the position has changed.

@@ -16,6 +16,8 @@ window.OgamesBoard = (function () {
   if (!root || !box) return null;
   const setup = JSON.parse(document.getElementById("board-setup").textContent);
   const words = JSON.parse(document.getElementById("words").textContent);
+  const colourName = window.OgamesPage.colourName;
+  const fill = window.OgamesWords.fill;
   const gameId = root.dataset.gameId;
   const COORDS_KEY = "ogames:coords";
   let view = null;       // the latest live view
@@ -29,10 +31,6 @@ window.OgamesBoard = (function () {
   let shownKey = null;   // the key of the position shown (see shown())
   const changed = [];    // called when another position is shown
 
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
-  }
-  function colourName(colour) { return words["c_" + colour] || colour; }
   function plural(key, n, values) { return window.OgamesWords.plural(words, key, n, values); }
 
   // A colour's stone picture (its shape and colour, drawn by the server) inside an element.

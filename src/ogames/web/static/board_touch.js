@@ -208,12 +208,12 @@ window.OgamesTouch = (function () {
   const box = document.getElementById("board");
   if (!root || !box) return null;
   const words = JSON.parse(document.getElementById("words").textContent);
+  const fill = window.OgamesWords.fill;
   const setup = JSON.parse(document.getElementById("board-setup").textContent);
   let selected = null;  // the label of the cell selected for confirmation
   let version = null;   // the view's version when it was selected
   let mine = false;     // whether this page holds the seat to move
 
-  function fill(template, values) { return window.OgamesWords ? window.OgamesWords.fill(template, values) : template; }
   function svg() { return box.querySelector("svg"); }
 
   const frame = kit.zoomFrame(box, function (drawing) {

@@ -8,6 +8,9 @@
   if (!root) return;
   const gameId = root.dataset.gameId;
   const words = JSON.parse(document.getElementById("words").textContent);
+  const linkState = window.OgamesPage.linkState;
+  const showMessage = window.OgamesPage.showMessage;
+  const colourName = window.OgamesPage.colourName;
   let view = JSON.parse(document.getElementById("view").textContent);
   const storageKey = "ogames:seats:" + gameId;
   const tokens = loadTokens();
@@ -167,7 +170,6 @@
   }
 
   // ----- drawing the view ----------------------------------------------------------------------
-  function colourName(colour) { return words["c_" + colour] || colour; }
 
   // A special move as its button says it: the swap, taking a colour (Omega), a komi value.
   function specialName(move) {
@@ -303,18 +305,6 @@
     document.getElementById("resign").hidden = view.over || heldSeats().length === 0;
     showAnalysisPanel();
     hooks.forEach(function (hook) { hook(view, api); });
-  }
-
-  function showMessage(text) {
-    const box = document.getElementById("message");
-    box.hidden = !text;
-    box.textContent = text || "";
-  }
-
-  function linkState(up) {
-    const span = document.getElementById("link-state");
-    span.textContent = up ? words.connected : words.disconnected;
-    span.classList.toggle("down", !up);
   }
 
   // The other scripts of the page (clock.js, together.js) see every view through these hooks.

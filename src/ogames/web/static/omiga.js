@@ -15,6 +15,9 @@
   if (!root) return;
   const tableId = root.dataset.tableId;
   const words = JSON.parse(document.getElementById("words").textContent);
+  const linkState = window.OgamesPage.linkState;
+  const colourName = window.OgamesPage.colourName;
+  const fill = window.OgamesWords.fill;
   let view = JSON.parse(document.getElementById("view").textContent);
   let receivedAt = performance.now();
   const held = loadTokens();
@@ -225,7 +228,6 @@
     cardOnCell(cell, card.svg, selected.turned, "pick-ghost");
     bar.show(fill(words.confirm_lay_hint, { cell: pick.cell }), fill(words.confirm_lay, { cell: pick.cell }));
   }
-  function fill(template, values) { return window.OgamesWords ? window.OgamesWords.fill(template, values) : template; }
 
   // A card's drawing laid faint on a cell of the table's drawing as it would lie (turned by 180° if
   // `turned`): inside the drawing, so it zooms and scrolls with the table. The card's own drawing
@@ -271,12 +273,6 @@
   }
 
   // ----- drawing the view ------------------------------------------------------------------------
-  function colourName(colour) {
-    if (!colour) return "";
-    const base = colour.replace(/[0-9]$/, "");
-    const n = colour.slice(base.length);
-    return (words["c_" + base] || base) + (n ? " " + n : "");
-  }
   function swatch(colour) {
     const span = document.createElement("span");
     span.className = "swatch swatch-" + (colour || "none").replace(/[0-9]$/, "");
@@ -580,16 +576,9 @@
   let messageTimer = null;
   function showMessage(text) {
     // In real time the table moves on at once: a reason is shown for a few seconds, then goes.
-    const box = document.getElementById("message");
-    box.hidden = !text;
-    box.textContent = text || "";
+    const box = window.OgamesPage.showMessage(text);
     clearTimeout(messageTimer);
     if (text && view.realtime) messageTimer = setTimeout(function () { box.hidden = true; }, 6000);
-  }
-  function linkState(up) {
-    const node = document.getElementById("link-state");
-    node.textContent = up ? words.connected : words.disconnected;
-    node.classList.toggle("down", !up);
   }
 
   // ----- wiring ------------------------------------------------------------------------------------

@@ -8,6 +8,9 @@
   if (!root) return;
   const record = JSON.parse(document.getElementById("record").textContent);
   const words = JSON.parse(document.getElementById("words").textContent);
+  const showMessage = window.OgamesPage.showMessage;
+  const colourName = window.OgamesPage.colourName;
+  const fill = window.OgamesWords.fill;
   const gameId = root.dataset.gameId || null;
   const plies = Number(root.dataset.plies);
   const slider = document.getElementById("slider");
@@ -15,17 +18,6 @@
   const cache = new Map();
   let ply = Number(slider.value);
   let asked = 0; // the latest position asked for: older answers are dropped
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
-  }
-  function colourName(colour) { return words["c_" + colour] || colour; }
-
-  function showMessage(text) {
-    const box = document.getElementById("message");
-    box.hidden = !text;
-    box.textContent = text || "";
-  }
 
   const post = window.OgamesAnalysis.post;
 

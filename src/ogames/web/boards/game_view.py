@@ -1,0 +1,121 @@
+"""What everyone watching a board game sees (`view`: no secrets, so every watcher gets the same
+one; its type is `views.GameView`), with the board's drawing for a page that takes no deltas
+(`drawn`), and the position's facts made ahead, off the event loop for a large board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ogames.rules.protocol import State
+from ogames.web.boards.board import board_part, cells, position_drawn, position_facts
+from ogames.web.boards.live import HUMAN, INVITED, OPEN, LiveGame, describe_result, may_analyse, on_time_reason, undo_seats
+from ogames.web.core.common import heavy
+from ogames.web.core.computer import level_shown
+from ogames.web.core.names import move_words, seat_name
+from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.messages import word
+
+SMALL_BOARD = 250  # cells: a position of a board up to this size is drawn on the event loop (milliseconds)
+
+def large(state: State) -> bool:
+    """Whether a state's board is large enough that its views are made off the event loop."""
+    return cells(state) > SMALL_BOARD
+
+async def draw_position(state: State, language: str = ENGLISH) -> None:
+    """Make a position's facts (`board.position_facts`) before a view of it is made: at once for
+    a small board or a position drawn already, else in the thread of heavy work (a 25-sided polar
+    board takes a second), so that the event loop serves every other game meanwhile."""
+    if large(state) and not position_drawn(state, language):
+        await heavy(position_facts, state, language)
+    else:
+        position_facts(state, language)
+
+def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
+    """What everyone watching a game sees (no secrets): position, turn, moves, result, seats; its
+    sentences, names and drawing in `language` (the JSON API's views are English)."""
+    state = live.state
+    position = position_facts(state, language)  # made once per position (Hub.prepare: off the loop for a large board)
+    over = state.is_over
+    mover = None if over else state.mover
+    computer_to_move = live.is_computer(mover)
+    moves = position["moves"]
+    if moves and live.clock is not None and live.clock.flagged is not None:
+        moves = [*moves[:-1], {**moves[-1], "move": "lost on time"}]  # the record writes it as a resignation
+        if language != ENGLISH:
+            moves[-1]["text"] = move_words("lost on time", language)
+    offered = not over and not computer_to_move
+    legal, specials = (position["legal"], position["specials"]) if offered else ([], [])
+    seats = []
+    for seat, name in enumerate(state.players):
+        colours = [colour for colour, owner in state.owner.items() if owner == seat]
+        kind = live.seat_kinds[seat]
+        shown_kind = "computer" if live.is_computer(seat) else {HUMAN: "person", INVITED: "invited", OPEN: "open"}[kind]
+        computer = live.is_computer(seat)
+        level = level_shown(kind) if computer else None  # None: a person, or a computer stored before levels
+        seats.append({"seat": seat, "name": seat_name(name, language), "computer": computer, "level": level, "colours": colours,
+                      "kind": shown_kind})
+    result = state.result
+    late = on_time_reason(live)
+    asker = live.pending_undo()
+    may_undo = undo_seats(live)
+    return {
+        "type": "state",
+        "id": live.id,
+        "game": state.game.name,
+        "title": state.game.title,
+        "options": state.game.jsonable_options(),
+        "mode": live.mode,
+        "colours": list(state.game.colours),
+        "ply": state.ply,
+        "version": live.version,
+        "over": over,
+        "to_move": None if over else state.to_move,
+        "mover": mover,
+        "seats": seats,
+        "moves": moves,
+        "stones": position["stones"],
+        "last": position["last"],
+        "legal": legal,
+        "specials": specials,
+        "winning": position["winning"],
+        "scores": _plain(state.scores),
+        "result": None
+        if result is None
+        else {
+            "winner": result.winner,
+            "reason": word(late or result.reason, language),
+            "text": word(describe_result(live), language),
+            "on_time": bool(late),
+        },
+        "thinking": live.thinking,
+        "problem": None if live.problem is None else word(live.problem, language),
+        "board": position["board"],
+        "clock": None if live.clock is None else live.clock.view(mover),
+        "undo": bool(may_undo),
+        "undo_seats": may_undo,  # the page offers Undo to a browser holding one of these seats
+        "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
+        "undo_declined": live.declined_undo(),  # the seat whose request the others declined just now
+        "analysis": may_analyse(live),
+        "present": sorted(live.present),  # seats with a page open, on every server process
+        "pages": live.pages,
+    }
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def drawn(live: LiveGame, shown: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+    """A view of a game with its board's drawing (`board.board_part`, made once per position and
+    language): what the JSON API answers and a page that takes no deltas is sent."""
+    if not shown.get("board"):
+        return shown
+    return {**shown, "board": {**shown["board"], "svg": board_part(live.state, language)["svg"]}}
+
+
+__all__ = ["SMALL_BOARD", "draw_position", "drawn", "large", "view"]

@@ -1,0 +1,128 @@
+"""Every change of a live board game goes through `Recorder.commit`: stored first (the action, the
+record entry it made and the clock after it), then made the live state, then told to the other
+server processes; `reload` reads a game again from the store when this copy fell behind."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from ogames.errors import shown
+from ogames.rules.protocol import State
+from ogames.web.boards.clock import Clock, NoTakeBack
+from ogames.web.boards.live import LiveGame, rebuild
+from ogames.web.core.bus import Bus
+from ogames.web.core.common import Refusal
+from ogames.web.core.hub import unavailable
+from ogames.web.core.store import StaleMove, Store
+from ogames.web.core.store_faults import StorageError
+from ogames.wording import say
+
+log = logging.getLogger("ogames.web")
+
+
+class Recorder:
+    """Stores a game's actions and keeps the live copy equal to what is stored."""
+
+    def __init__(self, store: Store, bus: Bus, announce: Callable[[LiveGame], Awaitable[None]],
+                 held: MutableMapping[str, LiveGame]):
+        self.store = store
+        self.bus = bus
+        self.announce = announce
+        self.held = held  # the hub's games in memory: a game that cannot be read again is dropped
+        # Called after every change of a game's position or clock (the hub sets it: the clock's timer is set again).
+        self.changed: Callable[[LiveGame], None] = lambda live: None
+
+    async def commit(
+        self,
+        live: LiveGame,
+        trial: State,
+        action: dict[str, Any] | None = None,
+        *,
+        undo: bool = False,
+        flagged: int | None = None,
+    ) -> None:
+        """Store the action a trial copy of the live state made (and the clock after it), then make
+        the copy the live state and tell the other server processes (the game's lock is held).
+        `action` is what they play on their copies ({"move": m} or {"resign": colour}); without it
+        (an undo, a loss on time) they re-read the game."""
+        first, entries = new_entries(live.state, trial)  # the entry the rules made (or rewrote; none: taken back)
+        head = trial.record_head()
+        entry = dict(trial.history[-1]) if trial.history else {}
+        clock = live.clock
+        if clock is not None:
+            next_mover = None if trial.is_over else trial.mover
+            if flagged is not None:
+                clock = clock.flag(flagged)
+            elif undo:
+                computers = {seat for seat in range(len(live.seat_kinds)) if live.is_computer(seat)}
+                try:
+                    clock = clock.taken_back(len(trial.history), live.state.mover, next_mover, computers, now=time.time())
+                except NoTakeBack as exc:
+                    raise Refusal(say("no-take-back",
+                                      "this cannot be taken back: {reason}", reason=exc.args[0] if exc.args else ""),
+                                  "no-undo", 409) from None
+            else:
+                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, now=time.time(),
+                                           ply=len(trial.history))
+        stored_clock = None if clock is None else clock.stored()
+        try:
+            await asyncio.to_thread(self.store.add_entries, live.id, live.version, head, first, entries, stored_clock)
+        except StaleMove:
+            # Another server process on the same database stored an action first: catch up here
+            # (the pages hold this object, so it is brought up to date in place).
+            await self.reload(live)
+            await self.announce(live)
+            raise Refusal(say("moved-on", "the game has moved on: look at the board again"), "stale", 409) from None
+        except StorageError as exc:
+            what = (say("move-not-made", "the move could not be stored, so it was not made") if action and "move" in action
+                    else say("action-not-made", "the action could not be stored, so it was not made"))
+            raise unavailable(exc, f"game {live.id}", what) from None
+        except Exception:
+            log.exception("game %s: could not store action %d", live.id, live.version + 1)
+            raise Refusal(say("move-not-stored",
+                              "the move could not be stored, so it was not made: try again"), "storage", 503) from None
+        live.state = trial
+        live.version += 1
+        live.problem = None
+        live.clock = clock
+        self.changed(live)
+        if undo:
+            log.info("game %s: taken back to %d moves", live.id, len(trial.history))
+        else:
+            log.info("game %s: move %d %s by %s", live.id, len(trial.history), shown(entry.get("move")), entry.get("by"))
+        # With the entry as stored (its time too), so that the other copies end exactly the same.
+        await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
+
+    async def reload(self, live: LiveGame) -> None:
+        """Rebuild a live game in place from the database (the game's lock is held)."""
+        try:
+            row = await asyncio.to_thread(self.store.load_game, live.id)
+            if row is not None and row.version != live.version:
+                live.state, live.version, live.problem = rebuild(row), row.version, None
+                live.clock = Clock.from_stored(row.clock)
+                self.changed(live)
+        except Exception as exc:
+            if isinstance(exc, StorageError):
+                log.warning("game %s: could not be read again from the database: %s", live.id, exc)
+            else:
+                log.exception("game %s: could not be read again from the database", live.id)
+            if self.held.get(live.id) is live:
+                del self.held[live.id]  # the next visit rebuilds it
+
+def new_entries(before: State, after: State) -> tuple[int, list[dict[str, Any]]]:
+    """What an action wrote in a game's record: the index of the first entry it changed and the
+    entries from there on (usually the one it appended; an Omega placement within a turn rewrites
+    the turn's entry; an undo leaves none, the record ending before `first`). Looked for from the
+    end of the record, as both copies share every entry before the last few."""
+    old, new = before.history, after.history
+    first = min(len(old), len(new))
+    while first and old[first - 1] is not new[first - 1] and old[first - 1] != new[first - 1]:
+        first -= 1
+    return first, [dict(entry) for entry in new[first:]]
+
+
+__all__ = ["Recorder", "new_entries"]

@@ -1,0 +1,286 @@
+"""The board games' routes (Omny, Odd-Y, Omega, Onyx), one `APIRouter` whose hub, settings and
+bodies come as dependencies:
+
+    GET  /new/{game}            a new-game form made from the game's options;  POST creates the game
+    GET  /g/{id}                a game: board, turn, moves, result (anyone with the link may watch)
+    GET  /g/{id}/record.json    the game's record, to download
+    WS   /ws/g/{id}             the live game: views out, moves and resignations in
+    POST /api/games             create a game (JSON) → id, link and the seats' tokens
+    GET  /api/games/{id}        the game's view (JSON)
+    GET  /api/games/{id}/position/{k}  the position after k moves (read-only: board, turn, result)
+    POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
+    POST /api/games/{id}/undo   take back {token, version};  POST /api/games/{id}/join {seat} → a new token
+    GET  /api/open-games        the listed games with a seat to take
+
+These routes serve the board games only: each finds its game through `Hub.get`, which answers an
+Omiga table's id with 404, saying where the table is (only the page /g/{id} sends a person on to it).
+
+A new game's tokens reach the creating browser in the fragment of the link it is sent to
+(`/g/{id}#seats=0.TOKEN,1.TOKEN`), which browsers never send to a server, so no token is in any
+request line or log; the page keeps them in the browser's storage and sends the mover's token
+with each move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import MutableMapping
+from typing import Annotated, Any
+from urllib.parse import parse_qsl
+
+from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+
+import ogames
+from ogames.errors import shown as quoted
+from ogames.web import i18n
+from ogames.web.boards.board import board_frame, board_setup, position_view
+from ogames.web.boards.forms import form_context, new_game_from_form
+from ogames.web.boards.game_view import draw_position, drawn, large, view
+from ogames.web.boards.hub import Hub
+from ogames.web.boards.live import INVITED, LiveGame
+from ogames.web.boards.protocol import (
+    HereMessage,
+    JoinRequest,
+    MoveRequest,
+    NewGame,
+    PingMessage,
+    ResignMessage,
+    ResignRequest,
+    UndoMessage,
+    UndoRequest,
+    explain_client,
+    parse_client,
+)
+from ogames.web.core.common import (
+    Refusal,
+    api_language,
+    error_response,
+    find_game,
+    heavy,
+    open_live,
+    options_text,
+    read_message,
+    refused,
+    request_language,
+    script_json,
+    serve_socket,
+)
+from ogames.web.core.deps import SettingsDep, json_body, page, read_body
+from ogames.web.core.protocol import explain
+from ogames.web.limits import ConnectionLimit
+from ogames.wording import Said, say
+
+
+def board_hub(connection: HTTPConnection) -> Hub:
+    """The board games' live hub of this server process."""
+    hub: Hub = connection.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(board_hub)]
+router = APIRouter()
+
+
+async def drawn_view(live: LiveGame, language: str = i18n.DEFAULT) -> dict[str, Any]:
+    """A game's view with its board drawn (a large board's facts made off the event loop first)."""
+    await draw_position(live.state, language)
+    shown = view(live, language)
+    if not large(live.state):
+        return drawn(live, shown, language)
+    return await heavy(drawn, live, shown, language)
+
+
+async def view_answer(live: LiveGame, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
+    """A JSON answer holding a game's view (in `extra`'s "view" if given, else alone); a large
+    board's (megabytes of SVG) is written off the event loop."""
+    shown = await drawn_view(live)
+    content = shown if extra is None else {**extra, "view": shown}
+    if not large(live.state):
+        return JSONResponse(content, status_code=status)
+    text = await heavy(functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":")), content)
+    return Response(text, status_code=status, media_type="application/json")
+
+
+# ----- pages --------------------------------------------------------------------------------------
+
+
+@router.get("/new/{name}", response_class=HTMLResponse)
+async def new_game_form(request: Request, name: str) -> HTMLResponse:
+    game = find_game(name)
+    if game is None:
+        raise StarletteHTTPException(404)
+    return page(request, "new.html", **form_context(game))
+
+
+@router.post("/new/{name}", response_model=None)
+async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsDep) -> Response:
+    game = find_game(name)
+    if game is None:
+        raise StarletteHTTPException(404)
+    form: dict[str, str] = {}
+    try:
+        body = await read_body(request, settings.max_body_bytes)
+        form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+        live, tokens = await hub.create(new_game_from_form(game, form))
+    except Refusal as refusal:
+        return page(request, "new.html", refusal.status, **form_context(game, form), message=refusal.message)
+    except ValidationError as exc:
+        return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
+    except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
+        message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
+        return page(request, "new.html", 400, **form_context(game, form), message=message)
+    return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
+
+
+@router.get("/g/{game_id}", response_model=None)
+async def game_page(request: Request, game_id: str, hub: HubDep, settings: SettingsDep) -> Response:
+    if await request.app.state.omiga.owns(game_id):
+        return RedirectResponse(f"/o/{game_id}", status_code=307)  # a card table has its own page
+    try:
+        live = await hub.get(game_id)
+    except Refusal as refusal:
+        return page(request, "error.html", refusal.status, message=refusal.message)
+    language = request_language(request)
+    # The board drawn once, with no stones (the same for every game on that board), and the
+    # view without a drawing: the page puts the stones on the board, and then what changed.
+    await draw_position(live.state, language)
+    shown = hub.view_of(live, language)
+    if large(live.state):
+        setup, frame = await heavy(board_setup, live.state, language), await heavy(board_frame, live.state, language)
+    else:
+        setup, frame = board_setup(live.state, language), board_frame(live.state, language)
+    return page(
+        request,
+        "game.html",
+        game=shown,
+        board=frame,
+        options_text=options_text(shown["options"], language),
+        view_json=script_json(shown),
+        setup_json=script_json(setup),
+        max_seconds=settings.max_analysis_seconds,
+    )
+
+
+@router.get("/g/{game_id}/record.json", response_model=None)
+async def record(request: Request, game_id: str, hub: HubDep) -> Response:
+    try:
+        live = await hub.get(game_id)
+    except Refusal as refusal:
+        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
+    text = ogames.records.dumps(live.state.record())
+    filename = f"ogames-{live.state.game.name}-{live.id}.json"
+    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    return Response(text, media_type="application/json", headers=disposition)
+
+
+# ----- JSON API (a refusal or an invalid body is answered by the app's handlers) --------------------
+
+
+@router.post("/api/games", response_model=None)
+async def api_create(hub: HubDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
+    live, tokens = await hub.create(asked)
+    given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
+    invitations = {
+        str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
+        for seat, token in tokens.items()
+        if live.seat_kinds[seat] == INVITED
+    }
+    return await view_answer(live, {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations}, 201)
+
+
+@router.get("/api/open-games", response_model=None)
+async def api_open_games(hub: HubDep) -> Response:
+    return JSONResponse({"games": await asyncio.to_thread(hub.store.open_games)})
+
+
+@router.post("/api/games/{game_id}/undo", response_model=None)
+async def api_undo(game_id: str, hub: HubDep, asked: Annotated[UndoRequest, Depends(json_body(UndoRequest))]) -> Response:
+    return await view_answer(await hub.undo(game_id, asked.token, asked.version, decline=asked.decline))
+
+
+@router.post("/api/games/{game_id}/join", response_model=None)
+async def api_join(game_id: str, hub: HubDep, asked: Annotated[JoinRequest, Depends(json_body(JoinRequest))]) -> Response:
+    live, token = await hub.join(game_id, asked.seat)
+    return await view_answer(live, {"seat": asked.seat, "token": token}, 201)
+
+
+@router.get("/api/games/{game_id}", response_model=None)
+async def api_view(game_id: str, hub: HubDep) -> Response:
+    return await view_answer(await hub.get(game_id))
+
+
+@router.get("/api/games/{game_id}/position/{k}", response_model=None)
+async def api_position(request: Request, game_id: str, k: str, hub: HubDep) -> Response:
+    live = await hub.get(game_id)
+    state = live.state  # replaced, never changed, by each move: safe to read in a thread
+    if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
+        why = say("no-position", "there is no position {k}: positions are 0 to {last} (moves made)", k=quoted(k), last=state.ply)
+        return error_response(why, "not-found", 404, api_language(request))
+    return JSONResponse(await asyncio.to_thread(position_view, state, int(k), api_language(request)))
+
+
+@router.post("/api/games/{game_id}/moves", response_model=None)
+async def api_move(game_id: str, hub: HubDep, asked: Annotated[MoveRequest, Depends(json_body(MoveRequest))]) -> Response:
+    return await view_answer(await hub.move(game_id, asked.token, asked.version, asked.move))
+
+
+@router.post("/api/games/{game_id}/resign", response_model=None)
+async def api_resign(game_id: str, hub: HubDep, asked: Annotated[ResignRequest, Depends(json_body(ResignRequest))]) -> Response:
+    return await view_answer(await hub.resign(game_id, asked.token, asked.version))
+
+
+# ----- live play ------------------------------------------------------------------------------------
+
+
+@router.websocket("/ws/g/{game_id}")
+async def live_game(websocket: WebSocket, game_id: str, hub: HubDep, settings: SettingsDep) -> None:
+    live = await open_live(websocket, hub.opened, game_id)
+    if live is None:
+        return
+    limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
+
+    async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
+        return await _handle(hub, live, page, incoming, settings.max_message_bytes)
+
+    await serve_socket(websocket, hub, live, lambda language: drawn(live, view(live, language), language), limit, handle,
+                       "rate-limited")
+
+
+async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+    """One message from a page: None when it was carried out (the new view goes to everyone),
+    else the answer for that page alone (an error saying why nothing changed, or a pong)."""
+    message, problem = read_message(incoming, limit, parse_client, explain_client)
+    if problem is not None:
+        return problem
+    if isinstance(message, PingMessage):
+        return {"type": "pong"}
+    if isinstance(message, HereMessage):
+        await hub.here(live, page, list(message.tokens))
+        return None
+    try:
+        if isinstance(message, ResignMessage):
+            await hub.resign(live.id, message.token, message.version)
+        elif isinstance(message, UndoMessage):
+            await hub.undo(live.id, message.token, message.version, decline=message.decline)
+        else:
+            await hub.move(live.id, message.token, message.version, message.move)
+    except Refusal as refusal:
+        return refused(refusal.message, refusal.code)
+    return None
+
+
+def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:
+    """The fragment of the link a new game's creator is sent to: `seats=` the tokens of the seats
+    played in this browser, `invites=` those of the invited seats (shown as links to pass on)."""
+    here = ",".join(f"{seat}.{token}" for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED)
+    invited = ",".join(f"{seat}.{token}" for seat, token in tokens.items() if live.seat_kinds[seat] == INVITED)
+    return "&".join(part for part in (f"seats={here}" if here else "", f"invites={invited}" if invited else "") if part)
+
+
+__all__ = ["HubDep", "board_hub", "router"]

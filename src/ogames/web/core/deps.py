@@ -1,0 +1,90 @@
+"""What the routes of both faces ask for, declared once as FastAPI dependencies: the settings, the
+store, a request's body within the server's limit (and read into a protocol model), and the page
+renderer in the visitor's language. Each face adds its own hub beside them (`boards.routes`,
+`omiga.routes`).
+
+A `Refusal` or a `ValidationError` raised by a dependency or a route reaches the app's handlers
+(`app.py`), which answer the API in JSON and a page with the error page, as each route did itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
+from starlette.requests import HTTPConnection
+
+from ogames.web.core.common import Refusal, render_page
+from ogames.web.core.settings import Settings
+from ogames.web.core.store import Store
+from ogames.wording import say
+
+WEB = Path(__file__).parent.parent  # web/: the templates and scripts both faces share
+TEMPLATES = Jinja2Templates(directory=str(WEB / "templates"))
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def settings_of(connection: HTTPConnection) -> Settings:
+    """The server's settings."""
+    settings: Settings = connection.app.state.settings
+    return settings
+
+
+def store_of(connection: HTTPConnection) -> Store:
+    """The database of games (opened when the server starts)."""
+    store: Store = connection.app.state.store
+    return store
+
+
+SettingsDep = Annotated[Settings, Depends(settings_of)]
+StoreDep = Annotated[Store, Depends(store_of)]
+
+
+def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page of the site in the visitor's language (`common.render_page`)."""
+    return render_page(TEMPLATES, request, name, status, **context)
+
+
+def too_large(limit: int) -> str:
+    """A request body over the limit."""
+    return say("too-large", "the request is too large (at most {limit} bytes)", limit=limit)
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """A request's body, read no further than `limit` bytes (Refusal, 413, past it)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Refusal(too_large(limit), "too-large", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def request_body(request: Request, settings: SettingsDep) -> bytes:
+    """A request's body within the server's `max_body_bytes`."""
+    return await read_body(request, settings.max_body_bytes)
+
+
+Body = Annotated[bytes, Depends(request_body)]
+
+
+def json_body(model: type[Model]) -> Callable[[bytes], Awaitable[Model]]:
+    """A dependency reading the body (within the limit) as a protocol model: strict JSON, unknown
+    fields refused (the models say so); pydantic's `ValidationError` if it is not one."""
+
+    async def parsed(body: Body) -> Model:
+        return model.model_validate_json(body)
+
+    return parsed
+
+
+__all__ = ["TEMPLATES", "WEB", "Body", "SettingsDep", "StoreDep", "json_body", "page", "read_body", "request_body",
+           "settings_of", "store_of", "too_large"]

@@ -1,0 +1,83 @@
+"""The site's own pages, above both faces: the home page's lists and pictures, the rules pages and
+the icon.
+
+    GET  /                          the games (picture, rules in short), open games, games being
+                                    played, finished games
+    GET  /rules/{game}              a game's full rules (docs/rules, shipped with the package)
+    GET  /rules/images/{name}       a picture the rules show
+    GET  /favicon.ico               the site's icon
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import ogames
+from ogames.web import rulebook
+from ogames.web.boards.live import BROWSER_GAMES
+from ogames.web.boards.pictures import sample_svg
+from ogames.web.core.common import request_language
+from ogames.web.core.deps import WEB, StoreDep, page
+
+# Games played in the browser: the board games, and Omiga on its own table pages (omiga/routes.py).
+PLAYABLE = (*BROWSER_GAMES, "omiga")
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, store: StoreDep) -> HTMLResponse:
+    open_games, playing, finished = await asyncio.to_thread(
+        lambda: (store.open_games(), store.recent_games(8, ("playing",)), store.finished_games())
+    )
+    games = ogames.games()
+    language = request_language(request)
+    pictures = await asyncio.to_thread(lambda: {game["name"]: sample_svg(game["name"], language) for game in games})
+    return page(
+        request,
+        "home.html",
+        games=games,
+        pictures=pictures,
+        open_games=open_games,
+        playing=playing,
+        finished=finished,
+        titles={game["name"]: game["title"] for game in games},
+        browser_games=PLAYABLE,
+    )
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules(request: Request, game: str) -> HTMLResponse:
+    if game not in rulebook.GAMES:
+        raise StarletteHTTPException(404)
+    # the page in the reader's language if it is translated, else in English (with a note)
+    language = request_language(request)
+    text_language = language if rulebook.translated(game, language) else rulebook.ENGLISH
+    body = await asyncio.to_thread(rulebook.html, game, text_language)
+    picture = await asyncio.to_thread(sample_svg, game, language)
+    titles = {name: ogames.load(name).title for name in rulebook.GAMES}
+    return page(request, "rules.html", game=game, title=rulebook.title(game, text_language), body=body,
+                picture=picture, text_language=text_language, playable=game in PLAYABLE, games=rulebook.GAMES, titles=titles)
+
+
+@router.get("/rules/images/{name}", response_model=None)
+async def rules_picture(name: str) -> Response:
+    found = rulebook.picture(name)
+    if found is None:
+        raise StarletteHTTPException(404)
+    data, media = found
+    return Response(data, media_type=media, headers={"Cache-Control": "public, max-age=86400"})
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """The site's icon where browsers look for it without a page's link (it is an SVG)."""
+    icon = WEB / "static" / "favicon.svg"
+    return FileResponse(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+__all__ = ["PLAYABLE", "router"]

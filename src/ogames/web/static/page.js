@@ -1,0 +1,35 @@
+// What the page scripts share (every page loads it, after the words script): the page's words (the
+// `words` JSON the server puts in the page, if it has one), a colour's name in them, the message
+// box and the state of the page's connection. The scripts of the game, replay, analysis and Omiga
+// pages take these from here rather than each keeping its own copy.
+"use strict";
+window.OgamesPage = (function () {
+  const source = document.getElementById("words");
+  const words = source ? JSON.parse(source.textContent) : {};
+
+  // A colour as the page's language names it; Omiga's team seats end in their number (white1).
+  function colourName(colour) {
+    if (!colour) return "";
+    const base = colour.replace(/[0-9]$/, "");
+    const n = colour.slice(base.length);
+    return (words["c_" + base] || base) + (n ? " " + n : "");
+  }
+
+  // Show a sentence in the page's message box (null or "": hide it); the box, for a caller that
+  // hides it again later.
+  function showMessage(text) {
+    const box = document.getElementById("message");
+    box.hidden = !text;
+    box.textContent = text || "";
+    return box;
+  }
+
+  // Whether the page's live connection is up, in the corner of the page.
+  function linkState(up) {
+    const span = document.getElementById("link-state");
+    span.textContent = up ? words.connected : words.disconnected;
+    span.classList.toggle("down", !up);
+  }
+
+  return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState };
+})();
