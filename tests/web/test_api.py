@@ -360,7 +360,7 @@ def test_a_failing_computer_is_reported_and_tries_again_later(client: TestClient
     from ogames.web.boards import ai
 
     real = ai.choose_move
-    monkeypatch.setattr(ai, "choose_move", lambda record, spec: (_ for _ in ()).throw(RuntimeError("boom")))
+    monkeypatch.setattr(ai, "choose_move", lambda record, spec, **kept: (_ for _ in ()).throw(RuntimeError("boom")))
     game_id, tokens = create(client, mode="ai", seat=0)
     with client.websocket_connect(f"/ws/g/{game_id}") as ws:
         receive_state(ws)

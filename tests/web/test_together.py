@@ -202,10 +202,10 @@ def test_a_computer_thinking_during_an_undo_has_its_move_dropped(client: TestCli
     release, started = threading.Event(), threading.Event()
     real = ai.choose_move
 
-    def slow(record: dict, spec: str) -> str:
+    def slow(record: dict, spec: str, **kept: Any) -> str:
         started.set()
         release.wait(10)
-        return real(record, spec)
+        return real(record, spec, **kept)
 
     monkeypatch.setattr(ai, "choose_move", slow)
     made = new_game(client, seats=["here", "computer:easy"])

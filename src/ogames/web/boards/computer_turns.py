@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 
@@ -36,11 +37,16 @@ class ComputerTurns:
         self.held = held  # the hub's games in memory: one whose computer failed is dropped, to be rebuilt
         # The computer's moves (Omiga's bots and analyses have workers of their own: web/core/workers.py).
         self.executor: concurrent.futures.Executor = move_pool(settings)
+        self.searched: set[str] = set()  # games whose computer has searched: the worker keeps their search
+
 
     def start(self, live: LiveGame) -> None:
         """Let the computer play if one of its seats is to move and it is not already thinking."""
         state = live.state
-        if state.is_over or not live.is_computer(state.mover) or live.problem:
+        if state.is_over:
+            self._forget(live.id)
+            return
+        if not live.is_computer(state.mover) or live.problem:
             return
         if live.ai_task is not None and not live.ai_task.done():
             return
@@ -61,7 +67,8 @@ class ComputerTurns:
                 await self._other_thinks(live, version)  # another server process plays this move
                 continue
             try:
-                move = await loop.run_in_executor(self.executor, ai.choose_move, record, spec)
+                self.searched.add(live.id)
+                move = await loop.run_in_executor(self.executor, functools.partial(ai.choose_move, record, spec, game=live.id))
             except asyncio.CancelledError:
                 live.thinking = False
                 raise
@@ -101,6 +108,17 @@ class ComputerTurns:
             if self.held.get(live.id) is live:
                 del self.held[live.id]  # the next visit rebuilds the game and lets the computer try again
             await self.announce(live)
+
+    def _forget(self, game: str) -> None:
+        """Let the move worker drop a finished game's kept search (ai.KeptSearches) now rather than
+        when it idles out. A game over after the computer's own last move was dropped already."""
+        if game not in self.searched:
+            return
+        self.searched.discard(game)
+        try:
+            self.executor.submit(ai.forget, game)
+        except RuntimeError:  # the pool is shut down (the server is stopping): nothing is kept any more
+            pass
 
     async def _other_thinks(self, live: LiveGame, version: int) -> None:
         """Wait while another server process thinks for the computer: until its move arrives here

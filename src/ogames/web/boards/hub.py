@@ -239,6 +239,7 @@ class Hub(BaseHub[LiveGame]):
                 raise Refusal(str(exc), "illegal", 422) from None
             await self.recorder.commit(live, trial, {"resign": colour})
         await self.announce(live)
+        self.computer.start(live)  # over: its kept search is dropped; or a computer is to move now
         return live
 
     async def undo(self, game_id: str, token: str, version: int, *, decline: bool = False) -> LiveGame:
