@@ -30,8 +30,8 @@ def play_all(state, moves: str):
 
 @pytest.mark.parametrize("case", BOARD_CASES, ids=[case[0] for case in BOARD_CASES])
 def test_kernel_moves_follow_the_rules(case) -> None:
-    """Random games played by the rules and by the kernel side by side: the same legal moves, the
-    same stones, mover and winner after every move."""
+    """Random games played by the rules and by the kernel side by side: the same legal moves (the
+    kernel's codes are the rules' actions), the same stones, mover and winner after every move."""
     _, name, options = case
     game = ogames.load(name, **options)
     for seed in range(4):
@@ -42,6 +42,7 @@ def test_kernel_moves_follow_the_rules(case) -> None:
         while not state.is_over:
             codes = adapter.legal_codes(stones, var, owner)
             assert sorted(adapter.move_text(c) for c in codes) == sorted(state.legal_moves())
+            assert sorted(codes) == game.actions.legal_actions(state)
             code = rng.choice(codes)
             state.play(adapter.move_text(code), t=0.0)
             adapter.play_code(stones, var, owner, code)

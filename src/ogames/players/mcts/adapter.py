@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from ogames.errors import CannotPlay
 from ogames.players.mcts import positions as P
-from ogames.rules.protocol import State
+from ogames.rules.protocol import ActionCodec, State
 
 Ints = npt.NDArray[np.int64]
 Array = npt.NDArray[Any]
@@ -67,6 +67,7 @@ class Adapter:
         game: Any = state.game  # each game's own arrays (board, stars, lattice…) are read below
         self.game = game
         self.board = game.board
+        self.actions: ActionCodec = game.actions  # the move codes' layout
         self.n = n = len(self.board)
         self.colours = tuple(game.colours)
         params = np.zeros(P.NPARAMS, dtype=np.int64)
@@ -141,8 +142,9 @@ class Adapter:
         return [int(c) for c in out[:count]]
 
     def move_text(self, code: int) -> str:
-        """The move a code stands for, as `play` takes it."""
-        return self.board.labels[code] if code < self.n else "swap"
+        """The move a code stands for, as `play` takes it: the kernels' move codes are the rules'
+        actions (`Game.actions`, one layout for the search, the RL adapters and self-play)."""
+        return self.actions.action_to_move(code)
 
     def path_moves(self, state: Any) -> list[str]:
         """The moves made so far, one per tree level."""
@@ -192,12 +194,6 @@ class OmnyAdapter(Adapter):
         super()._encode_turn(state, var)
         var[P.V_KOMI] = -1 if state.twice_komi is None else state.twice_komi
 
-    def move_text(self, code: int) -> str:
-        if code <= self.n:
-            return super().move_text(code)
-        twice = code - self.n - 1
-        return f"komi={twice // 2}" if twice % 2 == 0 else f"komi={twice // 2}.5"
-
 
 class OmegaAdapter(Adapter):
     """Omega: a turn of one stone per colour, the pie phase's `swap <colour>` moves, a tree level a stone."""
@@ -212,11 +208,6 @@ class OmegaAdapter(Adapter):
         var[P.V_TURNCOL] = state.turn_colour
         var[P.V_PIESEAT] = -1 if state.pie_seat is None else state.pie_seat
         var[P.V_PLAYED] = state.played
-
-    def move_text(self, code: int) -> str:
-        if code < self.n:
-            return super().move_text(code)
-        return "swap" if len(self.colours) == 2 else f"swap {self.colours[code - self.n]}"
 
     def path_moves(self, state: Any) -> list[str]:
         """A turn's entry split into its placements: one tree level a stone."""

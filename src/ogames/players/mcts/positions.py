@@ -5,8 +5,9 @@ can move beside its rules (`ogames.kernels.<game>`) without touching the search.
 
 **Positions** are three arrays: `stones` (int8, 0 empty, k + 1 colour k), `var` (int64, the
 V_* slots below) and `owner` (int64, colour → seat; the pie rule changes it, never the stones).
-Special moves are codes past the cells: `n` is the stone games' `swap`, `n + c` Omega's
-`swap <colour c>`, `n + 1 + 2k` Omny's `komi=k` (with `n + 1 + twice`).
+Move codes are the rules' actions (`Game.actions`, `rules/actions.py`): the cells, then the
+specials: `n` is the stone games' `swap`, `n + c` Omega's `swap <colour c>`, `n + 1 + 2k` Omny's
+`komi=k` (with `n + 1 + twice`).
 
 **Rules** are the games' own: win tests call the kernels of `ogames.kernels` (Omny's region star
 test `omny.group_wins_into`, Odd-Y's winning-sides test `oddy.group_wins_into`, Onyx's
