@@ -11,11 +11,14 @@ import pytest
 
 import ogames
 from conformance.cases import CASES
+from ogames.kernels import layout as P
 from ogames.kernels import omny as omny_kernel
+from ogames.kernels import step
+from ogames.kernels.omny import full_board_winner
+from ogames.kernels.stones import bridge_answer
 from ogames.players import player
 from ogames.players.mcts import CompiledMcts, MctsPlayer, warm_up
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import adapter_for, bridge_table
 from ogames.players.mcts.tree import kept_or_new
 
@@ -53,7 +56,7 @@ def test_kernel_moves_follow_the_rules(case) -> None:
                 assert var[P.V_WINNER] >= 0 and game.colours[var[P.V_WINNER]] == state.winner
             else:
                 assert var[P.V_WINNER] == -1
-                assert P._mover(var, owner, adapter.params) == state.mover
+                assert step.mover(var, owner, adapter.params) == state.mover
                 assert (var == ref_var).all()
 
 
@@ -94,7 +97,7 @@ def test_omny_full_board_test_names_the_move_by_move_winner(options) -> None:
                 full[cell] = colour + 1
                 colour = 1 - colour
         work = np.empty((6, n), dtype=np.int32)
-        got, _ = P._omny_full_winner(
+        got, _ = full_board_winner(
             np.array(full, dtype=np.int8),
             board.neighbour_table,
             stars,
@@ -132,8 +135,8 @@ def test_bridge_table_and_answer() -> None:
     a1, b2, b1, a2 = (board.index(label) for label in ("a1", "b2", "b1", "a2"))
     stones[[a1, b2]] = 1
     stones[b1] = 2  # White intrudes
-    assert P._bridge_answer(stones, bridge_table(board), b1, 1) == a2
-    assert P._bridge_answer(stones, bridge_table(board), b1, 2) == -1
+    assert bridge_answer(stones, bridge_table(board), b1, 1) == a2
+    assert bridge_answer(stones, bridge_table(board), b1, 2) == -1
 
 
 # ----- the search ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The compiled MCTS: whole iterations (selection, expansion, playout, backup) in numba over an
 array-backed tree, for Omny, Odd-Y, Omega and Onyx. `search.CompiledMcts` drives it; the games'
-moves and playouts are `positions.py`'s.
+moves and playouts are theirs, reached through `ogames.kernels.step` by the id the adapter gives.
 
 **The tree** is two preallocated tables grown in place: `ints[node, I_*]` (move, parent, first
 child, child count, deciding seat, colour to move, terminal winner seat, proven seat) and
@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import leaf
-from ogames.players.mcts.positions import (
+from ogames.kernels.layout import (
     NVARS,
     P_EXPAND,
     P_KOMI_PIE,
@@ -48,12 +48,8 @@ from ogames.players.mcts.positions import (
     V_WINNER,
     Array,
     Arrays,
-    _mover,
-    _pie_open,
-    gen_moves,
-    play_move,
-    playout,
 )
+from ogames.kernels.step import gen_moves, mover, pie_open, play_move, playout
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -124,7 +120,7 @@ def _reach(ints: Array, node: int, var: Array, owner: Array, params: Array) -> N
     flags = 0
     if colour_node:
         flags |= FL_COLOUR
-        if _pie_open(var, params):
+        if pie_open(var, params):
             flags |= FL_PIE
     elif _kids_pie(var, params):
         flags |= FL_KIDS_PIE
@@ -134,7 +130,7 @@ def _reach(ints: Array, node: int, var: Array, owner: Array, params: Array) -> N
         ints[node, I_TERM] = winner
         ints[node, I_PROVEN] = winner
     else:
-        ints[node, I_SEAT] = var[V_TURN] if colour_node else _mover(var, owner, params)
+        ints[node, I_SEAT] = var[V_TURN] if colour_node else mover(var, owner, params)
         ints[node, I_COLOUR] = var[V_TURN]
 
 
