@@ -1,7 +1,7 @@
 """The one place where the compiled search meets a game: a table of the board games' turn kernels
 (`step_*` in `kernels/<game>.py`, beside the rules' kernels they mirror) keyed by the game's id,
 which the search's adapter writes into `params[P_GAME]` (`kernels/layout.py`). The search
-(`players/mcts/kernel.py`) calls only these five functions and never asks which game it plays.
+(`players/mcts/kernel.py`) calls only these functions and never asks which game it plays.
 
 numba has no cheap first-class functions, so the table is a branch on the id in each function;
 every branch is one call of a leaf, which LLVM inlines.
@@ -13,12 +13,15 @@ from numba import njit
 
 from ogames.kernels import leaf, oddy, omega, omny, onyx
 from ogames.kernels.layout import P_GAME, V_TURN, Array, Arrays
-from ogames.kernels.stones import pie_open
+from ogames.kernels.stones import at_pie_point, moves_open_pie, pie_open
 
 # The games' ids (`Adapter.code`).
 ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
 
-__all__ = ["ODDY", "OMEGA", "OMNY", "ONYX", "gen_moves", "mover", "pie_open", "play_move", "playout"]
+# The stone games' pie (Omega's P_PIE is 0, so these are false there): `kernels/stones.py`.
+__all__ = [
+    "ODDY", "OMEGA", "OMNY", "ONYX", "at_pie_point", "gen_moves", "mover", "moves_open_pie", "pie_open", "play_move", "playout",
+]
 
 
 @leaf

@@ -13,6 +13,7 @@ from ogames.kernels import leaf
 from ogames.kernels.layout import (
     P_BRIDGE,
     P_BRIDGE_SEAT,
+    P_KOMI_PIE,
     P_N,
     P_PIE,
     P_PIE_AT,
@@ -36,6 +37,25 @@ def pie_open(var: Array, params: Array) -> bool:
         and var[V_KOMI] >= 0
         and var[V_PLACEMENTS] == params[P_PIE_AT]
     )
+
+
+@leaf
+def at_pie_point(var: Array, params: Array) -> bool:
+    """Whether a position is at or past the pie point: komi chosen and the stones placed after
+    which the swap opens, so that the stones and the colour to move no longer depend on who owns
+    which colour (the search's colour nodes, `players/mcts/kernel.py`, "The pie")."""
+    return var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
+
+
+@leaf
+def moves_open_pie(var: Array, params: Array) -> bool:
+    """Whether every move from this position opens the swap: Black's stone one placement before
+    the pie point, or, in Omny's komi choice without pie, the komi itself."""
+    if params[P_PIE] == 0 or var[V_SWAPPED] != 0 or at_pie_point(var, params):
+        return False
+    if var[V_KOMI] < 0:
+        return params[P_KOMI_PIE] == 0 and params[P_PIE_AT] == 0
+    return var[V_TURN] == 0 and var[V_PLACEMENTS] + 1 == params[P_PIE_AT]
 
 
 @leaf

@@ -33,23 +33,19 @@ from ogames.kernels import leaf
 from ogames.kernels.layout import (
     NVARS,
     P_EXPAND,
-    P_KOMI_PIE,
     P_N,
-    P_PIE_AT,
     P_RAVE,
     P_SEATS,
     P_SHARED,
     P_SOLVER,
     P_TOTAL,
-    V_KOMI,
-    V_PLACEMENTS,
     V_SWAPPED,
     V_TURN,
     V_WINNER,
     Array,
     Arrays,
 )
-from ogames.kernels.step import gen_moves, mover, pie_open, play_move, playout
+from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -98,18 +94,14 @@ def init_root(ints: Array, floats: Array, meta: Array, root_var: Array, root_own
 @leaf
 def _pie_passed(var: Array, params: Array) -> bool:
     """Whether a position is at or past the pie point: a colour node of the shared pie."""
-    return params[P_SHARED] != 0 and var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
+    return params[P_SHARED] != 0 and at_pie_point(var, params)
 
 
 @leaf
 def _kids_pie(var: Array, params: Array) -> bool:
-    """Shared pie: whether every move from this (seat-node) position opens the swap: Black's stone
-    one placement before the pie point, or, in Omny's komi choice without pie, the komi itself."""
-    if params[P_SHARED] == 0 or var[V_SWAPPED] != 0 or _pie_passed(var, params):
-        return False
-    if var[V_KOMI] < 0:
-        return params[P_KOMI_PIE] == 0 and params[P_PIE_AT] == 0
-    return var[V_TURN] == 0 and var[V_PLACEMENTS] + 1 == params[P_PIE_AT]
+    """Shared pie: whether every move from this (seat-node) position opens the swap (the game's
+    `moves_open_pie`)."""
+    return params[P_SHARED] != 0 and moves_open_pie(var, params)
 
 
 @leaf
