@@ -3,8 +3,10 @@
 which the search's adapter writes into `params[P_GAME]` (`kernels/layout.py`). The search
 (`players/mcts/kernel.py`) calls only these functions and never asks which game it plays.
 
-numba has no cheap first-class functions, so the table is a branch on the id in each function;
-every branch is one call of a leaf, which LLVM inlines.
+numba has no cheap first-class functions, so the table is a branch on the id in each function,
+each branch one call of the game's kernel (leaves, compiled without reference counting, so that a
+call costs next to nothing: `kernels/__init__.py`). The stone games' pie (`pie_open`,
+`at_pie_point`, `moves_open_pie`, all false in Omega, whose P_PIE is 0) comes from `kernels/stones.py`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from ogames.kernels.stones import at_pie_point, moves_open_pie, pie_open
 # The games' ids (`Adapter.code`).
 ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
 
-# The stone games' pie (Omega's P_PIE is 0, so these are false there): `kernels/stones.py`.
 __all__ = [
     "ODDY", "OMEGA", "OMNY", "ONYX", "at_pie_point", "gen_moves", "mover", "moves_open_pie", "pie_open", "play_move", "playout",
 ]
