@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ogames.kernels import leaf
-from ogames.players.mcts.positions import _bridge_answer
+from ogames.kernels.stones import bridge_answer as _bridge_answer
 
 # The playouts' own kernel, as plain Python, compiled below in each of the three ways.
 bridge_answer = _bridge_answer.py_func

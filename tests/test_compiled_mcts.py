@@ -11,11 +11,14 @@ import pytest
 
 import ogames
 from conformance.cases import CASES
+from ogames.kernels import layout as P
 from ogames.kernels import omny as omny_kernel
+from ogames.kernels import step
+from ogames.kernels.omny import full_board_winner
+from ogames.kernels.stones import bridge_answer
 from ogames.players import player
 from ogames.players.mcts import CompiledMcts, MctsPlayer, warm_up
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import adapter_for, bridge_table
 from ogames.players.mcts.tree import kept_or_new
 
@@ -30,8 +33,8 @@ def play_all(state, moves: str):
 
 @pytest.mark.parametrize("case", BOARD_CASES, ids=[case[0] for case in BOARD_CASES])
 def test_kernel_moves_follow_the_rules(case) -> None:
-    """Random games played by the rules and by the kernel side by side: the same legal moves, the
-    same stones, mover and winner after every move."""
+    """Random games played by the rules and by the kernel side by side: the same legal moves (the
+    kernel's codes are the rules' actions), the same stones, mover and winner after every move."""
     _, name, options = case
     game = ogames.load(name, **options)
     for seed in range(4):
@@ -42,6 +45,7 @@ def test_kernel_moves_follow_the_rules(case) -> None:
         while not state.is_over:
             codes = adapter.legal_codes(stones, var, owner)
             assert sorted(adapter.move_text(c) for c in codes) == sorted(state.legal_moves())
+            assert sorted(codes) == game.actions.legal_actions(state)
             code = rng.choice(codes)
             state.play(adapter.move_text(code), t=0.0)
             adapter.play_code(stones, var, owner, code)
@@ -52,7 +56,7 @@ def test_kernel_moves_follow_the_rules(case) -> None:
                 assert var[P.V_WINNER] >= 0 and game.colours[var[P.V_WINNER]] == state.winner
             else:
                 assert var[P.V_WINNER] == -1
-                assert P._mover(var, owner, adapter.params) == state.mover
+                assert step.mover(var, owner, adapter.params) == state.mover
                 assert (var == ref_var).all()
 
 
@@ -93,7 +97,7 @@ def test_omny_full_board_test_names_the_move_by_move_winner(options) -> None:
                 full[cell] = colour + 1
                 colour = 1 - colour
         work = np.empty((6, n), dtype=np.int32)
-        got, _ = P._omny_full_winner(
+        got, _ = full_board_winner(
             np.array(full, dtype=np.int8),
             board.neighbour_table,
             stars,
@@ -131,8 +135,8 @@ def test_bridge_table_and_answer() -> None:
     a1, b2, b1, a2 = (board.index(label) for label in ("a1", "b2", "b1", "a2"))
     stones[[a1, b2]] = 1
     stones[b1] = 2  # White intrudes
-    assert P._bridge_answer(stones, bridge_table(board), b1, 1) == a2
-    assert P._bridge_answer(stones, bridge_table(board), b1, 2) == -1
+    assert bridge_answer(stones, bridge_table(board), b1, 1) == a2
+    assert bridge_answer(stones, bridge_table(board), b1, 2) == -1
 
 
 # ----- the search ---------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import pytest
 
 import ogames
 from ogames.errors import BadOption
+from ogames.kernels.omega import scores_into
 from ogames.players import player
 from ogames.players.levels import HIGHEST, LEVELS, LOWEST, OMEGA_MULTI_LEVELS, ladder, level_settings
 from ogames.players.mcts import CompiledMcts
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import adapter_for
 
 
@@ -170,7 +170,7 @@ def test_omega_scores_follow_the_rules() -> None:
             sums = np.zeros(4)
             queue = np.empty(n, dtype=np.int32)
             mark = np.zeros(n, dtype=np.int64)
-            winner = P._omega_scores(stones, game.board.neighbour_table, players, logs, queue, mark, 1, sums)
+            winner = scores_into(stones, game.board.neighbour_table, players, logs, queue, mark, 1, sums)
             scores = state.scores
             for k, colour in enumerate(game.colours):
                 assert math.isclose(sums[k], math.log(scores[colour]), abs_tol=1e-9)

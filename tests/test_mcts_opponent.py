@@ -9,8 +9,9 @@ import pytest
 
 import ogames
 from ogames.errors import BadOption
+from ogames.kernels import layout as P
+from ogames.kernels.stones import answering_colours
 from ogames.players import player
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import adapter_for
 from ogames.players.mcts.search import BEHIND, PROBE
 from ogames.players.mcts.tree import Budget
@@ -21,7 +22,7 @@ Y9 = {"sides": 3, "size": 9, "board": "triangle", "pie": False}
 def answering(bridge: int, seat: int, owner: tuple[int, int]) -> int:
     params = np.zeros(P.NPARAMS, dtype=np.int64)
     params[P.P_BRIDGE], params[P.P_BRIDGE_SEAT] = bridge, seat
-    return int(P._answering_colours(np.array([*owner, 0, 0], dtype=np.int64), params))
+    return int(answering_colours(np.array([*owner, 0, 0], dtype=np.int64), params))
 
 
 def test_the_answering_colours_follow_the_seat_through_a_swap() -> None:

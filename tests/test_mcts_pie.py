@@ -11,10 +11,10 @@ import pytest
 
 import ogames
 from ogames.errors import BadOption
+from ogames.kernels import layout as P
 from ogames.players import player
 from ogames.players.mcts import CompiledMcts
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import Adapter, adapter_for
 from ogames.players.mcts.tree import kept_or_new
 

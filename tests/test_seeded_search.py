@@ -1,6 +1,6 @@
 """Seeded searches and playouts pinned move for move.
 
-The compiled kernels share helpers (the board-array tuple of `players/mcts/positions.py`, the shuffled fill of
+The compiled kernels share helpers (the board-array tuple of `kernels/step.py`, the shuffled fill of
 `kernels/oddy.py`, the empty-cell bag of `kernels/onyx.py`); folding code into them must not
 change a single random draw. These values were recorded before such a refactor and held after
 it. A deliberate change to the search or a playout's distribution will move them: re-pin them then,

@@ -14,10 +14,11 @@ every shard with the games saved by then.
 Each shard `examples/shard-NNNNN.npz` holds the positions of up to `shard_size` games in game
 order (shard k: games k·size … (k+1)·size − 1), one row per decision (every stone of an Omega turn
 is one), in numpy arrays (`numpy.load(path)`, no pickle needed):
-- `observation` float32 (N, planes, cells): `Encoding.observation(state)` seen by the seat to move;
-- `legal` bool (N, actions): the legal-action mask (`Encoding.legal_action_mask`);
-- `action` int32 (N,): the action played there (`Encoding.action(move)`);
-- `value` float32 (N,): the game's final result for the seat to move (`encoding.outcome`: +1 won,
+- `observation` float32 (N, planes, cells): the rules' planes (`rules/planes.py`, the same as
+  `ogames.envs.encoding`'s) seen by the seat to move;
+- `legal` bool (N, actions): the legal-action mask over the rules' actions (`Game.actions`);
+- `action` int32 (N,): the action played there (`game.actions.move_to_action(move)`);
+- `value` float32 (N,): the game's final result for the seat to move (`rules.planes.outcome`: +1 won,
   −1/(p−1) lost at a table of p, 0 drawn or unfinished);
 - `game`, `ply`, `seat` int32 (N,): the game's number, the decision's index within the game, and
   the seat that decided;
@@ -39,6 +40,8 @@ from ogames.arena import tournament as arena
 from ogames.errors import BadOption, BadRecord, shown
 from ogames.records import load_file, replay
 from ogames.rules import REAL_TIME, State, load
+from ogames.rules.planes import observation_planes, outcome
+from ogames.rules.protocol import ActionCodec
 
 EXAMPLES = "examples"
 MAX_GAMES = 1_000_000
@@ -60,12 +63,12 @@ def plan_selfplay(game: str, options: dict[str, Any] | None, spec: str, games: i
 
 
 def has_examples(game: str) -> bool:
-    """Whether the game's positions can be written as tensors (the board games)."""
+    """Whether the game's positions can be written as tensors (the board games: those whose rules
+    declare an integer action space, `Game.actions`)."""
     try:
-        from ogames.envs.encoding import BOARD_GAMES
-    except ImportError:  # an ogames without the research encoding: records only
+        return load(game).actions.num_actions > 0
+    except BadOption:
         return False
-    return game in BOARD_GAMES
 
 
 def decisions(record: dict[str, Any]) -> Iterator[tuple[State, str]]:
@@ -86,25 +89,22 @@ def decisions(record: dict[str, Any]) -> Iterator[tuple[State, str]]:
 
 def game_examples(record: dict[str, Any], number: int) -> dict[str, np.ndarray]:
     """The rows of one game (see the module's docstring), checked against the rules as they go."""
-    from ogames.envs.encoding import encoding, outcome
-
     rows: dict[str, list[Any]] = {k: [] for k in ("observation", "legal", "action", "seat")}
     final: State | None = None
-    enc = None
     for state, move in decisions(record):
-        enc = enc or encoding(state.game)
+        actions, planes = state.game.actions, observation_planes(state.game)
         seat = state.mover
         assert seat is not None  # a game that goes on has a seat to decide
-        mask = enc.legal_action_mask(state)
-        action = enc.action(move)
+        mask = _legal_mask(actions, state)
+        action = actions.move_to_action(move)
         if not mask[action]:
             raise BadRecord(f"game {number}: {move} is not a legal action at its position")
-        rows["observation"].append(enc.observation(state))
+        rows["observation"].append(planes.observation(state))
         rows["legal"].append(mask)
         rows["action"].append(action)
         rows["seat"].append(seat)
         final = state
-    if final is None or enc is None:
+    if final is None:
         return {}
     values = outcome(final) if final.is_over else [0.0] * len(final.players)
     count = len(rows["action"])
@@ -126,15 +126,14 @@ def write_examples(t: arena.Tournament, folder: str | Path, shard_size: int = DE
         raise BadOption(f"--shard-size must be at least 1, not {shard_size}")
     if not has_examples(t.game):
         return []
-    from ogames.envs.encoding import encoding
-
     folder = Path(folder)
-    enc = encoding(load(t.game, **t.options))
+    game = load(t.game, **t.options)
+    actions = game.actions
     out = folder / EXAMPLES
     out.mkdir(exist_ok=True)
     names = {
-        "plane_names": np.asarray(enc.plane_names, dtype=np.str_),
-        "action_names": np.asarray([enc.move(a) for a in range(enc.num_actions)], dtype=np.str_),
+        "plane_names": np.asarray(observation_planes(game).plane_names, dtype=np.str_),
+        "action_names": np.asarray([actions.action_to_move(a) for a in range(actions.num_actions)], dtype=np.str_),
         "meta": np.asarray(json.dumps({"game": t.game, "options": t.settled, "player": t.entrants[0]})),
     }
     written = []
@@ -150,6 +149,13 @@ def write_examples(t: arena.Tournament, folder: str | Path, shard_size: int = DE
         arrays = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
         written.append(_save_shard(out / f"shard-{start // shard_size:05d}.npz", {**arrays, **names}))
     return written
+
+
+def _legal_mask(actions: ActionCodec, state: State) -> np.ndarray:
+    """The legal-action mask: true on the actions of the state's legal moves."""
+    mask = np.zeros(actions.num_actions, dtype=np.bool_)
+    mask[actions.legal_actions(state)] = True
+    return mask
 
 
 def _save_shard(path: Path, arrays: dict[str, np.ndarray]) -> Path:

@@ -16,7 +16,7 @@ def fill_group_sides(
     stones: np.ndarray, table: np.ndarray, start: int, mark: np.ndarray, stamp, queue: np.ndarray, bits, goal: int
 ) -> int:
     """The one same-colour group fill of the compiled code: the rule kernels and the players'
-    kernels (`players/mcts/positions.py`, `players/solvers/connection_kernels.py`) all call it, or
+    kernels (the search's turn kernels `step_*`, `players/solvers/connection_kernels.py`) all call it, or
     `fill_group_stamped` / `fill_group`, which are it without bits.
 
     Mark start's group (same value, connected) with `stamp` in `mark` and write it into `queue` in

@@ -19,7 +19,9 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import leaf, reference
-from ogames.kernels.flood import fill_group
+from ogames.kernels.flood import fill_group, fill_group_stamped
+from ogames.kernels.layout import P_COLOURS, P_END_EMPTY, P_N, V_PIESEAT, V_PLAYED, V_TURN, V_TURNCOL, V_WINNER, Array
+from ogames.kernels.oddy import shuffled_empties
 
 
 @njit(cache=True)
@@ -169,3 +171,162 @@ def playout_reference(
     work = list(stones)
     random_fill_reference(work, colours, next_colour, keep_empty, rng)
     return scores_reference(work, neighbours, colours)
+
+
+# ----- the compiled search's turn (`kernels/step.py` calls these; `kernels/layout.py` the arrays) --
+
+
+@leaf
+def scores_into(
+    stones: Array,
+    table: Array,
+    colours: int,
+    logs: Array,
+    queue: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+) -> int:
+    """The colour with the highest product of group sizes (sums of logs; a tie within 1e-9 goes to
+    the later colour, the rules' tie-break); the sums per colour are left in `sums`."""
+    for k in range(4):
+        sums[k] = 0.0
+    n = stones.shape[0]
+    for seed in range(n):
+        value = stones[seed]
+        if value == 0 or mark[seed] == stamp:
+            continue
+        sums[value - 1] += logs[fill_group_stamped(stones, table, seed, mark, stamp, queue)]
+    best = 0
+    for k in range(1, colours):
+        if sums[k] >= sums[best] - 1e-9:
+            best = k
+    return best
+
+
+@leaf
+def end_turn(
+    stones: Array,
+    var: Array,
+    params: Array,
+    played: int,
+    table: Array,
+    logs: Array,
+    queue: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+    ends: bool,
+) -> None:
+    """A seat's turn over (`played` 1: it placed its stones, 0: it swapped in the pie phase): the
+    next seat of the pie phase or the next colour's turn; after a round, with fewer than p² cells
+    empty (and `ends`), the game's end and its winner."""
+    p = params[P_COLOURS]
+    if var[V_PIESEAT] >= 0:
+        var[V_PLAYED] += played
+        var[V_PIESEAT] += 1
+        if var[V_PIESEAT] < p:
+            return
+        var[V_PIESEAT] = -1
+        var[V_TURNCOL] = var[V_PLAYED] % p
+    else:
+        var[V_TURNCOL] = (var[V_TURNCOL] + 1) % p
+    if var[V_TURNCOL] == 0 and ends:
+        empty = 0
+        for c in range(stones.shape[0]):
+            if stones[c] == 0:
+                empty += 1
+        if empty < p * p:
+            var[V_WINNER] = scores_into(stones, table, p, logs, queue, mark, stamp, sums)
+
+
+@leaf
+def step_mover(var: Array, owner: Array) -> int:
+    """The seat to act: the pie phase's seat, else the holder of the colour whose turn it is."""
+    if var[V_PIESEAT] >= 0:
+        return int(var[V_PIESEAT])
+    return int(owner[var[V_TURNCOL]])
+
+
+@leaf
+def step_moves(stones: Array, var: Array, owner: Array, params: Array, out: Array) -> int:
+    """Omega's legal move codes into `out`: the empty cells, then in the pie phase before a seat's
+    first stone `n + c` for every colour c held by an earlier seat; how many."""
+    n = params[P_N]
+    count = 0
+    for c in range(n):
+        if stones[c] == 0:
+            out[count] = c
+            count += 1
+    seat = var[V_PIESEAT]
+    if seat >= 1 and var[V_TURN] == 0:
+        for colour in range(params[P_COLOURS]):
+            if owner[colour] < seat:
+                out[count] = n + colour
+                count += 1
+    return count
+
+
+@leaf
+def step_play(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    move: int,
+    table: Array,
+    logs: Array,
+    queue: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+    ends: bool,
+) -> int:
+    """Omega's move on the search's arrays: one stone of the next colour (the turn ends after the
+    last), or the pie phase's swap with the holder of colour move − n (a whole turn)."""
+    n = params[P_N]
+    if move >= n:
+        seat = var[V_PIESEAT]
+        mine = 0
+        for colour in range(params[P_COLOURS]):
+            if owner[colour] == seat:
+                mine = colour
+        target = move - n
+        owner[mine], owner[target] = owner[target], owner[mine]
+        end_turn(stones, var, params, 0, table, logs, queue, mark, stamp, sums, ends)
+        return stamp + 1
+    stones[move] = var[V_TURN] + 1
+    var[V_TURN] += 1
+    if var[V_TURN] == params[P_COLOURS]:
+        var[V_TURN] = 0
+        end_turn(stones, var, params, 1, table, logs, queue, mark, stamp, sums, ends)
+    return stamp + 1
+
+
+@njit(cache=True)
+def step_playout(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    table: Array,
+    logs: Array,
+    work: Array,
+    mark: Array,
+    stamp: int,
+    sums: Array,
+) -> tuple[int, int, int]:
+    """Omega's playout: the board filled at random to its end, colours in turn, then the scores
+    (each colour's sum of log group sizes left in `sums`)."""
+    p = params[P_COLOURS]
+    order = work[3]
+    count = shuffled_empties(stones, order)
+    to_place = count - params[P_END_EMPTY]
+    colour = var[V_TURN]
+    for i in range(to_place):
+        stones[order[i]] = colour + 1
+        colour += 1
+        if colour == p:
+            colour = 0
+    winner = scores_into(stones, table, p, logs, work[1], mark, stamp, sums)
+    return owner[winner], stamp + 1, -1

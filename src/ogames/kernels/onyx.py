@@ -16,6 +16,8 @@ from numba import njit
 
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_sides
+from ogames.kernels.layout import P_N, V_TURN, V_WINNER, Array
+from ogames.kernels.stones import pie_open, place_stone, playout_pie, swap_seats
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
@@ -104,7 +106,7 @@ def midpoint_open(stones: np.ndarray, midpoint_corners: np.ndarray, cell: int) -
 
 # The empty cells of a playout as a bag with O(1) removal: empties[0:count], where[cell] the cell's
 # position in it or −1. Captures put cells back, so the bag, not a shuffled order, serves Onyx
-# (here and in the compiled MCTS's playouts, `players/mcts/positions.py`).
+# (here and in the compiled MCTS's playouts, `step_playout` below).
 
 
 @leaf
@@ -191,3 +193,101 @@ def playout(
             return value, played
         turn = 1 - turn
     return 0, played
+
+
+# ----- the compiled search's turn (`kernels/step.py` calls these; `kernels/layout.py` the arrays) --
+
+
+@leaf
+def step_moves(stones: Array, var: Array, params: Array, midpoint_corners: Array, out: Array) -> int:
+    """Onyx's legal move codes into `out`: the empty points open to play, then the swap; how many."""
+    n = params[P_N]
+    count = 0
+    for c in range(n):
+        if stones[c] == 0 and midpoint_open(stones, midpoint_corners, c):
+            out[count] = c
+            count += 1
+    if pie_open(var, params):
+        out[count] = n
+        count += 1
+    return count
+
+
+@leaf
+def step_play(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    move: int,
+    table: Array,
+    square_table: Array,
+    side_bits: Array,
+    work: Array,
+    mark: Array,
+    stamp: int,
+    ends: bool,
+) -> int:
+    """Onyx's move on the search's arrays: the swap, or a stone, its captures (made even when the
+    move is known not to end the game: they change the position) and (if `ends`) the connection test."""
+    if move == params[P_N]:
+        swap_seats(var, owner)
+        return stamp
+    turn = place_stone(stones, var, move)
+    taken = find_captures(stones, square_table, move, work[2])
+    for k in range(taken):
+        stones[work[2][k]] = 0
+    if ends:
+        if connects_into(stones, table, side_bits, GOALS[stones[move]], move, work[1], mark, stamp):
+            var[V_WINNER] = turn
+        stamp += 1
+    var[V_TURN] = 1 - turn
+    return stamp
+
+
+@njit(cache=True)
+def step_playout(
+    stones: Array,
+    var: Array,
+    owner: Array,
+    params: Array,
+    table: Array,
+    square_table: Array,
+    side_bits: Array,
+    midpoint_corners: Array,
+    work: Array,
+    mark: Array,
+    stamp: int,
+    moves_out: Array,
+) -> tuple[int, int, int]:
+    """Onyx's playout, move by move: the pie drawn like any move, then random open points, captures
+    reopening points, until a connection. The moves go to `moves_out` (cell * 4 + colour) for AMAF."""
+    n = params[P_N]
+    if pie_open(var, params):
+        legal = 0
+        for c in range(n):
+            if stones[c] == 0 and midpoint_open(stones, midpoint_corners, c):
+                legal += 1
+        playout_pie(var, owner, legal)
+    turn = var[V_TURN]
+    empties, where, captured = work[3], work[4], work[2]
+    count = empty_bag(stones, empties, where)
+    recorded = 0
+    while count > 0:
+        cell = random_open_cell(stones, midpoint_corners, empties, count, 64 * n)
+        if cell < 0:
+            break
+        stones[cell] = turn + 1
+        count = bag_remove(empties, where, count, cell)
+        if recorded < moves_out.shape[0]:
+            moves_out[recorded] = cell * 4 + turn
+            recorded += 1
+        taken = find_captures(stones, square_table, cell, captured)
+        for k in range(taken):
+            stones[captured[k]] = 0
+            count = bag_add(empties, where, count, captured[k])
+        if connects_into(stones, table, side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
+            return owner[turn], stamp + 1, recorded
+        stamp += 1
+        turn = 1 - turn
+    return -1, stamp, recorded  # no legal move left (the rules never allow it): a shared result

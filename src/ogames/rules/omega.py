@@ -43,6 +43,7 @@ from ogames.boards import Board, hexagon
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.kernels import omega as kernel
 from ogames.kernels.flood import components
+from ogames.rules.actions import ActionSpace
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Game, OmegaFacts, Placing, Result, State, _stamp, check_move_text, occupied
 from ogames.wording import Said, say
@@ -83,6 +84,16 @@ class Omega(Game):
     def board(self) -> Board:
         """The hexagon of side `size`."""
         return hexagon(self.options["size"])
+
+    @cached_property
+    def actions(self) -> ActionSpace:
+        """The integer action space (`rules/actions.py`): the cells, then with the pie `swap` (two
+        players) or `swap <colour>` for every colour (three or four), at n + the colour's index."""
+        if not self.options["pie"]:
+            specials: list[str] = []
+        else:
+            specials = ["swap"] if self.options["players"] == 2 else [f"swap {c}" for c in self.colours]
+        return ActionSpace(self.board, specials)
 
     @property
     def star_cells(self) -> frozenset[int]:

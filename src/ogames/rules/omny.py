@@ -198,6 +198,27 @@ class Omny(StoneGame):
         """S, the number of star cells."""
         return len(self.star_cells)
 
+    def action_specials(self) -> list[str]:
+        """`swap` when the pie or the komi choice may offer it, then every `komi=K` when komi is chosen in play."""
+        options = self.options
+        out = ["swap"] if options["pie"] or options["komi_choice"] else []
+        if options["komi_choice"]:
+            out += [f"komi={format_komi(twice)}" for twice in range(self.total_stars + 1)]
+        return out
+
+    def action_alias(self, move: str) -> str | None:
+        """`komi=K` in any spelling of K the rules accept (1.50, 3/2) as its canonical text."""
+        match = _KOMI_MOVE.match(move)
+        if match is None:
+            return None
+        try:
+            twice = 2 * Fraction(match.group(1))
+        except (ValueError, ZeroDivisionError):
+            return None
+        if twice.denominator != 1 or not 0 <= twice <= self.total_stars:
+            return None
+        return f"komi={format_komi(int(twice))}"
+
     @property
     def star_labels(self) -> list[str]:
         """Labels of the star cells, in board order."""

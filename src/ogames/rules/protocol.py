@@ -67,6 +67,23 @@ class Result:
         return say("won", "{winner} won ({reason})", winner=self.winner, reason=self.reason)
 
 
+class ActionCodec(Protocol):
+    """A settled game's integer action space: one move-code layout (cells, then the specials) that
+    the search, the RL adapters and self-play share. `rules/actions.py`'s `ActionSpace` is it."""
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def specials(self) -> tuple[str, ...]: ...
+
+    def move_to_action(self, move: str) -> int: ...
+
+    def action_to_move(self, action: int) -> str: ...
+
+    def legal_actions(self, state: State) -> list[int]: ...
+
+
 class Game(ABC):
     """A game with its options settled. Subclasses declare name, options and colours."""
 
@@ -130,6 +147,11 @@ class Game(ABC):
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # Settled games never change: copies of states share theirs.
         return self
+
+    @property
+    def actions(self) -> ActionCodec:
+        """The integer action space (`rules/actions.py`): the board games declare one; BadOption here."""
+        raise BadOption(f"{self.name} has no integer action space: only the board games have one")
 
     @staticmethod
     def fail(message: str) -> BadOption:

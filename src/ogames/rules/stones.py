@@ -5,12 +5,14 @@ first, one stone per turn, and the pie rule. Game modules add their win test and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
 from ogames.boards.graph import Board
 from ogames.errors import IllegalMove, UnknownLabel
+from ogames.rules.actions import ActionSpace, stone_specials
 from ogames.rules.protocol import BoardFacts, Game, Result, State, occupied
 from ogames.wording import say
 
@@ -30,6 +32,19 @@ class StoneGame(Game):
     @property
     def colours(self) -> tuple[str, ...]:
         return (BLACK, WHITE)
+
+    @cached_property
+    def actions(self) -> ActionSpace:
+        """The integer action space: the cells, then `action_specials` (`rules/actions.py`)."""
+        return ActionSpace(self.board, self.action_specials(), self.action_alias)
+
+    def action_specials(self) -> list[str]:
+        """The special moves the options can ever allow, in action order: the pie's `swap`."""
+        return stone_specials(self.options)
+
+    def action_alias(self, move: str) -> str | None:
+        """A special's canonical text for another spelling of it (none but Omny's komi)."""
+        return None
 
 
 class StoneState(State):

@@ -9,7 +9,8 @@ The package, by concern:
 - `parallel.py`: root parallelism, trees in threads merged at the root;
 - `report.py` and `info.py`: the move chosen from a root, and `info()`'s typed `SearchInfo`;
 - `adapter.py`: one adapter per game between a state and the kernel's arrays and move codes;
-- `kernel.py`: the compiled tree search; `positions.py`: the games' moves and playouts it calls;
+- `kernel.py`: the compiled tree search; the games' moves and playouts it calls are the games'
+  own (`ogames.kernels.step`, a table of `kernels/<game>.py`'s turn kernels keyed by the game's id);
 - `uct.py`: plain UCT in Python for any game of the protocol.
 """
 

@@ -13,8 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ogames.errors import CannotPlay
-from ogames.players.mcts import positions as P
-from ogames.rules.protocol import State
+from ogames.kernels import layout as P
+from ogames.kernels import step
+from ogames.rules.protocol import ActionCodec, State
 
 Ints = npt.NDArray[np.int64]
 Array = npt.NDArray[Any]
@@ -59,7 +60,7 @@ class Adapter:
     stone games' way of encoding a position and naming a move. A subclass per game sets its
     parameters (`_setup`) and says what its playouts and the solver do with it."""
 
-    code: ClassVar[int] = -1  # the game in the kernel's P_GAME
+    code: ClassVar[int] = -1  # the game's id in `kernels/step.py`'s table (params[P_GAME])
     answers_bridges: ClassVar[bool] = False  # playouts answer intrusions into bridges (`bridges`, `opponent`)
     proved: ClassVar[bool] = False  # the connection solver proves its positions (`prove`)
 
@@ -67,6 +68,7 @@ class Adapter:
         game: Any = state.game  # each game's own arrays (board, stars, lattice…) are read below
         self.game = game
         self.board = game.board
+        self.actions: ActionCodec = game.actions  # the move codes' layout
         self.n = n = len(self.board)
         self.colours = tuple(game.colours)
         params = np.zeros(P.NPARAMS, dtype=np.int64)
@@ -132,17 +134,18 @@ class Adapter:
         logs = np.log(np.maximum(np.arange(n + 2), 1))
         work = np.empty((6, n + int(self.params[P.P_TOTAL]) + 8), dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
-        P.play_move(stones, var, owner, self.params, code, self.rule_arrays(), logs, work, mark, 1, np.zeros(4))
+        step.play_move(stones, var, owner, self.params, code, self.rule_arrays(), logs, work, mark, 1, np.zeros(4))
 
     def legal_codes(self, stones: Array, var: Ints, owner: Ints) -> list[int]:
         """The kernel's legal move codes for arrays from `encode`."""
         out = np.empty(self.n + int(self.params[P.P_TOTAL]) + 8, dtype=np.int32)
-        count = P.gen_moves(stones, var, owner, self.params, self.midpoint_corners, out)
+        count = step.gen_moves(stones, var, owner, self.params, self.midpoint_corners, out)
         return [int(c) for c in out[:count]]
 
     def move_text(self, code: int) -> str:
-        """The move a code stands for, as `play` takes it."""
-        return self.board.labels[code] if code < self.n else "swap"
+        """The move a code stands for, as `play` takes it: the kernels' move codes are the rules'
+        actions (`Game.actions`, one layout for the search, the RL adapters and self-play)."""
+        return self.actions.action_to_move(code)
 
     def path_moves(self, state: Any) -> list[str]:
         """The moves made so far, one per tree level."""
@@ -152,7 +155,7 @@ class Adapter:
 class OddyAdapter(Adapter):
     """Odd-Y: the pie after the first stone, the sides each cell touches; a playout is one fill."""
 
-    code = P.ODDY
+    code = step.ODDY
     answers_bridges = True
     proved = True
 
@@ -167,7 +170,7 @@ class OddyAdapter(Adapter):
 class OmnyAdapter(Adapter):
     """Omny: the stars, the komi (fixed, or chosen in play as a move `komi=K`) and the pie."""
 
-    code = P.OMNY
+    code = step.OMNY
     answers_bridges = True
     proved = True
 
@@ -192,17 +195,11 @@ class OmnyAdapter(Adapter):
         super()._encode_turn(state, var)
         var[P.V_KOMI] = -1 if state.twice_komi is None else state.twice_komi
 
-    def move_text(self, code: int) -> str:
-        if code <= self.n:
-            return super().move_text(code)
-        twice = code - self.n - 1
-        return f"komi={twice // 2}" if twice % 2 == 0 else f"komi={twice // 2}.5"
-
 
 class OmegaAdapter(Adapter):
     """Omega: a turn of one stone per colour, the pie phase's `swap <colour>` moves, a tree level a stone."""
 
-    code = P.OMEGA
+    code = step.OMEGA
 
     def _setup(self, game: Any) -> None:
         self.params[P.P_END_EMPTY] = game.end_empty
@@ -212,11 +209,6 @@ class OmegaAdapter(Adapter):
         var[P.V_TURNCOL] = state.turn_colour
         var[P.V_PIESEAT] = -1 if state.pie_seat is None else state.pie_seat
         var[P.V_PLAYED] = state.played
-
-    def move_text(self, code: int) -> str:
-        if code < self.n:
-            return super().move_text(code)
-        return "swap" if len(self.colours) == 2 else f"swap {self.colours[code - self.n]}"
 
     def path_moves(self, state: Any) -> list[str]:
         """A turn's entry split into its placements: one tree level a stone."""
@@ -233,7 +225,7 @@ class OmegaAdapter(Adapter):
 class OnyxAdapter(Adapter):
     """Onyx: the lattice's squares and midpoints (captures, the points open to play) and the pie."""
 
-    code = P.ONYX
+    code = step.ONYX
 
     def _setup(self, game: Any) -> None:
         self._stone_pie(game)

@@ -1,6 +1,6 @@
 """The compiled MCTS: whole iterations (selection, expansion, playout, backup) in numba over an
 array-backed tree, for Omny, Odd-Y, Omega and Onyx. `search.CompiledMcts` drives it; the games'
-moves and playouts are `positions.py`'s.
+moves and playouts are theirs, reached through `ogames.kernels.step` by the id the adapter gives.
 
 **The tree** is two preallocated tables grown in place: `ints[node, I_*]` (move, parent, first
 child, child count, deciding seat, colour to move, terminal winner seat, proven seat) and
@@ -30,30 +30,22 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import leaf
-from ogames.players.mcts.positions import (
+from ogames.kernels.layout import (
     NVARS,
     P_EXPAND,
-    P_KOMI_PIE,
     P_N,
-    P_PIE_AT,
     P_RAVE,
     P_SEATS,
     P_SHARED,
     P_SOLVER,
     P_TOTAL,
-    V_KOMI,
-    V_PLACEMENTS,
     V_SWAPPED,
     V_TURN,
     V_WINNER,
     Array,
     Arrays,
-    _mover,
-    _pie_open,
-    gen_moves,
-    play_move,
-    playout,
 )
+from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -102,18 +94,14 @@ def init_root(ints: Array, floats: Array, meta: Array, root_var: Array, root_own
 @leaf
 def _pie_passed(var: Array, params: Array) -> bool:
     """Whether a position is at or past the pie point: a colour node of the shared pie."""
-    return params[P_SHARED] != 0 and var[V_KOMI] >= 0 and var[V_PLACEMENTS] >= params[P_PIE_AT]
+    return params[P_SHARED] != 0 and at_pie_point(var, params)
 
 
 @leaf
 def _kids_pie(var: Array, params: Array) -> bool:
-    """Shared pie: whether every move from this (seat-node) position opens the swap: Black's stone
-    one placement before the pie point, or, in Omny's komi choice without pie, the komi itself."""
-    if params[P_SHARED] == 0 or var[V_SWAPPED] != 0 or _pie_passed(var, params):
-        return False
-    if var[V_KOMI] < 0:
-        return params[P_KOMI_PIE] == 0 and params[P_PIE_AT] == 0
-    return var[V_TURN] == 0 and var[V_PLACEMENTS] + 1 == params[P_PIE_AT]
+    """Shared pie: whether every move from this (seat-node) position opens the swap (the game's
+    `moves_open_pie`)."""
+    return params[P_SHARED] != 0 and moves_open_pie(var, params)
 
 
 @leaf
@@ -124,7 +112,7 @@ def _reach(ints: Array, node: int, var: Array, owner: Array, params: Array) -> N
     flags = 0
     if colour_node:
         flags |= FL_COLOUR
-        if _pie_open(var, params):
+        if pie_open(var, params):
             flags |= FL_PIE
     elif _kids_pie(var, params):
         flags |= FL_KIDS_PIE
@@ -134,7 +122,7 @@ def _reach(ints: Array, node: int, var: Array, owner: Array, params: Array) -> N
         ints[node, I_TERM] = winner
         ints[node, I_PROVEN] = winner
     else:
-        ints[node, I_SEAT] = var[V_TURN] if colour_node else _mover(var, owner, params)
+        ints[node, I_SEAT] = var[V_TURN] if colour_node else mover(var, owner, params)
         ints[node, I_COLOUR] = var[V_TURN]
 
 

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from ogames.kernels import layout as P
 from ogames.players import levels as ladders  # levels read the settings spec: imported as a module (a cycle)
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
 from ogames.players.mcts.info import Probe, SearchInfo
 from ogames.players.mcts.parallel import merged_root, search_trees

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ogames.kernels import layout as P
 from ogames.players.mcts import kernel as K
-from ogames.players.mcts import positions as P
 from ogames.players.mcts.adapter import Adapter, Array, Ints
 from ogames.rules.protocol import State
 
