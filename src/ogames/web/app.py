@@ -18,6 +18,7 @@ import asyncio
 import gc
 import logging
 import os
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -56,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if os.environ.get(SUPERVISED_ENV):
             watch_parent(os.getppid())  # one of several server processes: it ends with their supervisor
         store = await asyncio.to_thread(

@@ -72,7 +72,7 @@ class OmigaRelay:
         self.bus, self.redis, self.worker = bus, bus.redis, bus.worker
         self.lease_seconds = bus.lease_seconds
         self.hub: TableHub | None = None
-        self._waiting: dict[str, asyncio.Future] = {}
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._side = Background("omiga relay")
 
     async def start(self, hub: TableHub) -> None:
@@ -155,7 +155,7 @@ class OmigaRelay:
         if seat is None:
             raise Refusal(say("bad-token", "that token holds no seat in this game"), "bad-token", 403)
         rid = secrets.token_hex(8)
-        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         try:
             await self._send(live.id, "in", {"kind": "act", "seat": seat, "seq": seq, "action": action, "rid": rid})

@@ -34,7 +34,7 @@ class LiveTable:
     signal_at: float | None = None  # monotonic time of the signal (real time), once everyone is here
     origin: float | None = None  # monotonic time of game time 0 (the clock resumes at state.clock)
     last_seq: dict[int, int] = field(default_factory=dict)
-    tasks: list[asyncio.Task] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
     problem: str | None = None
     zen_verdict: tuple[str, str] | None = None
     # Several processes: True while another process referees the table (this one relays), with

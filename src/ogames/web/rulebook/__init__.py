@@ -122,7 +122,8 @@ def html(game: str, language: str = ENGLISH) -> str:
     text = markdown(game, language)
     if text.startswith("# "):
         text = text.split("\n", 1)[1] if "\n" in text else ""
-    return _renderer().render(text)
+    rendered: str = _renderer().render(text)
+    return rendered
 
 
 def title(game: str, language: str = ENGLISH) -> str:
