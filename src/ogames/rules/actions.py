@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ogames.errors import IllegalMove, OgamesError, shown
+from ogames.wording import say
 
 if TYPE_CHECKING:
     from ogames.boards.graph import Board
@@ -57,7 +58,8 @@ class ActionSpace:
         """The action of a move's text (any spelling the rules accept for a cell: "C03" is c3);
         IllegalMove if the move has no action in this game."""
         if not isinstance(move, str):
-            raise IllegalMove(move, f"a move must be text, not {type(move).__name__}")
+            raise IllegalMove(move, say("move-not-text", "a move must be text such as a cell label, not {kind}",
+                                        kind=type(move).__name__))
         key = " ".join(move.strip().lower().split())
         found = self._ids.get(key)
         if found is not None:
@@ -68,16 +70,22 @@ class ActionSpace:
         try:
             return int(self.board.index(key))
         except OgamesError:
-            others = ", ".join(self.specials[:4]) + (", …" if len(self.specials) > 4 else "") or "no special moves"
-            raise IllegalMove(move, f"{shown(move)} is neither a cell of this board nor one of {others}") from None
+            if not self.specials:
+                raise IllegalMove(move, say("not-a-cell", "{label} is not a cell of this board", label=shown(move))) from None
+            specials = list(self.specials[:4]) + (["…"] if len(self.specials) > 4 else [])
+            reason = say("neither-cell-nor-special", "{label} is neither a cell of this board nor one of {specials}",
+                         label=shown(move), specials=specials)
+            raise IllegalMove(move, reason) from None
 
     def action_to_move(self, action: int) -> str:
         """The canonical move text of an action; IllegalMove if the number is out of range."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalMove(action, f"an action is a whole number, not {type(action).__name__}")
+            raise IllegalMove(action, say("action-not-whole", "an action is a whole number, not {kind}",
+                                          kind=type(action).__name__))
         index = int(action)
         if not 0 <= index < self.num_actions:
-            raise IllegalMove(action, f"action {index} is outside 0 … {self.num_actions - 1}")
+            raise IllegalMove(action, say("action-out-of-range", "action {action} is outside 0 … {last}",
+                                          action=index, last=self.num_actions - 1))
         if index < len(self.labels):
             return self.labels[index]
         return self.specials[index - len(self.labels)]
