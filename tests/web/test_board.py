@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ogames
+from conformance.cases import registry_variants, variant_of
 from ogames.draw import board_svg as draw_board
 from ogames.draw.boards import stone_places
 from ogames.kernels.omny import region_stars_reference
@@ -26,12 +27,20 @@ KINDS = [
     ("omny", {"variant": "y", "size": 4}),
     ("omny", {"variant": "sunder", "size": 3}),
     ("omny", {"variant": "gyre", "size": 3}),
+    ("omny", {"variant": "free-y", "sides": (2, 3)}),
+    ("omny", {"variant": "custom", "shape": "rhombus", "size": 4, "stars": "corners"}),
     ("oddy", {"size": 4}),
     ("oddy", {"sides": 5, "board": "polar", "size": 3}),
     ("omega", {"players": 3, "size": 4}),
     ("onyx", {}),
 ]
 IDS = [f"{game}-{'-'.join(str(v) for v in options.values()) or 'standard'}" for game, options in KINDS]
+
+
+def test_the_boards_drawn_here_cover_every_board_game_variant() -> None:
+    """The boards above are small ones picked for speed; a variant the registry adds must join them."""
+    board_games = {(game, variant) for game, variant in registry_variants() if game != "omiga"}
+    assert {(game, options.get("variant", variant_of(game, options))) for game, options in KINDS} == board_games
 
 
 def finished(game: str, options: dict[str, Any], seed: int = 1) -> State:
