@@ -371,6 +371,8 @@ def test_serve_workers_share_one_port_and_every_worker_sees_every_move(services:
         assert status == 200 and moved["version"] == 1
         views = [call(base, f"/api/games/{game['id']}")[1] for _ in range(12)]
         assert {view["version"] for view in views} == {1} and all(view["moves"] == moved["moves"] for view in views)
+        status, health = call(base, "/api/health")  # a monitor's check: both services reached
+        assert status == 200 and (health["database"], health["redis"]) == ("ok", "ok"), health
     finally:
         stop_server(process)
     output = (tmp_path / "w.log").read_text()

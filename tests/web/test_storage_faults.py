@@ -399,6 +399,8 @@ def test_reads_a_busy_database_cannot_serve_are_answered_503(tmp_path: Path) -> 
                 answer = client.get(path)
                 assert answer.status_code == 503 and answer.json()["code"] == "storage", answer.text
                 assert "the database is busy" in answer.json()["error"]
+            health = client.get("/api/health")  # what a monitor sees meanwhile
+            assert health.status_code == 503 and health.json()["database"] == "down", health.text
             for path in ("/", "/g/stored", "/o/stored"):
                 page = client.get(path)
                 assert page.status_code == 503 and "the database is busy" in page.text
@@ -411,6 +413,9 @@ def test_reads_a_busy_database_cannot_serve_are_answered_503(tmp_path: Path) -> 
             release.set()
             holder.join()
         assert client.get("/api/games/stored").status_code == 200  # and once it is free again
+        health = client.get("/api/health")
+        assert health.status_code == 200, health.text
+        assert health.json() == {"status": "ok", "database": "ok", "redis": "off", "live": {"games": 1, "tables": 0}}
 
 
 def urllib_get(address: str) -> Any:

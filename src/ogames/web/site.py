@@ -6,20 +6,24 @@ the icon.
     GET  /rules/{game}              a game's full rules (docs/rules, shipped with the package)
     GET  /rules/images/{name}       a picture the rules show
     GET  /favicon.ico               the site's icon
+    GET  /api/health                whether this process can reach its database (and Redis), for
+                                    a proxy's or a monitor's checks (docs/deploy.md)
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
 from ogames.web import rulebook
 from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.boards.pictures import sample_svg
+from ogames.web.core.bus import RedisBus
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page
 
@@ -81,3 +85,27 @@ async def favicon() -> FileResponse:
 
 
 __all__ = ["PLAYABLE", "router"]
+
+
+HEALTH_TIMEOUT = 2.0  # seconds a health check waits for the database or Redis before it says "down"
+
+
+@router.get("/api/health")
+async def health(request: Request, store: StoreDep) -> JSONResponse:
+    """200 when this process can read its database and reach its Redis (if it has one), else 503;
+    either way which of them failed, and how many games it holds live. No game's data is shown."""
+
+    async def answers(check: Awaitable[object]) -> str:
+        try:
+            await asyncio.wait_for(check, HEALTH_TIMEOUT)
+        except Exception:  # any fault of the service is the answer "down", never a trace
+            return "down"
+        return "ok"
+
+    database = await answers(asyncio.to_thread(store.version_of, "-"))
+    bus = request.app.state.hub.bus
+    redis = await answers(bus.redis.ping()) if isinstance(bus, RedisBus) else "off"
+    healthy = database == "ok" and redis != "down"
+    held = {"games": len(request.app.state.hub.live), "tables": len(request.app.state.omiga.tables)}
+    return JSONResponse({"status": "ok" if healthy else "down", "database": database, "redis": redis, "live": held},
+                        status_code=200 if healthy else 503)
