@@ -29,7 +29,7 @@ from typing import Any
 import ogames
 from ogames.boards.hexes import parse_label
 from ogames.errors import BadRecord, OgamesError, shown
-from ogames.rules.protocol import State, is_board_state
+from ogames.rules.protocol import Game, State, is_board_state
 
 MAX_TEXT = 2_000_000  # characters of an SGF file
 MAX_NODES = 20_000
@@ -43,10 +43,15 @@ _COLOURS = {"B": "black", "W": "white"}
 # ----- writing -------------------------------------------------------------------------------
 
 
+def writes(game: Game) -> bool:
+    """Whether SGF is written for a game: played on a hex board with hex labels."""
+    return game.name in HEX_GAMES and (game.name != "oddy" or game.options["board"] == "triangle")
+
+
 def hex_board_check(state: State) -> None:
     """BadRecord unless the game is played on a hex board with hex labels."""
     game = state.game
-    if game.name not in HEX_GAMES or (game.name == "oddy" and game.options["board"] != "triangle"):
+    if not writes(game):
         what = f"{game.name} {_brief(game.options)}".strip()
         raise BadRecord(f"SGF is written for hex-board games only (omny, oddy on the triangle), not {what}")
 

@@ -281,6 +281,29 @@ def test_the_record_downloads_and_replays(client: TestClient) -> None:
     assert tokens["0"] not in response.text and tokens["1"] not in response.text
 
 
+def test_the_record_downloads_as_sgf_where_sgf_has_the_board(client: TestClient) -> None:
+    from ogames import sgf
+
+    game_id, tokens = create(client, "omny", {"variant": "y", "size": 3, "pie": True})
+    for ply, (seat, move) in enumerate([("0", "b2"), ("1", "swap"), ("0", "a1")]):
+        client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[seat], "version": ply})
+    response = client.get(f"/g/{game_id}/record.sgf")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == f'attachment; filename="ogames-omny-{game_id}.sgf"'
+    json_record = ogames.replay(client.get(f"/g/{game_id}/record.json").text)
+    assert response.text == sgf.to_sgf(json_record)  # the terminal's SGF of the same record
+    read_back = sgf.from_sgf(response.text)
+    assert [entry["move"] for entry in read_back["moves"]] == ["b2", "swap", "a1"]
+    assert f'href="/g/{game_id}/record.sgf"' in client.get(f"/g/{game_id}").text
+    # Onyx has no SGF board: a clear refusal (in the page's language), and no link on its page.
+    onyx_id, _ = create(client, "onyx", {})
+    refused = client.get(f"/g/{onyx_id}/record.sgf?lang=ru")
+    assert refused.status_code == 404 and refused.json()["code"] == "no-sgf"
+    assert "Odd-Y" in refused.json()["error"] and "SGF пишется" in refused.json()["error"]
+    assert "record.sgf" not in client.get(f"/g/{onyx_id}").text
+    assert client.get("/g/nothing-here/record.sgf").status_code == 404
+
+
 def test_games_resume_after_a_restart(database: Path) -> None:
     settings = quick_settings(database)
     with TestClient(create_app(settings)) as client:

@@ -4,6 +4,7 @@ bodies come as dependencies:
     GET  /new/{game}            a new-game form made from the game's options;  POST creates the game
     GET  /g/{id}                a game: board, turn, moves, result (anyone with the link may watch)
     GET  /g/{id}/record.json    the game's record, to download
+    GET  /g/{id}/record.sgf     the same as SGF, for the hex-board games (Omny, Odd-Y on the triangle)
     WS   /ws/g/{id}             the live game: views out, moves and resignations in
     POST /api/games             create a game (JSON) → id, link and the seats' tokens
     GET  /api/games/{id}        the game's view (JSON)
@@ -37,6 +38,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 import ogames
+from ogames import sgf
 from ogames.errors import shown as quoted
 from ogames.web import i18n
 from ogames.web.boards.board import board_frame, board_setup, position_view
@@ -164,6 +166,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
         view_json=script_json(shown),
         setup_json=script_json(setup),
         max_seconds=settings.max_analysis_seconds,
+        sgf=sgf.writes(live.state.game),
     )
 
 
@@ -177,6 +180,24 @@ async def record(request: Request, game_id: str, hub: HubDep) -> Response:
     filename = f"ogames-{live.state.game.name}-{live.id}.json"
     disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
     return Response(text, media_type="application/json", headers=disposition)
+
+
+NO_SGF = say("no-sgf", "SGF is written for the hex-board games only: Omny, and Odd-Y on the triangle")
+
+
+@router.get("/g/{game_id}/record.sgf", response_model=None)
+async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
+    """The record as SGF (`ogames.sgf`, what the terminal's `ogames sgf` writes), where SGF has a
+    word for the game's board; elsewhere 404 `no-sgf`, saying which games it is for."""
+    try:
+        live = await hub.get(game_id)
+    except Refusal as refusal:
+        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
+    if not sgf.writes(live.state.game):
+        return error_response(NO_SGF, "no-sgf", 404, api_language(request))
+    filename = f"ogames-{live.state.game.name}-{live.id}.sgf"
+    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    return Response(sgf.to_sgf(live.state), media_type="application/x-go-sgf", headers=disposition)
 
 
 # ----- JSON API (a refusal or an invalid body is answered by the app's handlers) --------------------
