@@ -25,7 +25,7 @@ LAYERS = [
     {"players"},
     {"api"},
     {"envs", "sgf"},
-    {"arena"},
+    {"arena", "ratings"},
     {"draw", "cli", "web"},
 ]
 RANK = {name: rank for rank, layer in enumerate(LAYERS) for name in layer}
