@@ -4,6 +4,7 @@ finished game tells the ratings (places, aborted games)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,3 +146,16 @@ def test_a_game_ended_before_everyone_moved_is_aborted() -> None:
 def test_an_unfinished_game_has_no_ranks() -> None:
     with pytest.raises(ValueError, match="not over"):
         ranks_of(ogames.load("onyx").new_state())
+
+
+def test_the_ladder_in_the_docs_is_the_codes() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text(encoding="utf-8")
+    titles = {pool.title: name for name, pool in POOLS.items()}
+    shown = {}
+    for line in page.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[0] in titles and len(cells) == 11:
+            shown[titles[cells[0]]] = [int(cell) for cell in cells[1:]]
+    assert shown == {pool: [round(rating) for rating in ladder] for pool, ladder in LADDERS.items()}
+    for name in POOLS:
+        assert f"`{name}`" in page  # every pool is named on the page
