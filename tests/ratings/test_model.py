@@ -148,3 +148,13 @@ def test_a_result_that_does_not_fit_is_refused() -> None:
         rate([Rating(), Rating()], [0], table=False)
     with pytest.raises(ValueError, match="two players"):
         rate([Rating(), Rating(), Rating()], [0, 1, 2], table=False)
+
+
+def test_the_library_rates_its_published_example_as_published() -> None:
+    """openskill's README: two teams of two new players under the default Plackett–Luce model,
+    the first team winning (the numbers as the README prints them)."""
+    model = PlackettLuce()
+    [[a, b], [x, y]] = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]])
+    assert (a.mu, a.sigma) == pytest.approx((26.964294621803063, 8.177962604389991), abs=1e-12)
+    assert (x.mu, x.sigma) == pytest.approx((23.035705378196937, 8.177962604389991), abs=1e-12)
+    assert (a.mu, a.sigma) == (b.mu, b.sigma) and (x.mu, x.sigma) == (y.mu, y.sigma)
