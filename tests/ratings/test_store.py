@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from sqlalchemy import Engine, create_engine, inspect, select, text
 
 import ogames
 import ogames.ratings.store as store_module
-from ogames.ratings import Rating, RatingStore, computer_id, computer_rating, rate
+from ogames.ratings import Rating, RatingStore, computer_id, computer_rating, ranks_of, rate
 from ogames.ratings.store import rating_history, ratings
 from ogames.web.core.store import Store, make_engine, migrate
 
@@ -267,3 +268,36 @@ def test_a_result_that_cannot_be_rated_is_refused_and_changes_nothing(
     with pytest.raises(ValueError, match=words):
         rated.apply_result(game_id, pool, players, ranks, at=2.0)
     assert rows(engine) == before
+
+
+def finished(game: str, seed: int, **options: Any) -> ogames.State:
+    state = ogames.load(game, **options).new_state()
+    rng = random.Random(seed)
+    while state.result is None:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_a_finished_game_is_rated_from_its_state(engine: Engine) -> None:
+    rated = RatingStore(engine)
+    duel = finished("onyx", 3)
+    changes = rated.rate_finished("duel", duel, ["ann", computer_id(2)], at=1.0)
+    assert changes is not None and [change.after for change in changes] == rate(
+        [Rating(), computer_rating("onyx", 2)], ranks_of(duel), table=False, fixed=[False, True]
+    )
+    assert rated.rate_finished("duel", duel, ["ann", computer_id(2)], at=2.0) is None  # once
+    table = finished("omega", 5, players=3, size=5)
+    changes = rated.rate_finished("table", table, ["ann", "bob", "cid"], at=3.0)
+    assert changes is not None and [change.player_id for change in changes] == ["ann", "bob", "cid"]
+    assert rated.rating("bob", "omega-table", at=3.0).games == 1 and rated.rating("bob", "omega", at=3.0).games == 0
+
+
+def test_an_aborted_or_casual_only_game_changes_no_rating(engine: Engine) -> None:
+    rated = RatingStore(engine)
+    aborted_game = ogames.load("omny", size=3).new_state()
+    aborted_game.play(aborted_game.legal_moves()[0])
+    aborted_game.play("resign")  # the second player resigns before moving
+    made_up = finished("omny", 1, variant="custom", cells="a1 b1 a2 b2 c2 b3")
+    for game_id, state in (("aborted", aborted_game), ("made-up", made_up)):
+        assert rated.rate_finished(game_id, state, ["ann", "bob"], at=1.0) is None
+    assert rows(engine) == ([], [])

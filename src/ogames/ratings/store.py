@@ -22,7 +22,9 @@ from sqlalchemy.exc import IntegrityError
 
 from ogames.ratings.ladder import COMPUTER, computer_rating, level_of
 from ogames.ratings.model import DAY, IDLE_GROWTH, PROVISIONAL_DEVIATION, Rating, rate
-from ogames.ratings.pools import POOLS
+from ogames.ratings.pools import POOLS, pool_of
+from ogames.ratings.results import aborted, ranks_of
+from ogames.rules.protocol import State
 
 PLAYER_ID_LENGTH = 64
 GAME_ID_LENGTH = 32
@@ -142,6 +144,18 @@ class RatingStore:
                 # game rated by another process, or another game of a new player came first.
                 continue
         raise RuntimeError(f"game {game_id}: its players' ratings kept changing while it was rated; try again")
+
+    def rate_finished(
+        self, game_id: str, state: State, players_by_seat: Sequence[str], *, at: float | None = None
+    ) -> list[RatingChange] | None:
+        """Rate a finished rated game from its state: its pool, places and whether it was aborted
+        come from the game itself. None when it changes no rating: aborted before everyone had
+        moved, of a kind that is only played casual (`pool_of`), or rated already."""
+        record = state.record()
+        pool = pool_of(record["game"], record["options"])
+        if pool is None or aborted(record):
+            return None
+        return self.apply_result(game_id, pool.name, players_by_seat, ranks_of(state), at=at)
 
     def leaderboard(self, pool: str, limit: int = 50, *, at: float | None = None) -> list[Standing]:
         """The best-rated players of a pool, best first: people only (computer levels stand
