@@ -198,10 +198,13 @@ def test_a_game_finished_by_two_processes_at_once_is_rated_once(shared: Engine, 
     other.dispose()
 
 
-def test_two_games_of_a_player_rated_at_once_both_count(shared: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("earlier", [0, 1], ids=["first-games", "stored-rating"])
+def test_two_games_of_a_player_rated_at_once_both_count(shared: Engine, monkeypatch: pytest.MonkeyPatch, earlier: int) -> None:
     """Another process rates a second game of the same player between this one's read and
-    write: this one rates its game again on the newer rating, and both games count."""
-    RatingStore(shared).apply_result("first", "oddy", ["ann", "bob"], [0, 1], at=10.0)  # ann has a stored rating
+    write: this one rates its game again on the newer rating, and both games count (whether
+    the player had a stored rating before, or both games would store the first one)."""
+    if earlier:
+        RatingStore(shared).apply_result("earlier", "oddy", ["ann", "bob"], [0, 1], at=10.0)
     other = second_engine(shared)
     real_rate = store_module.rate
     calls = []
@@ -216,8 +219,10 @@ def test_two_games_of_a_player_rated_at_once_both_count(shared: Engine, monkeypa
     changes = RatingStore(shared).apply_result("a", "oddy", ["ann", "dan"], [0, 1], at=20.0)
     assert changes is not None and len(calls) == 1
     ann = RatingStore(shared).rating("ann", "oddy", at=20.0)
-    assert ann.games == 3 and RatingStore(shared).history("ann", "oddy")[0].game_id == "first"
-    assert changes[0].before.games == 2 and changes[0].after == ann  # rated on the rating after game b
+    assert ann.games == earlier + 2
+    rated_games = sorted(point.game_id for point in RatingStore(shared).history("ann", "oddy"))
+    assert rated_games == sorted(["a", "b"] + ["earlier"] * earlier)
+    assert changes[0].before.games == earlier + 1 and changes[0].after == ann  # rated on the rating after game b
     other.dispose()
 
 

@@ -123,25 +123,24 @@ class RatingStore:
         a game is rated once. ValueError (nothing changed) for a result that cannot be rated."""
         _check_game(game_id, pool, players_by_seat, ranks)
         now = _now(at)
-        people = [seat for seat, player in enumerate(players_by_seat) if level_of(player) is None]
+        fixed = [level_of(player) is not None for player in players_by_seat]
         for _ in range(ATTEMPTS):
             with self.engine.connect() as conn:
                 if self._rated(conn, game_id):
                     return None
                 before = self._read(conn, players_by_seat, pool, now)
-            fixed = [level_of(player) is not None for player in players_by_seat]
             after = rate(before, ranks, table=POOLS[pool].table, fixed=fixed)
-            changes = [RatingChange(seat, players_by_seat[seat], before[seat], after[seat]) for seat in range(len(after))]
+            changes = [RatingChange(seat, player, before[seat], after[seat]) for seat, player in enumerate(players_by_seat)]
             try:
                 with self.engine.begin() as conn:
-                    for seat in people:
-                        self._write(conn, game_id, pool, changes[seat], now)
+                    for change in changes:
+                        if not fixed[change.seat]:
+                            self._write(conn, game_id, pool, change, now)
                 return changes
-            except Changed:
-                continue
-            except IntegrityError:
-                # The game's history row or a new player's rating row was written meanwhile: the
-                # game rated by another process, or another game of a new player came first.
+            except (Changed, IntegrityError):
+                # Something was written meanwhile: the game's history rows (the game rated by
+                # another process: the next turn of the loop sees it), a new player's first
+                # rating, or a newer rating of a player. Rate it again on what is stored now.
                 continue
         raise RuntimeError(f"game {game_id}: its players' ratings kept changing while it was rated; try again")
 
