@@ -12,10 +12,10 @@ else (an undo, another spec, a lost or evicted entry after a restart) builds a f
 record, as every move did before. A game's entries are dropped when it ends, after KEPT_IDLE
 seconds unused, or, least recently used first, beyond KEPT_GAMES searches.
 
-The kept searches live in one worker process: the server's single move worker (`ai_workers=1`)
-serves every game. With several move workers a game's moves land on whichever is free; each move
-is still right (a worker without the game's search builds one), but reuse then needs the game's
-moves routed to one worker (a worker a game, e.g. by a hash of its id, instead of a shared queue).
+Each worker keeps the searches of its own games: the server sends every move of a live game to
+the worker that made its last one while it is free (web/core/move_workers.py), so with several
+move workers too a game's search is reused; a game that moves to another worker (its own was busy,
+or died) has its search rebuilt there from the record.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 import ogames
 from ogames.players import player
-from ogames.players.base import Player
+from ogames.players.base import BasePlayer, Player
 from ogames.players.mcts import warm_up
 from ogames.records import replay_move
 from ogames.rules.protocol import State
@@ -49,6 +49,7 @@ class Kept:
     player: Player
     state: State
     used: float  # when it last moved (the cache's clock)
+    resumed: int = 0  # moves it chose after its first (a diagnostic: the kept search was reused)
 
 
 class KeptSearches:
@@ -112,7 +113,11 @@ def choose_move(record: dict[str, Any], spec: str, game: str | None = None) -> s
         move: str = player(spec).choose(state)
         return move
     key = (game, state.mover)
-    kept = _resumed(kept_searches.take(key), spec, state) or Kept(spec, player(spec), state, 0.0)
+    kept = _resumed(kept_searches.take(key), spec, state)
+    if kept is None:
+        kept = Kept(spec, player(spec), state, 0.0)
+    else:
+        kept.resumed += 1
     move = kept.player.choose(kept.state)
     after = kept.state.clone()
     after.play(move)
@@ -124,6 +129,18 @@ def choose_move(record: dict[str, Any], spec: str, game: str | None = None) -> s
 def forget(game: str) -> None:
     """Drop a game's kept searches (it is over)."""
     kept_searches.forget(game)
+
+
+def kept_report(game: str) -> dict[int, dict[str, int]]:
+    """What this worker keeps of a game, by seat (a diagnostic): the moves its search chose after
+    its first (`resumed`), and the visits its tree held when its last search began (`reused`)."""
+    report = {}
+    for key in kept_searches.keys():
+        kept = kept_searches.peek(key)
+        if key[0] == game and kept is not None:
+            info = kept.player.info() if isinstance(kept.player, BasePlayer) else {}
+            report[key[1]] = {"resumed": kept.resumed, "reused": int(info.get("reused") or 0)}
+    return report
 
 
 def _resumed(kept: Kept | None, spec: str, state: State) -> Kept | None:

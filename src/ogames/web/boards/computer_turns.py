@@ -1,11 +1,11 @@
 """The computer's seats of live board games: when one is to move, its player searches in a worker
-(never on the event loop), one claim per move across server processes (web/core/bus.py), and
+(never on the event loop; each game's moves in the worker that keeps its search, see
+web/core/move_workers.py), one claim per move across server processes (web/core/bus.py), and
 its move is made through the recorder like a person's, unless the position changed meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import functools
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -17,8 +17,9 @@ from ogames.web.boards.recorder import Recorder
 from ogames.web.boards.timekeeper import Timekeeper
 from ogames.web.core.bus import Bus
 from ogames.web.core.common import Refusal
+from ogames.web.core.move_workers import MoveWorkers
 from ogames.web.core.settings import Settings
-from ogames.web.core.workers import move_pool
+from ogames.web.core.workers import Lane, ProcessLane, ThreadLane, WorkerFailed
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -36,9 +37,11 @@ class ComputerTurns:
         self.announce = announce
         self.held = held  # the hub's games in memory: one whose computer failed is dropped, to be rebuilt
         # The computer's moves (Omiga's bots and analyses have workers of their own: web/core/workers.py).
-        self.executor: concurrent.futures.Executor = move_pool(settings)
-        self.searched: set[str] = set()  # games whose computer has searched: the worker keeps their search
+        self.workers = MoveWorkers(settings.ai_workers, move_lane if settings.ai_executor == "process" else thread_lane)
 
+    async def close(self) -> None:
+        """Stop the move workers (the games' tasks are cancelled by the hub)."""
+        await self.workers.close()
 
     def start(self, live: LiveGame) -> None:
         """Let the computer play if one of its seats is to move and it is not already thinking."""
@@ -53,7 +56,6 @@ class ComputerTurns:
         live.ai_task = asyncio.get_running_loop().create_task(self._turns(live), name=f"ogames-ai-{live.id}")
 
     async def _turns(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             async with live.lock:
                 state = live.state
@@ -67,16 +69,20 @@ class ComputerTurns:
                 await self._other_thinks(live, version)  # another server process plays this move
                 continue
             try:
-                self.searched.add(live.id)
-                move = await loop.run_in_executor(self.executor, functools.partial(ai.choose_move, record, spec, game=live.id))
+                move = await self.workers.run(live.id, functools.partial(ai.choose_move, record, spec, game=live.id))
             except asyncio.CancelledError:
                 live.thinking = False
                 raise
             except Exception as exc:
-                log.exception("game %s: the computer failed", live.id)
+                if isinstance(exc, WorkerFailed):
+                    log.error("game %s: the computer failed: %s\n%s", live.id, exc, exc.trace)
+                    error = str(exc).partition(":")[0]  # the exception's type, raised in the worker
+                else:
+                    log.exception("game %s: the computer failed", live.id)
+                    error = type(exc).__name__
                 live.problem = say("computer-failed",
                                    "the computer could not move ({error}); reload the page to let it try again",
-                                   error=type(exc).__name__)
+                                   error=error)
                 break
             async with live.lock:
                 if live.version != version or live.state.is_over:
@@ -110,15 +116,10 @@ class ComputerTurns:
             await self.announce(live)
 
     def _forget(self, game: str) -> None:
-        """Let the move worker drop a finished game's kept search (ai.KeptSearches) now rather than
-        when it idles out. A game over after the computer's own last move was dropped already."""
-        if game not in self.searched:
-            return
-        self.searched.discard(game)
-        try:
-            self.executor.submit(ai.forget, game)
-        except RuntimeError:  # the pool is shut down (the server is stopping): nothing is kept any more
-            pass
+        """Let the game's move worker drop its kept search (ai.KeptSearches) now rather than when it
+        idles out, and the game leave its worker. (A game over after the computer's own last move
+        was dropped there already.)"""
+        self.workers.leave(game, ai.forget, game)
 
     async def _other_thinks(self, live: LiveGame, version: int) -> None:
         """Wait while another server process thinks for the computer: until its move arrives here
@@ -127,6 +128,16 @@ class ComputerTurns:
         deadline = loop.time() + self.bus.lease_seconds
         while live.version == version and not live.state.is_over and loop.time() < deadline:
             await asyncio.sleep(0.1)
+
+def move_lane() -> Lane:
+    """A move worker: a process at the server's own priority (analyses run below it)."""
+    return ProcessLane(niceness=0, name="ogames-moves")
+
+
+def thread_lane() -> Lane:
+    """A move worker in a thread of the server (`ai_executor="thread"`, tests)."""
+    return ThreadLane(name="ogames-moves")
+
 
 def _thinking_at(live: LiveGame, version: int) -> Callable[[], bool]:
     """Whether the computer is still thinking about a game's move at `version` (a claim's hold)."""

@@ -92,7 +92,7 @@ class Hub(BaseHub[LiveGame]):
                 live.ai_task.cancel()
             if live.flag_timer is not None:
                 live.flag_timer.cancel()
-        self.computer.executor.shutdown(wait=False, cancel_futures=True)
+        await self.computer.close()
 
     # ----- creating and finding games --------------------------------------------------------
 

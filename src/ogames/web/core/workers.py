@@ -1,8 +1,9 @@
 """The server's worker processes, and how they end with it.
 
 Three kinds of work leave the event loop:
-- **moves**: the board games' computer moves, in `move_pool` (a `ProcessPoolExecutor` of
-  `Settings.ai_workers` spawned processes). They are short and must come in time.
+- **moves**: the board games' computer moves, in `Settings.ai_workers` lanes (`MoveWorkers`,
+  web/core/move_workers.py), each live game's moves in one of them so that its search is kept
+  there. They are short and must come in time.
 - **bots**: Omiga's bots' decisions, in a pool of their own (`move_pool(settings, "bot")`, one
   process, started when the first table needs it): a bot reacts in about a second, so it must not
   wait behind a board game's search of up to `ai_time_cap` seconds.
@@ -53,15 +54,14 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="ogames-parent-watch", daemon=True).start()
 
 
-def move_pool(settings: Settings, kind: str = "ai") -> concurrent.futures.Executor:
-    """The workers of the computer's moves (`kind` "ai": `ai_workers` of them) or of Omiga's bots
-    ("bot": one). Processes are spawned when work first comes, not before."""
-    workers = settings.ai_workers if kind == "ai" else 1
+def move_pool(settings: Settings, kind: str = "bot") -> concurrent.futures.Executor:
+    """The worker of Omiga's bots ("bot": one), spawned when work first comes, not before. (The
+    board games' moves have workers of their own, `move_workers.MoveWorkers`.)"""
     if settings.ai_executor == "thread":
-        return concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix=f"ogames-{kind}")
+        return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"ogames-{kind}")
     context = multiprocessing.get_context("spawn")  # no fork of a threaded server
     return concurrent.futures.ProcessPoolExecutor(
-        workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+        1, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
     )
 
 
@@ -97,13 +97,18 @@ class Lane:
     async def stop(self) -> None:
         """End the lane (and whatever it is doing, if it can)."""
 
+    @property
+    def pid(self) -> int | None:
+        """The lane's worker process (None for a thread)."""
+        return None
+
 
 class ThreadLane(Lane):
     """A lane in a thread of the server (`ai_executor="thread"`, for tests): a search cannot be
     stopped there, so an abandoned one is waited for (`settle`)."""
 
-    def __init__(self) -> None:
-        self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ogames-analysis")
+    def __init__(self, name: str = "ogames-analysis") -> None:
+        self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=name)
         self.call: concurrent.futures.Future[Any] | None = None
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
@@ -127,8 +132,8 @@ class ProcessLane(Lane):
 
     killable = True
 
-    def __init__(self, niceness: int = ANALYSIS_NICENESS):
-        self.niceness = niceness
+    def __init__(self, niceness: int = ANALYSIS_NICENESS, name: str = "ogames-analysis"):
+        self.niceness, self.name = niceness, name
         self.process: Any = None  # a multiprocessing Process once started
         self.connection: Connection | None = None
         self._waiting: tuple[int, asyncio.Future[Any]] | None = None  # the pipe watched for an answer
@@ -145,7 +150,7 @@ class ProcessLane(Lane):
     async def start(self) -> None:
         context = multiprocessing.get_context("spawn")
         here, there = context.Pipe()
-        process = context.Process(target=_serve, args=(there, os.getpid(), self.niceness), name="ogames-analysis", daemon=True)
+        process = context.Process(target=_serve, args=(there, os.getpid(), self.niceness), name=self.name, daemon=True)
         try:
             process.start()
         finally:
@@ -155,7 +160,12 @@ class ProcessLane(Lane):
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
         assert self.connection is not None, "start the lane first"
-        self.connection.send((function, args))
+        if self.connection.closed or not self.process.is_alive():
+            raise WorkerLost("the worker ended before it was asked")
+        try:
+            self.connection.send((function, args))
+        except OSError:  # its end of the pipe is gone: it died (killed) since its last answer
+            raise WorkerLost("the worker ended before it was asked") from None
         self.busy = True
         kind, value, trace = await self._receive()
         self.busy = False
@@ -203,6 +213,10 @@ class ProcessLane(Lane):
             self.process.kill()
         if self.process is not None:
             await asyncio.to_thread(self.process.join, 10)  # reaped: no zombie left behind
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else int(self.process.pid)
 
 
 def _serve(connection: Connection, parent: int, niceness: int) -> None:
