@@ -129,6 +129,7 @@ class ComputerTurns:
         while live.version == version and not live.state.is_over and loop.time() < deadline:
             await asyncio.sleep(0.1)
 
+
 def move_lane() -> Lane:
     """A move worker: a process at the server's own priority (analyses run below it)."""
     return ProcessLane(niceness=0, name="ogames-moves")

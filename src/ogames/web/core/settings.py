@@ -80,7 +80,8 @@ class Settings:
     sqlite_shared: bool = field(default_factory=default_sqlite_shared)
     # How the computer thinks: "process" (worker processes: the server never waits on them) or
     # "thread" (worker threads in the server process, for tests that must not spawn processes).
-    # `ai_workers` play the computer's moves and Omiga's bots; analyses have workers of their own
+    # `ai_workers` play the board games' computer moves, each game's at the one that keeps its search
+    # (web/core/move_workers.py); Omiga's bots and analyses have workers of their own
     # (web/core/workers.py), so that they never delay a move.
     ai_executor: str = "process"
     ai_workers: int = 1
