@@ -9,6 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ogames.boards import (
+    GRID,
+    HEX,
+    LATTICE,
+    POLAR,
     convex_patch,
     explicit_cells,
     format_label,
@@ -21,6 +25,7 @@ from ogames.boards import (
 )
 from ogames.boards.grid import diagonal_neighbours, square_grid
 from ogames.boards.hexes import HEX_DIRECTIONS, column_letters, column_number
+from ogames.boards.onyx import onyx_board
 from ogames.boards.polar import polar_position
 from ogames.errors import UnknownLabel
 
@@ -233,3 +238,11 @@ def test_square_grid_neighbours():
     assert {grid.labels[c] for c in grid.cells("top")} == {"a3", "b3", "c3", "d3"}
     with pytest.raises(ValueError):
         square_grid(0, 3)
+
+
+def test_each_builder_says_how_its_cells_lie_whatever_shape_it_names() -> None:
+    hexes = [triangle(3), hexagon(2), rhombus(2, 3), irregular_hexagon(2, 3), explicit_cells(["a1", "b1", "a2"])]
+    assert {board.geometry for board in hexes} == {HEX} and len({board.kind for board in hexes}) == len(hexes)
+    assert polar(5, 3).geometry == POLAR and polar(3, 3).geometry == POLAR
+    assert onyx_board().geometry == LATTICE
+    assert square_grid(4, 3).geometry == GRID

@@ -27,14 +27,14 @@ import json
 from typing import Any
 
 import ogames
+from ogames.boards.graph import HEX
 from ogames.boards.hexes import parse_label
 from ogames.errors import BadRecord, OgamesError, shown
-from ogames.rules.protocol import Game, State, is_board_state
+from ogames.rules.protocol import Game, State, is_board_game, is_board_state
 
 MAX_TEXT = 2_000_000  # characters of an SGF file
 MAX_NODES = 20_000
 MAX_DEPTH = 1_000  # nested variations
-HEX_GAMES = ("omny", "oddy")
 _SWAP = "swap-sides"
 _LETTERS = {"black": "B", "white": "W"}
 _COLOURS = {"B": "black", "W": "white"}
@@ -44,8 +44,9 @@ _COLOURS = {"B": "black", "W": "white"}
 
 
 def writes(game: Game) -> bool:
-    """Whether SGF is written for a game: played on a hex board with hex labels."""
-    return game.name in HEX_GAMES and (game.name != "oddy" or game.options["board"] == "triangle")
+    """Whether SGF is written for a game: one that declares it (`Game.sgf`), played on a hex board
+    with hex labels (not Odd-Y's polar boards)."""
+    return game.sgf and is_board_game(game) and game.board.geometry == HEX
 
 
 def hex_board_check(state: State) -> None:
@@ -79,7 +80,7 @@ def to_sgf(record: dict[str, Any] | State) -> str:
     }
     if state.result is not None:
         root["RE"] = _LETTERS[state.result.winner] + "+" + ("R" if state.history[-1]["move"] == "resign" else "")
-    if state.game.name == "omny" and not state.game.options["komi_choice"]:
+    if "komi" in state.game.options and not state.game.options.get("komi_choice"):  # komi settled before play
         root["KM"] = _number(state.game.options["komi"])
     root["OG"] = state.game.name
     root["OO"] = json.dumps(state.game.jsonable_options(), separators=(",", ":"), sort_keys=True)

@@ -17,7 +17,7 @@ import numpy as np
 
 import ogames
 from ogames.boards.graph import Board
-from ogames.rules import REAL_TIME
+from ogames.rules import REAL_TIME, TABLE
 from ogames.rules.protocol import Game, State
 
 
@@ -164,7 +164,7 @@ def near_misses(state: State, rng: random.Random, count: int = 200) -> list[str]
     that `play` accepts exactly those that `legal_moves()` lists."""
     labels = _labels(state)
     words: list[str] = []
-    if state.game.name == "omiga":
+    if state.game.played_on == TABLE:  # Omiga's actions
         colours = list(state.game.colours)
         if state.game.dynamics == REAL_TIME:
             for actor in state.actors:  # type: ignore[attr-defined]

@@ -397,3 +397,14 @@ def test_no_seed_reaches_the_log(client: TestClient, caplog: pytest.LogCaptureFi
         assert next_of(ws, "verdict")["accepted"]
     assert client.app.state.store.load_game(body["id"]).record()["options"]["seed"] == secret
     assert "omiga table" in caplog.text and "action 1" in caplog.text and str(secret) not in caplog.text
+
+
+def test_a_card_table_asked_for_as_a_board_game_and_a_board_game_as_a_table_say_where_they_are(client: TestClient) -> None:
+    table = new_table(client)["id"]
+    made = client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3}})
+    assert made.status_code == 201
+    board = made.json()["id"]
+    as_board = client.get(f"/api/games/{table}")
+    assert as_board.status_code == 404 and f"/o/{table}" in as_board.text
+    as_table = client.get(f"/api/omiga/{board}")
+    assert as_table.status_code == 404 and f"/g/{board}" in as_table.text

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ogames.arena import tournament as arena
-from ogames.errors import BadOption, BadRecord, shown
+from ogames.errors import BadOption, BadRecord, IllegalMove, shown
 from ogames.records import load_file, replay
 from ogames.rules import REAL_TIME, State, load
 from ogames.rules.planes import observation_planes, outcome
@@ -76,15 +76,24 @@ def decisions(record: dict[str, Any]) -> Iterator[tuple[State, str]]:
     live: read it before taking the next item). An Omega turn `e5 c3` is one decision per stone,
     as its players choose them; a resignation ends the game without a move to learn from."""
     state = replay(record, upto=0)
-    split_turns = state.game.name == "omega"
+    actions = state.game.actions
     for entry in record["moves"]:
         move = entry["move"]
         if move == "resign":
             return
-        words = move.split()
-        for part in words if split_turns and words[0] != "swap" else [move]:
+        for part in _parts(actions, move):
             yield state, part
             state.play(part)
+
+
+def _parts(actions: ActionCodec, move: str) -> list[str]:
+    """The decisions a recorded move is made of: the move itself when it is one action (a cell,
+    `swap`, Omega's `swap red`), else one per word (an Omega turn `e5 c3`, a stone each)."""
+    try:
+        actions.move_to_action(move)
+    except IllegalMove:
+        return move.split()
+    return [move]
 
 
 def game_examples(record: dict[str, Any], number: int) -> dict[str, np.ndarray]:

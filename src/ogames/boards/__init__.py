@@ -1,6 +1,6 @@
 """Layer 1: boards as graphs of labelled cells."""
 
-from ogames.boards.graph import Board, build_board
+from ogames.boards.graph import GRID, HEX, LATTICE, POLAR, Board, build_board
 from ogames.boards.hexes import (
     convex_patch,
     explicit_cells,
@@ -15,6 +15,10 @@ from ogames.boards.hexes import (
 from ogames.boards.polar import polar
 
 __all__ = [
+    "GRID",
+    "HEX",
+    "LATTICE",
+    "POLAR",
     "Board",
     "build_board",
     "convex_patch",

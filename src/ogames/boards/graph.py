@@ -17,6 +17,12 @@ from ogames.errors import UnknownLabel, shown
 from ogames.wording import say
 
 MAX_LABEL = 24  # characters: longer text is never a cell label (labels are like c3, c4-2, b1*, aa12)
+# How a board's cells lie (`Board.geometry`), what a drawing of it follows: hexagonal cells of a
+# hex patch, the polar odd-sided board (drawn as its dual), the Onyx lattice of points, a grid.
+HEX = "hex"
+POLAR = "polar"
+LATTICE = "lattice"
+GRID = "grid"
 
 
 
@@ -35,6 +41,7 @@ class Board:
     cell_sets: Mapping[str, frozenset[int]] = field(default_factory=dict)
     # How to read a label that is not already canonical (e.g. "C03" → "c3"); None: lower-case only.
     normalise: Callable[[str], str] | None = None
+    geometry: str = HEX  # HEX, POLAR, LATTICE or GRID: how its cells lie (`kind` names the shape)
 
     def __post_init__(self) -> None:
         n = len(self.labels)
@@ -140,6 +147,7 @@ def build_board(
     coords: Sequence[tuple[float, float]],
     cell_sets: Mapping[str, Iterable[int]],
     normalise: Callable[[str], str] | None = None,
+    geometry: str = HEX,
 ) -> Board:
     """Assemble a Board from per-cell functions, sorting each neighbour list."""
     neighbours = tuple(tuple(sorted(set(adjacency(i)))) for i in range(len(labels)))
@@ -150,4 +158,5 @@ def build_board(
         coords=tuple((float(x), float(y)) for x, y in coords),
         cell_sets={name: frozenset(cells) for name, cells in cell_sets.items()},
         normalise=normalise,
+        geometry=geometry,
     )

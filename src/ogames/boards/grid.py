@@ -7,7 +7,7 @@ some rules (Omiga's rule 3) also look at.
 
 from __future__ import annotations
 
-from ogames.boards.graph import Board, build_board
+from ogames.boards.graph import GRID, Board, build_board
 from ogames.boards.hexes import format_label, parse_label
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -42,6 +42,7 @@ def square_grid(width: int, height: int, kind: str = "grid") -> Board:
         [(float(c), float(r)) for c, r in cells],
         sets,
         normalise=lambda label: format_label(*parse_label(label)),
+        geometry=GRID,
     )
 
 

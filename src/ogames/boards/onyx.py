@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 
-from ogames.boards.graph import Board, build_board
+from ogames.boards.graph import LATTICE, Board, build_board
 
 SIZE = 12  # points per side
 CELLS = SIZE - 1  # cells per side
@@ -155,6 +155,7 @@ def onyx_lattice() -> OnyxLattice:
             "corners": [point(0, 0), point(SIZE - 1, 0), point(0, SIZE - 1), point(SIZE - 1, SIZE - 1)],
         },
         normalise=_canonical,
+        geometry=LATTICE,
     )
     return OnyxLattice(
         board=board,

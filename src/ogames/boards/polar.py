@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from ogames.boards.graph import Board, build_board
+from ogames.boards.graph import POLAR, Board, build_board
 
 _LABEL = re.compile(r"^([a-z])0*([1-9][0-9]*)-0*([0-9]+)$")
 
@@ -73,6 +73,7 @@ def polar(m: int, n: int) -> Board:
         [point(r, p) for r, p in rings],
         cell_sets,
         normalise=_canonical,
+        geometry=POLAR,
     )
 
 

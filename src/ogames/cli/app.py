@@ -26,7 +26,7 @@ from ogames.errors import BadOption, BadRecord, OgamesError
 from ogames.errors import shown as shorten
 from ogames.players import TURN_KINDS, BasePlayer, make_player, parse_spec
 from ogames.records import load_file, save
-from ogames.rules.protocol import REAL_TIME, Game, State, is_board_state
+from ogames.rules.protocol import REAL_TIME, TABLE, Game, State, is_board_state
 
 app = typer.Typer(
     name="ogames",
@@ -288,7 +288,7 @@ def play_command(
                 f"{loaded.name} has no option or colour --{_cut(sorted(unknown)[0])} "
                 f"(colours: {', '.join(loaded.colours)}; options: {', '.join(loaded.option_set.names())})"
             )
-        if loaded.name == "omiga":  # people and Omiga's own bots, at Omiga's own faces
+        if loaded.played_on == TABLE:  # Omiga: people and its own bots, at Omiga's own faces
             if seed is not None:  # a repeatable game: Omiga's --seed deals the decks (its bots are seeded by it)
                 loaded = ogames.load(game, **{**options, "seed": seed})
             omiga_state, omiga_bots = _omiga_seats(loaded, seats)

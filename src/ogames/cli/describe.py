@@ -17,12 +17,10 @@ from typer.core import TyperCommand
 from ogames.cli.omiga_seats import SEAT_KINDS as OMIGA_SEAT_KINDS
 from ogames.errors import BadOption
 from ogames.players import TURN_KINDS
-from ogames.rules import REGISTRY, game_class, load
+from ogames.rules import REGISTRY, TABLE, game_class, load
 
 WIDTH = 80
 SEAT_KINDS = "|".join(TURN_KINDS)
-# Options that bring in more colours than the defaults have (for the list of seats).
-_MOST_COLOURS: dict[str, dict[str, Any]] = {"omega": {"players": 4}, "omiga": {"variant": "toddler", "players": 6}}
 _REPOSITORY = Path(__file__).resolve().parents[3]
 
 
@@ -92,29 +90,61 @@ def _wrap(text: str, indent: int, first: str = "") -> list[str]:
 def colours_of(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(colours with the default options, every colour some option brings in), in seat order."""
     default = tuple(load(name).colours)
-    most = tuple(load(name, **_MOST_COLOURS[name]).colours) if name in _MOST_COLOURS else default
-    return default, most
+    most = game_class(name).most_colours
+    return default, tuple(load(name, **most).colours) if most else default
+
+
+def _on_table(name: str) -> bool:
+    """Whether a game is played with cards on a table (Omiga): its seats are people and its own bots."""
+    return game_class(name).played_on == TABLE
 
 
 def seat_kinds(name: str) -> str:
     """What may sit in a seat of a game: the board games' players, or Omiga's people and bots."""
-    return OMIGA_SEAT_KINDS if name == "omiga" else SEAT_KINDS
+    return OMIGA_SEAT_KINDS if _on_table(name) else SEAT_KINDS
+
+
+def _either(values: list[int]) -> str:
+    """`3`, `3 or 4`, `3–6`."""
+    if len(values) > 2:
+        return f"{values[0]}–{values[-1]}"
+    return " or ".join(str(value) for value in values)
+
+
+def brought_in(name: str, colour: str) -> str:
+    """The options that bring a colour into a game beyond its default ones, in the command line's
+    words: the game's `most_colours` options, their last one (the number of players) given the
+    values that seat the colour (`--players 3 or 4`, `--variant toddler --players 3–6`)."""
+    most = dict(game_class(name).most_colours)
+    *fixed, (counted, highest) = most.items()
+    option = next(option for option in game_class(name).describe()["options"] if option["name"] == counted)
+    counts = range(int(option.get("minimum") or 1), int(highest) + 1)
+    seating = [n for n in counts if _has_colour(name, {**most, counted: n}, colour)]
+    words = [f"{flag(key)} {value}" for key, value in fixed]
+    return " ".join([*words, f"{flag(counted)} {_either(seating)}"])
+
+
+def _has_colour(name: str, options: dict[str, Any], colour: str) -> bool:
+    try:
+        return colour in load(name, **options).colours
+    except BadOption:  # a count the game refuses with the other options (too few for a variant)
+        return False
 
 
 def seat_lines(name: str) -> list[str]:
     """One line per seat colour with its default player, then how seats are named."""
     default, most = colours_of(name)
+    bot = "bot" if _on_table(name) else "mcts"
     lines = []
     for seat, colour in enumerate(most):
         if colour not in default:
-            when = "played with " + ("--players 3 or 4" if name == "omega" else "toddler's --players")
-            kind = f"mcts; {when}" if name != "omiga" else f"bot; {when}"
+            kind = f"{bot}; played with {brought_in(name, colour)}"
         elif seat == 0:
             kind = "human"
         else:
-            kind = "bot" if name == "omiga" else "mcts"
+            kind = bot
         lines.append(f"  --{colour} SPEC".ljust(16) + f"default {kind}")
-    if name == "omiga":
+    if _on_table(name):
         lines += _wrap(f"SPEC is {OMIGA_SEAT_KINDS}", 4, "  ")
     else:
         lines.append(f"  SPEC is {SEAT_KINDS}, with settings: mcts:think=2,seed=1")
@@ -139,15 +169,16 @@ def game_help(name: str) -> list[str]:
             # The play command's own option of that name takes the value before the game sees it.
             shadowed = f"(on `ogames play`, {flag(option['name'])} is read as the computer players' option above)"
             lines += _wrap(shadowed, 6, "      ")
-    if description["name"] == "omiga":
+    on_table = _on_table(name)
+    if on_table:
         lines += ["", "Seats (who plays each colour):"]
     else:
         lines += ["", "Seats (who plays each colour; --think, --iterations and --seed tune mcts):"]
     lines += seat_lines(description["name"])
     default = colours_of(description["name"])[0]
-    if description["name"] != "omiga" and len(default) > 1:
+    if not on_table and len(default) > 1:
         lines += ["", "Example (two people at one terminal):", f"  ogames play {description['name']} --{default[1]} human"]
-    if description["name"] == "omiga":
+    if on_table:
         lines += _wrap(
             "At this prompt: the kids, toddler and zen variants (kids in real time on the simulated clock "
             "unless --pace turns). The real-time base and 2v2 games are watched and played by bots: "

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ogames.boards.graph import Board
+from ogames.boards.graph import LATTICE, POLAR, Board
 from ogames.boards.hexes import column_letters, parse_label
 from ogames.boards.onyx import CELLS, SIZE, is_square, point_label
 from ogames.draw import style
@@ -473,9 +473,9 @@ def highlight_svg(board: Board, cells: frozenset[int]) -> str:
     a tiled board's outline, the Onyx lattice's rings."""
     if not cells:
         return ""
-    if board.kind == "onyx":
+    if board.geometry == LATTICE:
         return "".join(onyx_ring(*_at(*board.coords[c]), board.labels[c]) for c in sorted(cells))
-    return outline(board, board.kind.startswith("polar"), cells)
+    return outline(board, board.geometry == POLAR, cells)
 
 
 def cell_marks(board: Board, colours: Iterable[str]) -> dict[str, object]:
@@ -487,7 +487,7 @@ def cell_marks(board: Board, colours: Iterable[str]) -> dict[str, object]:
     for colour in colours:
         stone, dot = stone_marks(colour, 0, 0, 1, 0, None, marks)
         shapes[colour] = {"stone": stone, "last": dot}
-    if board.kind == "onyx":
+    if board.geometry == LATTICE:
         scale = 1 / (ONYX_STONE * UNIT)
         shapes["cross"] = group([capture_cross(0, 0)], transform=f"scale({num(scale)})")
     return shapes
@@ -497,9 +497,9 @@ def cell_marks(board: Board, colours: Iterable[str]) -> dict[str, object]:
 def stone_places(board: Board) -> tuple[tuple[float, float, float], ...]:
     """Per cell: where its stone is drawn and how big, (x, y, radius) in the drawing's units, so a
     page can put a stone of its own there (a hover preview) without drawing the board again."""
-    if board.kind == "onyx":
+    if board.geometry == LATTICE:
         return tuple((*_at(*board.coords[c]), ONYX_STONE * UNIT) for c in range(len(board)))
-    dual = board.kind.startswith("polar")
+    dual = board.geometry == POLAR
     stone_r = POLAR_STONE * spacing(board) if dual else HEX_STONE * UNIT
     fits = room(board, dual)
     return tuple((*position(board, c), min(stone_r, 0.82 * fits[c])) for c in range(len(board)))

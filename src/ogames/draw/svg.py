@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, cast
 
-from ogames.boards.graph import Board
+from ogames.boards.graph import LATTICE, POLAR, Board
 from ogames.draw import style
 from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
 from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
@@ -106,12 +106,12 @@ def board_svg(
         winning=winning,
         speak=speak,
     )
-    if board.kind == "onyx":
+    if board.geometry == LATTICE:
         return onyx_svg(state, board, marks, coordinates=coordinates, name=name)
-    if board.kind.startswith("polar"):
+    if board.geometry == POLAR:
         return polar_svg(state, board, marks, coordinates=coordinates, name=name)
     stars = game.star_cells if is_board_game(game) else frozenset()
-    return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.name == "oddy", name=name)
+    return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.numbered_sides, name=name)
 
 
 def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -> str:
@@ -122,7 +122,7 @@ def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -
     `closed`) says; the page puts the stones on it (`ogames.draw.boards.cell_marks`, `stone_places`)."""
     game = state.game
     stars = game.star_cells if is_board_game(game) else frozenset()
-    return _frame(board_of(state), stars, game.name, game.title, coordinates, speak)
+    return _frame(board_of(state), stars, game.numbered_sides, game.title, coordinates, speak)
 
 
 class _Bare:
@@ -138,14 +138,14 @@ class _Bare:
 
 
 @lru_cache(maxsize=64)
-def _frame(board: Board, stars: frozenset[int], game: str, title: str, coordinates: bool, speak: Speak) -> str:
+def _frame(board: Board, stars: frozenset[int], number_sides: bool, title: str, coordinates: bool, speak: Speak) -> str:
     bare = cast(State, _Bare())
     name = speak(say("board-name", "{game} board: {status}", game=title, status=say("in-play", "in play")))
-    if board.kind == "onyx":
+    if board.geometry == LATTICE:
         return onyx_svg(bare, board, Marks(speak=speak), coordinates=coordinates, name=name, frame=True)
-    if board.kind.startswith("polar"):
+    if board.geometry == POLAR:
         return polar_svg(bare, board, Marks(speak=speak), coordinates=coordinates, name=name)
-    return hex_svg(bare, board, Marks(speak=speak), coordinates=coordinates, stars=stars, number_sides=game == "oddy", name=name)
+    return hex_svg(bare, board, Marks(speak=speak), coordinates=coordinates, stars=stars, number_sides=number_sides, name=name)
 
 
 def _occupied(state: State, board: Board, cells: frozenset[int]) -> frozenset[int]:

@@ -54,17 +54,17 @@ _RETURNS = ("win", "score")
 
 
 def _game_type(name: str, utility: Any = pyspiel.GameType.Utility.ZERO_SUM) -> pyspiel.GameType:
-    seats = (2, 4) if name == "omega" else (2, 2)
+    rules = ogames.rules.game_class(name)
     return pyspiel.GameType(
         short_name=f"ogames_{name}",
-        long_name=f"ogames {ogames.rules.game_class(name).title}",
+        long_name=f"ogames {rules.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=seats[1],
-        min_num_players=seats[0],
+        max_num_players=rules.max_players,
+        min_num_players=rules.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -104,9 +104,7 @@ class OgamesGame(pyspiel.Game):
         self.encoding: Encoding = encoding(self.rules)
         seats = self.rules.seat_count
         cells = self.encoding.num_cells
-        length = {"omny": cells + 2, "oddy": cells + 1, "onyx": 4 * cells}.get(name, cells + seats)
-        if name == "omega" and self.rules.options["match"]:
-            length = 2 * cells
+        length = self.rules.max_game_length
         utility, low, high, total = pyspiel.GameType.Utility.ZERO_SUM, -1.0, 1.0, 0.0
         if self.returns_kind == "score":
             games = 2 if self.rules.options["match"] else 1

@@ -95,12 +95,13 @@ OMEGA_MULTI_LEVELS: dict[int, Level] = {
 
 
 def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
-    """The levels of a game with its options: three- and four-player Omega's own, else LEVELS.
+    """The levels of a game with its options: a table of three or more seats (three- and
+    four-player Omega, by its `players` option) has its own, else LEVELS.
 
     >>> ladder("omega", {"players": 3})[9].iterations, ladder("omega", {"players": 2})[9].iterations
     (8000, 25000)
     """
-    if game == "omega" and int(options.get("players", 2)) > 2:
+    if int(options.get("players") or 2) > 2:
         return OMEGA_MULTI_LEVELS
     return LEVELS
 

@@ -16,10 +16,9 @@ from typing import Any
 
 from ogames.errors import BadOption, CannotPlay
 from ogames.players.base import BasePlayer
-from ogames.players.solvers.connection import DEFAULT_BUDGET, ConnectionSolver, Proof, solve
+from ogames.players.solvers.connection import DEFAULT_BUDGET, ConnectionSolver, Proof, plays, solve
 from ogames.rules.protocol import State
 
-SOLVED_GAMES = ("omny", "oddy")
 FALLBACK_SETTINGS = ("think", "iterations", "seed", "exploration")
 
 
@@ -72,7 +71,7 @@ class SolverPlayer(BasePlayer):
 
     def prove(self, state: State) -> Proof | None:
         """The solver's proof for the position, or None for a game it does not play."""
-        if state.game.name not in SOLVED_GAMES:
+        if not plays(state.game):
             return None
         return solve(state, self.budget, seconds=self.seconds, solver=self.solver_for(state))
 

@@ -7,7 +7,7 @@ import importlib
 from typing import Any
 
 from ogames.errors import BadOption, shown
-from ogames.rules.protocol import REAL_TIME, TURN_BASED, Game, Result, State
+from ogames.rules.protocol import BOARD, REAL_TIME, TABLE, TURN_BASED, Game, Result, State
 
 # Game name → "module:Class". Imported on first use, so one game's import cost (numba kernels)
 # is paid only by those who play it.
@@ -53,4 +53,4 @@ def available() -> list[str]:
     return names
 
 
-__all__ = ["REAL_TIME", "REGISTRY", "TURN_BASED", "Game", "Result", "State", "available", "game_class", "load"]
+__all__ = ["BOARD", "REAL_TIME", "REGISTRY", "TABLE", "TURN_BASED", "Game", "Result", "State", "available", "game_class", "load"]

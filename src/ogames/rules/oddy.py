@@ -16,7 +16,7 @@ import numpy as np
 from ogames.boards import polar, triangle
 from ogames.kernels.oddy import cell_side_masks, group_sides, playout_fill, run_masks, wins
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import Result
+from ogames.rules.protocol import SIDES, Result
 from ogames.rules.stones import StoneGame, StoneState
 from ogames.wording import say
 
@@ -31,6 +31,9 @@ class OddY(StoneGame):
     name = "oddy"
     title = "Odd-Y"
     summary = "Connect sides of an odd-sided board whose mid-points' triangle holds the centre."
+    connection_goal = SIDES
+    numbered_sides = True
+    sgf = True  # (on the triangle, its hex board)
     option_set = OptionSet(
         (
             Option("sides", "int", 3, "number of board sides m (odd, 3 to 25)", minimum=3, maximum=MAX_SIDES),
@@ -73,6 +76,11 @@ class OddY(StoneGame):
     def wins(self, touched: int) -> bool:
         """Whether a group touching this set of sides (bitmask) wins."""
         return bool(wins(np.int64(touched), self.runs))
+
+    @property
+    def max_game_length(self) -> int:
+        """Every cell and the swap."""
+        return len(self.board) + 1
 
     def new_state(self, players: Sequence[str] | None = None) -> OddYState:
         """The empty board, Black (seat 0) to move."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
@@ -60,6 +61,8 @@ class Omega(Game):
     name = "omega"
     title = "Omega"
     summary = "2–4 players place one stone of every colour each turn; a colour scores the product of its group sizes."
+    max_players = 4
+    most_colours = MappingProxyType({"players": 4})
     option_set = OptionSet(
         (
             Option("players", "int", 2, "number of players (2–4): white, black, red, blue", minimum=2, maximum=4),
@@ -105,6 +108,11 @@ class Omega(Game):
         """How many cells every game leaves empty: each round fills p² cells, the game stops below p²."""
         p = int(self.options["players"])
         return len(self.board) % (p * p)
+
+    @property
+    def max_game_length(self) -> int:
+        """Every cell (a stone is an action) and a swap a seat; a match's two games, every cell each."""
+        return 2 * len(self.board) if self.options["match"] else len(self.board) + self.seat_count
 
     def new_state(self, players: Sequence[str] | None = None) -> OmegaState:
         return OmegaState(self, players)

@@ -23,7 +23,7 @@ from ogames.kernels import omny as kernel
 from ogames.kernels import reference
 from ogames.kernels.flood import components
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import OmnyFacts, RegionCount, Result
+from ogames.rules.protocol import REGIONS, OmnyFacts, RegionCount, Result
 from ogames.rules.stones import BLACK, StoneGame, StoneState
 from ogames.wording import say
 
@@ -127,6 +127,8 @@ class Omny(StoneGame):
     summary = "Make a group none of whose regions holds more than half the star cells."
     option_set = OPTIONS
     variants = VARIANTS
+    connection_goal = REGIONS
+    sgf = True
 
     board: Board
     star_cells: frozenset[int]
@@ -218,6 +220,11 @@ class Omny(StoneGame):
         if twice.denominator != 1 or not 0 <= twice <= self.total_stars:
             return None
         return f"komi={format_komi(int(twice))}"
+
+    @property
+    def max_game_length(self) -> int:
+        """Every cell, the komi choice and the swap."""
+        return len(self.board) + 2
 
     @property
     def star_labels(self) -> list[str]:

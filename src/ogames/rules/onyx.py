@@ -36,6 +36,11 @@ class Onyx(StoneGame):
         self.lattice = onyx_lattice()
         self.board = self.lattice.board
 
+    @property
+    def max_game_length(self) -> int:
+        """Captures empty cells again: a bound of four placements a cell."""
+        return 4 * len(self.board)
+
     def new_state(self, players: Sequence[str] | None = None) -> OnyxState:
         """The set-up position, Black to move."""
         return OnyxState(self, players)

@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from dataclasses import fields as fields_of
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
 
 from typing_extensions import TypeIs
@@ -39,6 +40,13 @@ if TYPE_CHECKING:  # (only for types: `import ogames` stays free of numpy)
 
 TURN_BASED = "turn-based"
 REAL_TIME = "real-time"
+# What a game is played on (`Game.played_on`): stones on a board's cells, or cards on a card table.
+BOARD = "board"
+TABLE = "table"
+# The goal the connection solver proves (`Game.connection_goal`): a group whose largest region holds
+# few enough stars (Omny), or a group touching enough sides (Odd-Y).
+REGIONS = "regions"
+SIDES = "sides"
 # The record format `State.record()` writes and `ogames.records` reads back (layer 3 above the rules,
 # so the writing is here and the rules never import it).
 RECORD_FORMAT = "ogames-record"
@@ -106,6 +114,23 @@ class Game(ABC):
         """The colours in play, in turn order; seat i starts with colour i."""
 
     # ----- what kind of game this is (OpenSpiel's GameType, in brief) ------------------------
+    # Facts every play of the game shares, declared by the game so that the faces, the solvers and
+    # the adapters read them instead of asking which game it is.
+    played_on: ClassVar[str] = BOARD
+    """BOARD (stones on a board's cells: a `BoardGame`) or TABLE (cards on a card table)."""
+    min_players: ClassVar[int] = 2
+    """The fewest seats any options give (OpenSpiel's min_num_players)."""
+    max_players: ClassVar[int] = 2
+    """The most seats any options give (OpenSpiel's max_num_players)."""
+    most_colours: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Options under which the game has the most colours (none: every play has the default ones)."""
+    numbered_sides: ClassVar[bool] = False
+    """Whether a drawing of the board numbers its sides (a win is told by the sides a group touches)."""
+    connection_goal: ClassVar[str | None] = None
+    """What a win connects, for the connection solver: REGIONS, SIDES, or None (a game it does not play)."""
+    sgf: ClassVar[bool] = False
+    """Whether a play on a hex board can be written as SGF (HexGui's Hex files: two colours, stones)."""
+
     @property
     def dynamics(self) -> str:
         """TURN_BASED (one mover at a time, `play`) or REAL_TIME (everyone acts at once on a clock)."""
@@ -147,6 +172,12 @@ class Game(ABC):
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # Settled games never change: copies of states share theirs.
         return self
+
+    @property
+    def max_game_length(self) -> int | None:
+        """The most actions (`actions`) one play can take (OpenSpiel's max_game_length); None for a
+        game without an integer action space."""
+        return None
 
     @property
     def actions(self) -> ActionCodec:

@@ -48,13 +48,22 @@ import numpy as np
 from ogames.errors import BadOption, CannotPlay
 from ogames.players.solvers import connection_kernels as kernels
 from ogames.rules.omny import OmnyState
-from ogames.rules.protocol import State
+from ogames.rules.protocol import REGIONS, Game, State
 from ogames.rules.stones import StoneState
 
 WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
 DEFAULT_BUDGET = 2_000_000  # positions expanded (a few seconds at most on small boards)
 CHUNK = 200_000  # expansions per compiled call when a time limit is set
 DEFAULT_TABLE_BITS = 20  # 2^20 table entries, 28 MB
+
+
+def plays(game: Game) -> bool:
+    """Whether the solver plays a game: one whose win is a connection (`Game.connection_goal`)."""
+    return game.connection_goal is not None
+
+
+def _refuse(game: Game) -> CannotPlay:
+    return CannotPlay(f"the connection solver plays Omny and Odd-Y, not {game.title}")
 
 
 @dataclass
@@ -121,19 +130,19 @@ class ConnectionSolver:
 
     def __post_init__(self) -> None:
         game = self.game
-        if game.name not in ("omny", "oddy"):
-            raise CannotPlay(f"the connection solver plays Omny and Odd-Y, not {game.title}")
+        if not plays(game):
+            raise _refuse(game)
         board = game.board
         n = len(board)
         self.table = board.neighbour_table
         self.order = _centrality_order(board)
-        if game.name == "omny":
+        if game.connection_goal == REGIONS:  # a group's regions hold few enough stars
             self.kind = kernels.OMNY
             self.stars = np.asarray(game.star_mask, dtype=np.bool_)
             self.total = game.total_stars
             self.cell_sides = np.zeros(1, dtype=np.int64)
             self.runs = np.zeros(1, dtype=np.int64)
-        else:
+        else:  # SIDES: a group touches enough sides
             self.kind = kernels.ODDY
             self.stars = np.zeros(n, dtype=np.bool_)
             self.total = 0
@@ -203,8 +212,8 @@ def solve(
     `budget` bounds the positions the search expands, `seconds` (optional) the time; a `solver`
     may be passed to keep its transposition table between calls (it must be for the same game).
     """
-    if state.game.name not in ("omny", "oddy"):
-        raise CannotPlay(f"the connection solver plays Omny and Odd-Y, not {state.game.title}")
+    if not plays(state.game):
+        raise _refuse(state.game)
     if state.is_over:
         raise CannotPlay(f"the game is over: {state.result.describe() if state.result else ''}")
     if budget < 1:

@@ -19,12 +19,13 @@ import importlib
 import secrets
 from collections.abc import Sequence
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from ogames.rules.omiga.cards import STANDARD, CardSet, Face, fits_above, fits_beside
 from ogames.rules.omiga.zen.forms import DEFAULT_FORM, form_named
 from ogames.rules.options import Option, OptionSet
-from ogames.rules.protocol import REAL_TIME, TURN_BASED, Game, State
+from ogames.rules.protocol import REAL_TIME, TABLE, TURN_BASED, Game, State
 from ogames.wording import say
 
 VARIANTS = ("base", "2v2", "kids", "toddler", "zen")
@@ -68,6 +69,10 @@ class Omiga(Game):
 
     name = "omiga"
     title = "Omiga"
+    played_on = TABLE
+    min_players = 1  # zen is played alone
+    max_players = 6  # toddler
+    most_colours = MappingProxyType({"variant": "toddler", "players": 6})
     summary = "A real-time card game: race a chain of fitting cards to the far edge, or get behind an opponent card."
     variants = VARIANTS
     option_set = OptionSet(

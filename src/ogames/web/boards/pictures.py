@@ -33,8 +33,7 @@ def sample_state(game: str) -> ogames.State:
         if not legal:
             break
         rng.shuffle(legal)
-        if game == "omiga":  # cards on the table show the game; discards do not
-            legal.sort(key=lambda move: "place" not in move)
+        legal.sort(key=lambda move: "place" not in move)  # Omiga: cards on the table show the game; discards do not
         # Keep the game going: a move that would end it is taken only when nothing else is left.
         going = [move for move in legal if not state.clone().play(move).is_over]
         state.play((going or legal)[0])

@@ -9,6 +9,7 @@ import asyncio
 import logging
 from typing import Any, Protocol, TypeVar
 
+from ogames.rules import TABLE, game_class
 from ogames.web.core.common import Announcer, Outbox, Refusal
 from ogames.web.core.presence import Presence
 from ogames.web.core.store import GameRow, Store
@@ -21,7 +22,7 @@ log = logging.getLogger("ogames.web")
 def other_kind(game_id: str, name: str) -> Refusal:
     """The answer of a hub asked for a game of the other kind (a card table on a board game's route,
     or a board game on a card table's): there is no such game here, and where it is."""
-    if name == "omiga":
+    if game_class(name).played_on == TABLE:
         return Refusal(say("a-card-table",
                            "there is no such board game: this is an Omiga card table, at {link}", link=f"/o/{game_id}"),
                        "not-found", 404)
