@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance.cases import CASES
+from ogames.rules import BOARD
 from ogames.web.boards.hints import Watched, is_hint, position_key, positions_of
 
-GAMES = [
-    ("omny", {"variant": "y", "size": 5}),
-    ("omny", {"variant": "y", "size": 5, "pie": True}),
-    ("oddy", {"size": 4}),
-    ("omega", {"size": 4, "players": 3}),
-    ("onyx", {}),
-]
+# Every board game's conformance case (the cases follow the registry: a new variant has one), the
+# games whose positions the analysis gate keeps.
+BOARD_CASES = [case for case in CASES if case.load().played_on == BOARD]
+GAMES = [(case.game, case.options) for case in BOARD_CASES]
 
 
 class Live:
@@ -39,8 +39,9 @@ def random_game(name: str, options: dict, seed: int, moves: int) -> list[ogames.
     return states
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.sampled_from(GAMES), st.integers(0, 10**6), st.integers(0, 24))
+@pytest.mark.parametrize("game", GAMES, ids=[case.id for case in BOARD_CASES])
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10**6), moves=st.integers(0, 24))
 def test_positions_worked_out_move_by_move_are_those_from_scratch(game: tuple, seed: int, moves: int) -> None:
     states = random_game(*game, seed, moves)
     known = None
