@@ -1,6 +1,7 @@
-"""Every board game in a real browser, to its end, by clicking on the drawn board: Omny (y and
-sunder), Odd-Y (triangle and polar), Omega (2 and 3 players) and Onyx. Each game is created with
-the new-game form; long games are advanced through the JSON API and their last moves clicked.
+"""Every board game in a real browser, to its end, by clicking on the drawn board: one conformance
+case of each game, variant, board geometry and number of seats (so every variant the registry
+offers, Odd-Y on the triangle and the polar board, Omega for two, three and four, Onyx). Each game
+is created with the new-game form; all but its last moves are played through the JSON API.
 Also the hover preview, the coordinates toggle, Onyx's captures, stepping back through the moves,
 and a phone-sized screen. Screenshots go to $OGAMES_SCREENSHOTS when it is set.
 """
@@ -8,12 +9,16 @@ and a phone-sized screen. Screenshots go to $OGAMES_SCREENSHOTS when it is set.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import ogames
+from conformance.cases import CASES, Case
+from ogames.rules import BOARD
+from ogames.rules.protocol import is_board_game
 from ogames.web.boards.board import board_part
 
 from .serving import CHROMIUM, call
@@ -122,29 +127,54 @@ def finish(page: Any, server: str, game_id: str, clicks: int, seed: int = 1) -> 
     return final
 
 
-GAMES = [
-    ("omny-y", "omny", {"variant": "y", "size": "3"}, 99),
-    ("omny-sunder", "omny", {"variant": "sunder", "size": "2"}, 99),
-    ("oddy-triangle", "oddy", {"size": "3"}, 99),
-    ("oddy-polar", "oddy", {"sides": "5", "board": "polar", "size": "2"}, 99),
-    ("omega-2p", "omega", {"players": "2", "size": "4"}, 6),
-    ("omega-3p", "omega", {"players": "3", "size": "4"}, 7),
-]
+CLICKS = 8  # the last moves of a game, clicked (the rest through the API)
 
 
-@pytest.mark.parametrize(("name", "game", "fields", "clicks"), GAMES, ids=[g[0] for g in GAMES])
-def test_a_board_game_to_its_end_by_clicking(browser: Any, server: str, shots: Path, name: str, game: str,
-                                             fields: dict[str, str], clicks: int) -> None:
+def geometry_of(case: Case) -> str:
+    game = case.load()
+    assert is_board_game(game)
+    return game.board.geometry
+
+
+def form_values(options: dict[str, Any]) -> dict[str, str]:
+    """A case's options as the new-game form's fields take them: `2,3` for a pair, `true` for on."""
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return str(value).lower()
+        return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
+
+    return {name: text(value) for name, value in options.items()}
+
+
+# One case of each board game, variant, geometry and number of seats, from the conformance cases
+# (which cover every variant of the registry: tests/conformance/test_registry.py).
+BOARD_CASES = [case for case in CASES if case.load().played_on == BOARD]
+
+
+def one_of_each(key: Callable[[Case], Hashable]) -> list[Case]:
+    """The first board-game case of each distinct `key(case)`."""
+    seen: dict[Hashable, Case] = {}
+    for case in BOARD_CASES:
+        seen.setdefault(key(case), case)
+    return list(seen.values())
+
+
+PLAYED = one_of_each(lambda case: (case.game, case.variant, geometry_of(case), case.load().seat_count))
+ON_PHONE = one_of_each(lambda case: (case.game, geometry_of(case)))  # the board's fit: its shape, not its rules
+
+
+@pytest.mark.parametrize("case", PLAYED, ids=lambda case: case.id)
+def test_a_board_game_to_its_end_by_clicking(browser: Any, server: str, shots: Path, case: Case) -> None:
     page = new_page(browser)
-    game_id = create_in_browser(page, server, game, fields)
-    finish(page, server, game_id, clicks)
-    if game == "omega":
+    game_id = create_in_browser(page, server, case.game, form_values(case.options))
+    finish(page, server, game_id, CLICKS)
+    if case.game == "omega":
         facts = page.locator("#board-facts li.groups")
-        expect(facts).to_have_count(int(fields["players"]))
+        expect(facts).to_have_count(len(case.load().colours))
         expect(facts.first).to_contain_text("score")
-    if game == "omny":
+    if case.game == "omny":
         expect(page.locator("#board-facts li.region.met")).to_have_count(1)
-    page.screenshot(path=str(shots / f"web-board-{name}.png"), full_page=True)
+    page.screenshot(path=str(shots / f"web-board-{case.id}.png"), full_page=True)
     page.context.close()
 
 
@@ -234,12 +264,10 @@ def test_stepping_back_through_the_moves_is_read_only(browser: Any, server: str,
     page.context.close()
 
 
-@pytest.mark.parametrize(("game", "fields"), [("omny", {"variant": "sunder", "size": "3"}), ("onyx", {}),
-                                               ("oddy", {"sides": "5", "board": "polar", "size": "3"}),
-                                               ("omega", {"players": "4", "size": "4"})])
-def test_the_board_on_a_phone(browser: Any, server: str, shots: Path, game: str, fields: dict[str, str]) -> None:
+@pytest.mark.parametrize("case", ON_PHONE, ids=lambda case: case.id)
+def test_the_board_on_a_phone(browser: Any, server: str, shots: Path, case: Case) -> None:
     page = new_page(browser, PHONE)
-    create_in_browser(page, server, game, fields)
+    create_in_browser(page, server, case.game, form_values(case.options))
     box = page.locator("#board svg").bounding_box()
     assert box["width"] >= 340, "the board takes the phone's width"
     legal = page.locator("#board g.cell[data-legal]")
@@ -247,8 +275,8 @@ def test_the_board_on_a_phone(browser: Any, server: str, shots: Path, game: str,
     target = legal.nth(before // 3)
     label = target.get_attribute("data-cell")
     target.click()
-    first = "white" if game == "omega" else "black"
+    first = case.load().new_state().to_move
     expect(page.locator(f'#board g.cell[data-cell="{label}"]')).to_have_attribute("data-stone", first)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(shots / f"web-board-{game}-phone.png"), full_page=True)
+    page.screenshot(path=str(shots / f"web-board-{case.id}-phone.png"), full_page=True)
     page.context.close()

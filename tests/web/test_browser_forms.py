@@ -1,14 +1,20 @@
 """The new-game forms in a real browser (Playwright driving Debian's Chromium): each shows the
 options of the chosen variant only, changing the variant shows its own, and what is sent starts
-the game asked for."""
+the game asked for. The games, variants and options come from the registry (`ogames.games()`),
+so a new one is checked here as soon as it is offered."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from conformance.cases import CASES, Case, registry, variant_of, variants_of
+from ogames.web.core.common import FORM_VARIANTS
+
 from .serving import CHROMIUM, call
+from .test_board_browser import form_values
 from .test_browser import new_page, playwright_api
 
 pytestmark = [
@@ -17,22 +23,28 @@ pytestmark = [
 ]
 expect = playwright_api.expect
 
-OMNY = ["variant", "size", "sides", "shape", "cells", "stars", "komi", "pie", "komi_choice"]
-OMNY_SHOWN = {
-    "y": {"variant", "size", "komi", "pie", "komi_choice"},
-    "sunder": {"variant", "size", "komi", "pie", "komi_choice"},
-    "gyre": {"variant", "size", "komi", "pie", "komi_choice"},
-    "free-y": {"variant", "sides", "komi", "pie", "komi_choice"},
-    "custom": set(OMNY),
-}
-OMIGA = ["variant", "width", "height", "turning", "seed", "players", "form", "target", "pace", "cards"]
-OMIGA_SHOWN = {  # the seed for zen only: a table against someone is dealt from the server's secret seed
-    "base": {"variant", "width", "height", "turning", "cards"},
-    "2v2": {"variant", "width", "height", "turning", "target", "cards"},
-    "kids": {"variant", "width", "height", "turning", "pace", "cards"},
-    "toddler": {"variant", "width", "height", "turning", "players", "cards"},
-    "zen": {"variant", "turning", "seed", "form"},
-}
+# What each variant's form shows, from the registry (`ogames.games()`): the options that apply to
+# it, and those the web form keeps to some variants although the rules take them for every one.
+def options_of(game: str) -> list[str]:
+    return [option["name"] for option in registry()[game]["options"]]
+
+
+def shown_for(game: str, variant: str | None) -> set[str]:
+    """The options a game's form shows for a variant (None: a game without variants shows all)."""
+    return {
+        option["name"]
+        for option in registry()[game]["options"]
+        if variant is None or variant in (option.get("applies_to") or FORM_VARIANTS.get((game, option["name"])) or [variant])
+    }
+
+
+WITH_VARIANTS = [name for name, described in registry().items() if described["variants"]]
+WITHOUT_VARIANTS = [name for name, described in registry().items() if not described["variants"]]
+
+
+def telling_case(game: str) -> Case:
+    """The game's conformance case that sets the most options (what the form is filled with)."""
+    return max((case for case in CASES if case.game == game), key=lambda case: len(case.options))
 
 
 def shown(page: Any, names: list[str]) -> set[str]:
@@ -46,14 +58,22 @@ def game_of(page: Any) -> dict[str, Any]:
     return call(page.url.split("/g/")[0], "/api/games/" + page.url.rsplit("/", 1)[-1].split("#")[0])[1]
 
 
-def test_omny_shows_the_options_of_the_chosen_variant(browser: Any, server: str) -> None:
+@pytest.mark.parametrize("game", WITH_VARIANTS)
+def test_each_variant_shows_its_own_options(browser: Any, server: str, game: str) -> None:
+    page = new_page(browser)
+    page.goto(f"{server}/new/{game}")
+    names = options_of(game)
+    first = variant_of(game, {})
+    assert shown(page, names) == shown_for(game, first)  # the default variant
+    for variant in [*(v for v in variants_of(game) if v != first), first]:
+        page.select_option("#opt_variant", variant)
+        assert shown(page, names) == shown_for(game, variant), variant
+    page.context.close()
+
+
+def test_omny_fields_left_behind_by_another_variant_are_not_sent(browser: Any, server: str) -> None:
     page = new_page(browser)
     page.goto(f"{server}/new/omny")
-    assert shown(page, OMNY) == OMNY_SHOWN["y"]  # the default variant
-    for variant in ("sunder", "free-y", "custom", "gyre", "y"):
-        page.select_option("#opt_variant", variant)
-        assert shown(page, OMNY) == OMNY_SHOWN[variant], variant
-    # Fields filled for another variant and left behind are not sent: y starts as asked.
     page.select_option("#opt_variant", "custom")
     page.select_option("#opt_shape", "rhombus")
     page.fill("#opt_stars", "corners")
@@ -83,21 +103,15 @@ def test_free_y_and_custom_start_from_the_form(browser: Any, server: str) -> Non
     page.context.close()
 
 
-@pytest.mark.parametrize(
-    ("game", "names", "filled", "expected"),
-    [
-        ("oddy", ["sides", "size", "board", "pie"], {"sides": "5", "size": "3"}, {"sides": 5, "size": 3, "board": "polar"}),
-        ("omega", ["players", "size", "pie", "match"], {"players": "3", "size": "4"}, {"players": 3, "size": 4}),
-        ("onyx", ["pie"], {"pie": "true"}, {"pie": True}),
-    ],
-)
-def test_games_without_variants_show_every_option(browser: Any, server: str, game: str, names: list[str],
-                                                  filled: dict[str, str], expected: dict[str, Any]) -> None:
+@pytest.mark.parametrize("game", WITHOUT_VARIANTS)
+def test_games_without_variants_show_every_option_and_start_as_filled(browser: Any, server: str, game: str) -> None:
+    case = telling_case(game)
     page = new_page(browser)
     page.goto(f"{server}/new/{game}")
-    assert shown(page, names) == set(names)
+    names = options_of(game)
+    assert shown(page, names) == shown_for(game, None) == set(names)
     assert page.locator(".field[data-option]").count() == len(names)
-    for name, value in filled.items():
+    for name, value in form_values(case.options).items():
         field = page.locator(f"#opt_{name}")
         if field.evaluate("element => element.tagName") == "SELECT":
             field.select_option(value)
@@ -105,17 +119,13 @@ def test_games_without_variants_show_every_option(browser: Any, server: str, gam
             field.fill(value)
     page.click("button[type=submit]")
     options = game_of(page)["options"]
-    assert {name: options[name] for name in expected} == expected
+    assert options == json.loads(json.dumps(case.load().jsonable_options())), case.id
     page.context.close()
 
 
-def test_omiga_shows_the_options_of_the_chosen_mode(browser: Any, server: str) -> None:
+def test_omiga_seats_follow_the_toddlers_players_and_zen_is_played_alone(browser: Any, server: str) -> None:
     page = new_page(browser)
     page.goto(f"{server}/new/omiga")
-    assert shown(page, OMIGA) == OMIGA_SHOWN["base"]
-    for variant in ("2v2", "kids", "toddler", "zen", "base"):
-        page.select_option("#opt_variant", variant)
-        assert shown(page, OMIGA) == OMIGA_SHOWN[variant], variant
     page.select_option("#opt_variant", "toddler")
     page.fill("#opt_players", "3")
     expect(page.locator(".seat-row:visible")).to_have_count(3)
