@@ -18,6 +18,9 @@ from typing import Any
 
 import pytest
 
+import ogames
+from conformance.cases import mode_of, modes_of
+
 from .serving import CHROMIUM, call, start_server, stop_server
 from .test_browser import PHONE, playwright_api
 from .test_browser_phone import FINGER, phone
@@ -131,11 +134,20 @@ TABLES = [  # (name, options, seats, cells)
     ("base", {"variant": "base"}, [{"kind": "here"}, BOT], 15 * 10),
     ("base-52", {"variant": "base", "width": 52, "height": 52}, [{"kind": "here"}, BOT], 52 * 52),  # the largest
     ("kids", {"variant": "kids"}, [{"kind": "here"}, BOT], 15 * 10),
+    ("kids-turns", {"variant": "kids", "pace": "turns"}, [{"kind": "here"}, {"kind": "bot"}], 15 * 10),
     ("2v2", {"variant": "2v2"}, [{"kind": "here"}, BOT, BOT, BOT], 15 * 10),
     ("toddler-6", {"variant": "toddler", "players": 6}, [{"kind": "here"}, *[{"kind": "bot"}] * 5], 15 * 10),
     ("zen", {"variant": "zen"}, [{"kind": "here"}], 5 * 3),  # the fly: a 3 × 2 form
     ("zen-galaxy", {"variant": "zen", "form": "galaxy"}, [{"kind": "here"}], 21 * 21),  # the largest zen table
 ]
+
+
+def test_the_tables_measured_here_cover_every_omiga_mode() -> None:
+    """The tables above are picked for their size; every way the conformance cases play Omiga (its
+    variants, and kids in real time and in turns) must be among them."""
+    measured = {mode_of(ogames.load("omiga", **options)) for _, options, _, _ in TABLES}
+    missing = modes_of("omiga") - measured
+    assert not missing, f"no Omiga table on a phone for {sorted(missing, key=str)}: add one to TABLES"
 
 
 @pytest.mark.parametrize(("name", "options", "seats", "cells"), TABLES, ids=[table[0] for table in TABLES])

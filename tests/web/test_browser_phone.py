@@ -13,6 +13,11 @@ from typing import Any
 
 import pytest
 
+import ogames
+from conformance.cases import CASES
+from ogames.rules import BOARD
+from ogames.rules.protocol import is_board_game
+
 from .serving import CHROMIUM, call
 from .test_browser import PHONE, WIDE, playwright_api
 
@@ -76,7 +81,9 @@ BOARDS = [
     ("omny-y", "omny", {"variant": "y"}),
     ("omny-y-19", "omny", {"variant": "y", "size": 19}),
     ("omny-sunder", "omny", {"variant": "sunder"}),
+    ("omny-gyre-30", "omny", {"variant": "gyre", "size": 30}),
     ("omny-free-y", "omny", {"variant": "free-y"}),
+    ("omny-custom", "omny", {"variant": "custom", "shape": "irregular", "sides": (8, 10), "stars": "perimeter"}),
     ("omny-sunder-30", "omny", {"variant": "sunder", "size": 30}),  # the largest Omny board
     ("oddy-triangle", "oddy", {}),
     ("oddy-polar-5", "oddy", {"sides": 5}),
@@ -86,6 +93,21 @@ BOARDS = [
     ("omega-12", "omega", {"size": 12}),
     ("onyx", "onyx", {}),
 ]
+
+
+def drawn(game: str, options: dict[str, Any]) -> tuple[str, str | None, str]:
+    """What a board's fit depends on: its game, variant and geometry."""
+    loaded = ogames.load(game, **options)
+    assert is_board_game(loaded)
+    return game, loaded.options.get("variant"), loaded.board.geometry
+
+
+def test_the_boards_measured_here_cover_every_board_game_variant_and_geometry() -> None:
+    """The boards above are picked for their size (the largest of each); each variant and geometry
+    of the conformance cases (which follow the registry) must be among them."""
+    measured = {drawn(game, options) for _, game, options in BOARDS}
+    missing = {drawn(case.game, case.options) for case in CASES if case.load().played_on == BOARD} - measured
+    assert not missing, f"no board on a phone for {sorted(missing, key=str)}: add one to BOARDS"
 
 
 @pytest.mark.parametrize(("name", "game", "options"), BOARDS, ids=[board[0] for board in BOARDS])

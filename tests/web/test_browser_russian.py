@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from ogames.rules import BOARD, REGISTRY, game_class
+
 from .serving import call
 from .test_browser import PHONE, WIDE, expect, new_page, pytestmark
 
@@ -276,6 +278,12 @@ def board_game_pages(walk: Walk, game: str) -> None:
     walk.shot(f"{game}-undo-asked")
 
 
+def test_every_board_game_of_the_registry_is_walked_in_russian() -> None:
+    board_games = {name for name in REGISTRY if game_class(name).played_on == BOARD}
+    missing = board_games - set(BOARD_GAMES)
+    assert not missing, f"no Russian walk through {', '.join(sorted(missing))}: give it options in BOARD_GAMES"
+
+
 @pytest.mark.parametrize("game", list(BOARD_GAMES))
 def test_a_board_game_in_russian(walk: Walk, game: str) -> None:
     board_game_pages(walk, game)
@@ -292,7 +300,7 @@ def test_home_rules_forms_replay_and_errors_in_russian(walk: Walk, server: str) 
     walk.goto("/")
     walk.check("the home page")
     walk.shot("home")
-    for game in ("omny", "oddy", "omega", "onyx", "omiga"):
+    for game in REGISTRY:
         walk.goto(f"/rules/{game}")
         walk.check(f"the rules of {game}")
         walk.goto(f"/new/{game}")
