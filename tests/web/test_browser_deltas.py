@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import ogames
+from conformance.cases import CASES, Case
+from ogames.rules.protocol import is_board_game
 
 from .serving import CHROMIUM, call
 from .test_browser import new_page, playwright_api
@@ -122,10 +124,23 @@ def onyx_game_with_captures(seed: int = 0) -> list[str]:
     raise AssertionError("no random Onyx game captured")
 
 
-@pytest.mark.parametrize(("game", "options"), [("omny", {"variant": "y", "size": 5}), ("omega", {"players": 3, "size": 4})])
-def test_every_move_undo_and_reconnection_shows_the_server_s_board(browser: Any, server: str, game: str,
-                                                                   options: dict[str, Any]) -> None:
-    page, game_id, tokens = open_game(browser, server, game, options)
+def drawn_alike() -> list[Case]:
+    """One conformance case of each board game and board geometry (what the page's drawing and its
+    deltas follow), the one with the most seats (the most colours on the board)."""
+    chosen: dict[tuple[str, str], Case] = {}
+    for case in CASES:
+        game = case.load()
+        if not is_board_game(game):
+            continue
+        key = (case.game, game.board.geometry)
+        if key not in chosen or game.seat_count > chosen[key].load().seat_count:
+            chosen[key] = case
+    return list(chosen.values())
+
+
+@pytest.mark.parametrize("case", drawn_alike(), ids=lambda case: case.id)
+def test_every_move_undo_and_reconnection_shows_the_server_s_board(browser: Any, server: str, case: Case) -> None:
+    page, game_id, tokens = open_game(browser, server, case.game, case.options)
     drawn = page.locator("#board svg").element_handle()
     rng = random.Random(7)
     same_board(page, server, game_id)
