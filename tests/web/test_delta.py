@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ogames
+from conformance.cases import CASES
+from ogames.rules import BOARD
 from ogames.web.boards.game_view import view
 from ogames.web.boards.live import LiveGame
 from ogames.web.boards.recorder import new_entries
@@ -24,13 +26,9 @@ from ogames.web.core.delta import apply_delta, make_delta, stamp
 
 from .conftest import create, receive_state
 
-GAMES = [
-    ("omny", {"variant": "y", "size": 5}),
-    ("omny", {"variant": "sunder", "size": 3, "pie": True}),
-    ("oddy", {"sides": 5, "board": "polar", "size": 3}),
-    ("omega", {"players": 3, "size": 4}),
-    ("onyx", {}),
-]
+# Every board game's conformance case (they follow the registry: a new variant has one).
+BOARD_CASES = [case for case in CASES if case.load().played_on == BOARD]
+GAMES = [(case.game, case.options) for case in BOARD_CASES]
 
 
 def live_game(game: str, options: dict[str, Any]) -> LiveGame:
@@ -48,7 +46,7 @@ def step(live: LiveGame, rng: random.Random, undo_chance: float) -> None:
     live.state, live.version = trial, live.version + 1
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=[game for game, _ in GAMES])
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[case.id for case in BOARD_CASES])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), undo_chance=st.sampled_from([0.0, 0.15, 0.4]), language=st.sampled_from(["en", "ru"]))
 def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view_of_its_declared_type(
@@ -142,7 +140,7 @@ def test_a_socket_that_asks_for_deltas_gets_a_full_view_then_deltas_and_one_that
         assert client.get(f"/api/games/{game_id}").json()["stones"] == held["stones"]
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=[game for game, _ in GAMES])
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[case.id for case in BOARD_CASES])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), undo_chance=st.sampled_from([0.0, 0.3]))
 def test_what_an_action_wrote_in_the_record_keeps_the_stored_record_the_rules_own(
