@@ -64,9 +64,13 @@ def wait_for(client: TestClient, game_id: str, ready: Callable[[dict[str, Any]],
 
 
 def play(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    """The person plays a legal move; the view once the computer has answered."""
+    """The person plays the reply the computer's search expects (so its tree holds visits of the
+    position that follows, whatever the search's seed), else a legal move; the view once the
+    computer has answered."""
     view = wait_for(client, game_id, lambda view: not view["thinking"], "the computer's turn ends")
-    made = client.post(f"/api/games/{game_id}/moves", json={"move": view["legal"][0], "token": token, "version": view["version"]})
+    expected = (kept(client, game_id) or {}).get(1, {}).get("expects")
+    move = expected if expected in view["legal"] else view["legal"][0]
+    made = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": token, "version": view["version"]})
     assert made.status_code == 200, made.text
     answered = wait_for(client, game_id, lambda seen: seen["ply"] == view["ply"] + 2 or seen["over"] or bool(seen["problem"]),
                         "the computer answers")
@@ -74,14 +78,14 @@ def play(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     return answered
 
 
-def kept(client: TestClient, game_id: str) -> dict[int, dict[str, int]] | None:
+def kept(client: TestClient, game_id: str) -> dict[int, dict[str, Any]] | None:
     """What the game's home worker keeps of it (None: it has no home)."""
 
-    async def ask() -> dict[int, dict[str, int]] | None:
+    async def ask() -> dict[int, dict[str, Any]] | None:
         answer = workers(client).at_home(game_id, ai.kept_report, game_id)
         return None if answer is None else await answer
 
-    report: dict[int, dict[str, int]] | None = client.portal.call(ask)  # type: ignore[union-attr]
+    report: dict[int, dict[str, Any]] | None = client.portal.call(ask)  # type: ignore[union-attr]
     return report
 
 

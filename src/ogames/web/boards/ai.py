@@ -131,15 +131,18 @@ def forget(game: str) -> None:
     kept_searches.forget(game)
 
 
-def kept_report(game: str) -> dict[int, dict[str, int]]:
+def kept_report(game: str) -> dict[int, dict[str, Any]]:
     """What this worker keeps of a game, by seat (a diagnostic): the moves its search chose after
-    its first (`resumed`), and the visits its tree held when its last search began (`reused`)."""
-    report = {}
+    its first (`resumed`), the visits its tree held when its last search began (`reused`), and the
+    reply its principal variation expects (`expects`, None if it saw none)."""
+    report: dict[int, dict[str, Any]] = {}
     for key in kept_searches.keys():
         kept = kept_searches.peek(key)
         if key[0] == game and kept is not None:
             info = kept.player.info() if isinstance(kept.player, BasePlayer) else {}
-            report[key[1]] = {"resumed": kept.resumed, "reused": int(info.get("reused") or 0)}
+            pv = list(info.get("pv") or ())
+            report[key[1]] = {"resumed": kept.resumed, "reused": int(info.get("reused") or 0),
+                              "expects": pv[1] if len(pv) > 1 else None}
     return report
 
 
