@@ -183,6 +183,9 @@ def test_the_sweeper_ends_a_game_nobody_holds_in_memory(client: TestClient, days
         {"days": 2.5},
         {"days": "three"},
         {"days": [3]},
+        {"days": "7"},
+        {"days": True},
+        {"days": 3.0},
         {"days": 3, "clock": {"minutes": 5}},
     ],
 )

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError, model_validator
 
 from ogames.players.levels import HIGHEST, LOWEST
+from ogames.web.boards.correspondence import DAYS_CHOICES
 from ogames.web.core.protocol import (
     DEFAULT_LEVEL,
     MAX_OPTIONS,
@@ -170,6 +171,14 @@ class ClockChoice(Message):
     increment: Annotated[float, Field(ge=0, le=MAX_INCREMENT, allow_inf_nan=False)] = 0.0
 
 
+def _days_per_move(value: int) -> int:
+    if value not in DAYS_CHOICES:
+        raise ValueError(f"days per move must be one of {', '.join(map(str, DAYS_CHOICES))}")
+    return value
+
+
+# A correspondence game's days for every move: a whole number of them (not 3.0, "3" or true), one of DAYS_CHOICES.
+DaysPerMove = Annotated[int, Field(strict=True), AfterValidator(_days_per_move)]
 Options = Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=MAX_OPTIONS)]
 
 
@@ -192,7 +201,7 @@ class NewGame(Message):
     level: Level = DEFAULT_LEVEL
     seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=6)] | None = None
     clock: ClockChoice | None = None
-    days: Literal[1, 2, 3, 5, 7, 14] | None = None  # web/boards/correspondence.py's DAYS_CHOICES
+    days: DaysPerMove | None = None
 
     @model_validator(mode="after")
     def _one_time_control(self) -> NewGame:
