@@ -207,6 +207,7 @@
   // if asked to, when that turn comes); on one screen every move is "yours", so it says nothing.
   function showYourMove(mine) {
     const yours = mine && view.mode !== "hotseat";
+    if (soundToggle) soundToggle.closest("label").hidden = view.mode === "hotseat";
     document.title = yours ? words.your_move_title + " · " + baseTitle : baseTitle;
     if (yours && wasMine === false && soundToggle && soundToggle.checked) chime();
     wasMine = yours;
