@@ -88,3 +88,24 @@ def test_a_correspondence_game_shows_its_days_and_says_your_move(browser: Any, d
     russian = new_page(browser)  # the watcher's page in Russian: the days in its words
     russian.goto(host.url.split("#")[0] + "?lang=ru")
     expect(russian.locator("#deadline")).to_have_text("2 дня на ход")
+
+
+def test_a_game_is_aborted_from_the_page_before_both_have_moved(browser: Any, days_server: tuple[str, Path]) -> None:
+    server, _ = days_server
+    host = new_page(browser)
+    host.goto(f"{server}/new/omny")
+    host.check("input[name=timing][value=days]")
+    host.check("input[name=mode][value=seats]")
+    host.select_option("#who_1", "here")
+    host.select_option("#who_2", "invite")
+    host.click("button[type=submit]")
+    expect(host.locator("#link-state")).to_have_text("live")
+    host.click('[data-cell="b2"]')
+    expect(host.locator("#moves li")).to_have_count(1)
+    host.once("dialog", lambda dialog: dialog.accept())  # "Abort the game? It ends with no result."
+    host.click("#abort")
+    expect(host.locator("#status")).to_have_text("The game was aborted: no result.")
+    expect(host.locator("#abort")).to_be_hidden()
+    expect(host.locator("#resign")).to_be_hidden()
+    expect(host.locator("#undo")).to_be_hidden()
+    expect(host.locator("#deadline")).to_have_text("3 days per move")

@@ -164,9 +164,9 @@ def undo_seats(live: LiveGame) -> list[int]:
     """The seats that may ask to take back a move now, as `Hub.undo` decides (the page offers Undo
     to a browser holding one): on one screen or against the computer every person's seat once a
     person has moved (the take-back goes back to that move), with invited people each seat that
-    has moved itself; none after a loss on time, nor once a game against someone is over
+    has moved itself; none after a loss on time or an abort, nor once a game against someone is over
     (`may_take_back`), nor while a request waits for agreement."""
-    if live.clock is not None and live.clock.flagged is not None:
+    if live.aborted or (live.clock is not None and live.clock.flagged is not None):
         return []
     if not may_take_back(live):
         return []
