@@ -243,3 +243,34 @@ def test_a_database_from_before_correspondence_keeps_its_games(tmp_path: Path) -
         assert stored_clock(row.clock) == Clock.from_stored(clock) and store.due_games(START * 2) == []
     finally:
         store.close()
+
+
+# ----- claiming the win over a person who left a live game ----------------------------------------------
+
+
+def test_a_claim_waits_for_the_grace_period_and_a_return_starts_it_again(client: TestClient, days: Days) -> None:
+    from .conftest import receive_state
+
+    response = client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 4},
+                                               "seats": ["here", "invite"]})
+    made = response.json()
+    game_id, black, white = made["id"], made["tokens"]["0"], made["invitations"]["1"]["token"]
+    claim = f"/api/games/{game_id}/claim"
+
+    with client.websocket_connect(f"/ws/g/{game_id}") as page:
+        page.send_json({"type": "here", "tokens": [black]})
+        here = receive_state(page, until=lambda view: view["present"] == [0])
+        assert here["claims"] == [{"seat": 1, "in": 60.0}]  # White has never been here: noted from now
+        days.ahead(30)
+        refused = client.post(claim, json={"token": black, "version": 0, "seat": 1})
+        assert refused.status_code == 409 and refused.json()["code"] == "too-early" and "30 seconds" in refused.json()["error"]
+        with client.websocket_connect(f"/ws/g/{game_id}") as guest:
+            guest.send_json({"type": "here", "tokens": [white]})
+            receive_state(page, until=lambda view: view["present"] == [0, 1] and view["claims"] == [])
+        # White left again: the grace period starts again from now.
+        assert receive_state(page, until=lambda view: view["claims"] != [])["claims"] == [{"seat": 1, "in": 60.0}]
+        days.ahead(59)
+        assert client.post(claim, json={"token": black, "version": 0, "seat": 1}).json()["code"] == "too-early"
+        days.ahead(1)
+        won = client.post(claim, json={"token": black, "version": 0, "seat": 1})
+        assert won.status_code == 200 and won.json()["result"]["winner"] == "black" and won.json()["claims"] == []
