@@ -79,7 +79,7 @@ def test_a_correspondence_game_shows_its_days_and_says_your_move(browser: Any, d
     expect(host.locator("#abort")).to_be_hidden()  # both have moved: resigning is the way out now
     expect(host.locator("#clocks li").nth(0).locator(".time")).to_have_text(re.compile(r"^(1 d 23 h|2 d 0 h)$"))
 
-    simulate(now, 3 * DAY + 700)  # Black lets its two days run out: the server ends the game, the pages see it
+    simulate(now, 3 * DAY + 3600)  # Black lets its two days run out: the server ends the game, the pages see it
     expect(guest.locator("#status")).to_contain_text("lost on time")
     expect(host.locator("#status")).to_contain_text("lost on time")
     expect(host).to_have_title(not_mine)
