@@ -31,6 +31,14 @@ CHROMIUM_ARGS = [
 
 # `ogames serve` with the server's secret seed replaced by a known one (the arguments follow).
 KNOWN_DEAL = "from ogames.web.omiga import live; live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
+# `ogames serve` whose clocks read a simulated time: the real time plus the seconds written in a
+# file (a test runs days ahead by writing to it: `simulate`), its sweeper looking for correspondence
+# games out of time every tenth of a second.
+SIMULATED_TIME = (
+    "import pathlib, time; from ogames.web.boards import clock, sweeper; "
+    "clock.now = lambda: time.time() + float(pathlib.Path({file!r}).read_text() or 0); sweeper.EVERY = 0.1; "
+    "from ogames.cli.app import main; main()"
+)
 
 # How long a browser test waits for a move of the computer (ms): generous, as the first one on a
 # server starts its worker process (imports, compiled kernels), which takes half a minute and more
@@ -53,14 +61,20 @@ def start_server(
     port: int | None = None,
     extra: tuple[str, ...] = (),
     deal: int | None = None,
+    simulated: Path | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start the server on a SQLite file (or a database URL), in step with others through a Redis
     URL if given; (the process, its base address) once it answers. `deal`: every Omiga table is
     dealt from this seed instead of the server's secret one, for a test that must know the deal
-    (a table's creator may not choose its seed)."""
+    (a table's creator may not choose its seed). `simulated`: the clocks run that file's seconds
+    ahead of the real time (`simulate`)."""
     port = port or free_port()
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     program = ["-m", "ogames.cli.app"] if deal is None else ["-c", KNOWN_DEAL.format(seed=int(deal))]
+    if simulated is not None:
+        if not simulated.exists():
+            simulate(simulated, 0.0)
+        program = ["-c", SIMULATED_TIME.format(file=str(simulated))]
     command = [sys.executable, *program, "serve", "--port", str(port), "--database", url]
     if redis:
         command += ["--redis", redis]
@@ -83,6 +97,13 @@ def start_server(
             stop_server(process)
             raise AssertionError(f"the server did not answer within {timeout:.0f} s")
         time.sleep(0.2)
+
+
+def simulate(file: Path, ahead: float) -> None:
+    """Make the clocks of the servers started with `simulated=file` run `ahead` seconds ahead of the real time."""
+    partial = file.with_suffix(".writing")
+    partial.write_text(repr(float(ahead)))
+    partial.replace(file)  # at once: a server never reads half a number
 
 
 def stop_server(process: subprocess.Popen, kill: bool = False) -> None:

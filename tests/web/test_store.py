@@ -20,7 +20,7 @@ def test_the_migrations_build_and_remove_the_schema(tmp_path: Path) -> None:
     migrate(engine)
     assert {"games", "moves", "seat_tokens", "alembic_version"} <= set(inspect(engine).get_table_names())
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0004"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0005"
     migrate(engine)  # already current: nothing to do
     migrate(engine, "base", down=True)
     assert set(inspect(engine).get_table_names()) == {"alembic_version"}

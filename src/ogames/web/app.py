@@ -32,6 +32,7 @@ from ogames.web.boards import review
 from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk
 from ogames.web.boards.hub import Hub
+from ogames.web.boards.sweeper import Sweeper
 from ogames.web.core.bus import RedisBus, make_bus
 from ogames.web.core.common import Refusal, api_language, error_response, refusal_response
 from ogames.web.core.deps import WEB, page
@@ -90,9 +91,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await presence.start(presence_changed)
         if relay is not None:
             await relay.start(omiga)
+        sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
+        sweeper.start()
         try:
             yield
         finally:
+            await sweeper.close()
             await omiga.close()
             bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:

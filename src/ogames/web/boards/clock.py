@@ -27,6 +27,17 @@ from typing import Any
 from ogames.wording import say
 
 
+def now() -> float:
+    """The clocks' time (epoch seconds), read by both kinds of clock and the code that acts on them;
+    a test replaces this function to simulate minutes or days (web/boards/correspondence.py)."""
+    return time.time()
+
+
+def time_or_now(given: float | None) -> float:
+    """`given`, or the clocks' time now when it is None."""
+    return now() if given is None else given
+
+
 class NoTakeBack(Exception):
     """The clocks cannot be put back to a position (the message says why, for people)."""
 
@@ -62,6 +73,8 @@ class Clock:
     # The clocks at each position of the game, by its count of history entries (a game stored by a
     # server before take-backs kept them has none for its earlier positions).
     marks: dict[int, Mark] = field(default_factory=dict)
+
+    correspondence = False  # timed in memory (web/boards/timekeeper.py), not swept
 
     @classmethod
     def start(cls, minutes: float, increment: float, seats: int) -> Clock:
@@ -114,7 +127,7 @@ class Clock:
         """Seconds a seat has left now (the seat to move's clock runs while `since` is set)."""
         value = self.remaining[seat]
         if seat == mover and self.runs(mover) and self.since is not None:
-            value -= (time.time() if now is None else now) - self.since
+            value -= time_or_now(now) - self.since
         return value
 
     def out_of_time(self, mover: int | None, now: float | None = None) -> bool:
@@ -179,9 +192,13 @@ class Clock:
         remaining[seat] = 0.0
         return replace(self, remaining=tuple(remaining), since=None, flagged=seat)
 
+    def stopped(self) -> Clock:
+        """The clock of an aborted game: no clock runs."""
+        return replace(self, since=None)
+
     def view(self, mover: int | None, now: float | None = None) -> dict[str, Any]:
         """What the pages see: every seat's time left now and which clock runs."""
-        now = time.time() if now is None else now
+        now = time_or_now(now)
         return {
             "base": self.base,
             "increment": self.increment,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import ogames
+from ogames.web.boards.correspondence import DAYS_CHOICES
 from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.boards.protocol import NewGame
 from ogames.web.core.common import form_fields, form_options
@@ -26,6 +27,7 @@ def form_context(game: dict[str, Any], form: dict[str, str] | None = None) -> di
         "seat_count": _seat_count(game["name"]),
         "max_seats": _max_seats(game),
         "people_choices": ("here", "invite", "open"),
+        "days_choices": DAYS_CHOICES,
     }
 
 
@@ -63,6 +65,13 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
         request["seats"] = seat_choices_from_form(game["name"], options, form)
     else:
         request.update(mode=mode, seat=int(seat) - 1)
+    timing = form.get("timing", "live")
+    if timing == "days":  # a correspondence game: days per move (the protocol says which are allowed)
+        days = form.get("days", "").strip()
+        if not days.isdigit() or len(days) > 3:
+            raise ValueError(say("days-by-number", "choose the days per move: {choices}", choices=list(DAYS_CHOICES)))
+        request["days"] = int(days)
+        return NewGame.model_validate(request)
     minutes = form.get("clock_minutes", "").strip()
     if minutes not in ("", "0"):
         request["clock"] = {"minutes": minutes, "increment": form.get("clock_increment", "").strip() or "0"}

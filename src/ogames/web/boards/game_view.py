@@ -8,6 +8,7 @@ from typing import Any
 
 from ogames.rules.protocol import State
 from ogames.web.boards.board import board_part, cells, position_drawn, position_facts
+from ogames.web.boards.endings import abort_refusal, claims
 from ogames.web.boards.live import HUMAN, INVITED, OPEN, LiveGame, describe_result, may_analyse, on_time_reason, undo_seats
 from ogames.web.core.common import heavy
 from ogames.web.core.computer import level_shown
@@ -35,7 +36,7 @@ def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
     sentences, names and drawing in `language` (the JSON API's views are English)."""
     state = live.state
     position = position_facts(state, language)  # made once per position (Hub.prepare: off the loop for a large board)
-    over = state.is_over
+    over = live.ended  # a result, or aborted
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
     moves = position["moves"]
@@ -98,6 +99,9 @@ def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
         "analysis": may_analyse(live),
         "present": sorted(live.present),  # seats with a page open, on every server process
         "pages": live.pages,
+        "aborted": live.aborted,  # ended before every person had moved: no result
+        "abort": abort_refusal(live) is None,  # the page offers Abort (web/boards/endings.py)
+        "claims": claims(live),  # people away from a live game: the win may be claimed over them (web/boards/endings.py)
     }
 
 def _plain(value: Any) -> Any:

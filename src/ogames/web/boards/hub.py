@@ -8,9 +8,9 @@ the computer play its seats in a worker.
 
 Each concern is a collaborator of the hub (as lichess's round module has one per concern):
 `Recorder` stores every change and keeps the live copy equal to the store (recorder.py),
-`Timekeeper` the clocks' flags (timekeeper.py), `TakeBacks` the take-backs (takebacks.py), `Sync`
-the other server processes' actions (sync.py), `ComputerTurns` the computer's seats
-(computer_turns.py). The game itself is `live.LiveGame`; what watchers see is `view.view`.
+`Timekeeper` the clocks' flags (timekeeper.py), `Endings` aborts and claims (endings.py),
+`TakeBacks` the take-backs (takebacks.py), `Sync` the other server processes' actions (sync.py),
+`ComputerTurns` the computer's seats (computer_turns.py). The game itself is `live.LiveGame`; what watchers see is `view.view`.
 
 Refusals raise `Refusal` with a message for people and a short code; nothing is changed by them.
 Tokens are never logged or sent back; views carry no secrets, so every watcher gets the same one.
@@ -30,8 +30,11 @@ import ogames
 from ogames.errors import OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game
+from ogames.web.boards import clock as clocks
 from ogames.web.boards.clock import Clock
 from ogames.web.boards.computer_turns import ComputerTurns
+from ogames.web.boards.correspondence import DaysClock, GameClock, deadline_of, stored_clock
+from ogames.web.boards.endings import Endings, seen
 from ogames.web.boards.game_view import draw_position, drawn, view
 from ogames.web.boards.hints import Watched
 from ogames.web.boards.live import (
@@ -59,7 +62,7 @@ from ogames.web.core.delta import stamp
 from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, not_your_turn, unavailable, valid_id
 from ogames.web.core.presence import Presence
 from ogames.web.core.settings import Settings
-from ogames.web.core.store import Store, digest
+from ogames.web.core.store import ABORTED, Store, digest
 from ogames.web.core.store_faults import StorageError
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.wording import say
@@ -76,7 +79,8 @@ class Hub(BaseHub[LiveGame]):
         self.bus = bus or Bus()  # other server processes on the same database (web/core/bus.py)
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.recorder = Recorder(store, self.bus, self.announce, self.live)
-        self.timekeeper = Timekeeper(self.recorder, self.announce)
+        self.endings = Endings(store, self.bus, self.recorder)
+        self.timekeeper = Timekeeper(self.recorder, self.announce, self.endings)
         self.recorder.changed = self.timekeeper.arm  # a new position or clock: its flag's timer anew
         self.takebacks = TakeBacks(self.recorder, self.bus)
         self.computer = ComputerTurns(settings, self.bus, self.recorder, self.timekeeper, self.announce, self.live)
@@ -121,7 +125,11 @@ class Hub(BaseHub[LiveGame]):
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
         record = state.record()
-        clock = None if request.clock is None else Clock.start(request.clock.minutes, request.clock.increment, len(kinds))
+        clock: GameClock | None = None
+        if request.days is not None:
+            clock = DaysClock.start(request.days, len(kinds), clocks.now())
+        elif request.clock is not None:
+            clock = Clock.start(request.clock.minutes, request.clock.increment, len(kinds))
         listed = OPEN in kinds
         try:
             await asyncio.to_thread(
@@ -134,6 +142,7 @@ class Hub(BaseHub[LiveGame]):
                 tokens,
                 clock=None if clock is None else clock.stored(),
                 listed=listed,
+                deadline=None if clock is None else deadline_of(clock.stored()),
             )
         except StorageError as exc:
             raise unavailable(exc, f"new {name} game", say("game-not-stored",
@@ -141,7 +150,10 @@ class Hub(BaseHub[LiveGame]):
         live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
         live.clock = clock
         self._remember(live)
-        timed = "untimed" if clock is None else f"clock {clock.base:g}s+{clock.increment:g}s"
+        if isinstance(clock, DaysClock):
+            timed = f"{clock.days} days per move"
+        else:
+            timed = "untimed" if clock is None else f"clock {clock.base:g}s+{clock.increment:g}s"
         log.info("game %s created: %s %s (%s), %s, %s", game_id, name, mode, " ".join(kinds), timed, game.jsonable_options())
         self.computer.start(live)
         return live, tokens
@@ -162,11 +174,11 @@ class Hub(BaseHub[LiveGame]):
                 return live
             row, digests = await self.stored(game_id)
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
-            live.clock = Clock.from_stored(row.clock)
+            live.clock = stored_clock(row.clock)
+            live.aborted = row.status == ABORTED
             self._remember(live)
         if live.clock is not None and live.clock.out_of_time(live.state.mover):
-            async with live.lock:  # the clock ran out while the server was down: the flag falls now
-                await self.timekeeper.flag_if_out_of_time(live)
+            await self.timekeeper.fall_now(live)  # the clock ran out while the server was down: the flag falls now
         self.timekeeper.arm(live)
         self.computer.start(live)
         return live
@@ -254,12 +266,36 @@ class Hub(BaseHub[LiveGame]):
         self.computer.start(live)
         return live
 
+    async def abort(self, game_id: str, token: str, version: int) -> LiveGame:
+        """End the game as aborted, for the seat whose token is given, while some person has not
+        moved yet (`Endings.check_abort`); Refusal (nothing changed) if not allowed."""
+        live = await self.get(game_id)
+        await self.timekeeper.fall_if_due(live)
+        async with live.lock:
+            self._check_seat(live, token, version)
+            self.endings.check_abort(live)
+            await self.endings.abort(live)
+        await self.announce(live)
+        return live
+
+    async def claim(self, game_id: str, token: str, version: int, seat: int) -> LiveGame:
+        """Claim the win over `seat`, a person whose page has been closed for the grace period, for
+        the seat whose token is given (`Endings.check_claim`); Refusal (nothing changed) if not allowed."""
+        live = await self.get(game_id)
+        await self.timekeeper.fall_if_due(live)
+        async with live.lock:
+            claimer = self._check_turn(live, token, version)
+            await self.endings.claim(live, claimer, seat)
+        await self.announce(live)
+        self.computer.start(live)
+        return live
+
     async def join(self, game_id: str, seat: int) -> tuple[LiveGame, str]:
         """Take an open seat of a game: the new token for it (given once); Refusal if the seat is
         not open (taken already, or never offered)."""
         live = await self.get(game_id)
         async with live.lock:
-            if live.state.is_over:
+            if live.ended:
                 raise Refusal(say("game-over", "the game is over: {result}", result=describe_result(live)), "over", 409)
             if not 0 <= seat < len(live.seat_kinds) or live.seat_kinds[seat] != OPEN:
                 raise Refusal(say("seat-not-open", "seat {n} is not open: it was taken already or never offered", n=seat + 1),
@@ -288,6 +324,8 @@ class Hub(BaseHub[LiveGame]):
         seat = live.seat_of(token)
         if seat is None:
             raise Refusal(BAD_TOKEN, "bad-token", 403)
+        if live.aborted:
+            raise Refusal(say("game-over", "the game is over: {result}", result=describe_result(live)), "over", 409)
         if version != live.version:
             message = say("stale-version",
                           "the game has moved on since this was sent (it was for version {sent}, the game is at {now})",
@@ -322,6 +360,7 @@ class Hub(BaseHub[LiveGame]):
             return
         here = await self.presence.here(game_id)
         present = here.seats & frozenset(range(len(live.seat_kinds)))
+        seen(live, present)  # a person who left: the others may claim the win after a while
         if (present, here.pages) != (live.present, live.pages):
             live.present, live.pages = present, here.pages
             await self.announce(live)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import ogames
 from ogames.errors import BadRecord
 from ogames.rules.protocol import State
-from ogames.web.boards.clock import Clock
+from ogames.web.boards.correspondence import GameClock
 from ogames.web.core.common import Outbox, Refusal
 from ogames.web.core.store import GameRow, seat_of_token
 from ogames.wording import say
@@ -50,7 +50,7 @@ class LiveGame:
     thinking: bool = False
     problem: str | None = None
     ai_task: asyncio.Task[None] | None = None
-    clock: Clock | None = None
+    clock: GameClock | None = None  # a Fischer clock, a correspondence clock (days per move), or none
     flag_timer: asyncio.TimerHandle | None = None
     # A request to take back a move in a game with invited people: (the asking seat, the version it
     # was made at; it lapses when the game moves on) and the seats that have agreed. Kept in memory
@@ -62,6 +62,16 @@ class LiveGame:
     # Who is here (web/core/presence.py, every server process): the seats an open page holds, and the pages.
     present: frozenset[int] = frozenset()
     pages: int = 0
+    # Ended before every person had moved: no result (web/boards/endings.py).
+    aborted: bool = False
+    # When each person's seat was last seen leaving (or found away), on this process's clock: the
+    # others may claim the win once it has been away long enough (web/boards/endings.py).
+    gone_since: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game is over: a result, or aborted."""
+        return self.aborted or self.state.is_over
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -120,6 +130,8 @@ def on_time_reason(live: LiveGame) -> str | None:
 
 def describe_result(live: LiveGame) -> str:
     """The result in a sentence; a loss on time says so (the record writes it as a resignation)."""
+    if live.aborted:
+        return say("aborted", "the game was aborted before every player had moved")
     result = live.state.result
     if result is None:
         return ""
@@ -152,9 +164,9 @@ def undo_seats(live: LiveGame) -> list[int]:
     """The seats that may ask to take back a move now, as `Hub.undo` decides (the page offers Undo
     to a browser holding one): on one screen or against the computer every person's seat once a
     person has moved (the take-back goes back to that move), with invited people each seat that
-    has moved itself; none after a loss on time, nor once a game against someone is over
+    has moved itself; none after a loss on time or an abort, nor once a game against someone is over
     (`may_take_back`), nor while a request waits for agreement."""
-    if live.clock is not None and live.clock.flagged is not None:
+    if live.aborted or (live.clock is not None and live.clock.flagged is not None):
         return []
     if not may_take_back(live):
         return []
@@ -184,5 +196,9 @@ def _movers(state: State, wanted: set[int], enough: int | None = None) -> set[in
             found.add(trial.mover)
     return found
 
+def seats_that_moved(state: State, wanted: set[int]) -> set[int]:
+    """Which of the `wanted` seats have decided a move of the game (`_movers`)."""
+    return _movers(state, wanted)
+
 __all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "PEOPLE", "LiveGame", "describe_result", "may_analyse",
-           "may_take_back", "on_time_reason", "rebuild", "seat_colour", "undo_seats"]
+           "may_take_back", "on_time_reason", "rebuild", "seat_colour", "seats_that_moved", "undo_seats"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
+from pydantic import AfterValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError, model_validator
 
 from ogames.players.levels import HIGHEST, LOWEST
+from ogames.web.boards.correspondence import DAYS_CHOICES
 from ogames.web.core.protocol import (
     DEFAULT_LEVEL,
     MAX_OPTIONS,
@@ -56,6 +57,26 @@ class UndoMessage(Message):
     decline: StrictBool = False  # with invited people: refuse the pending request to take back a move
 
 
+class AbortMessage(Message):
+    """End the game as aborted, while some person has not moved yet (web/boards/endings.py)."""
+
+    type: Literal["abort"]
+    token: Token
+    version: Version
+
+
+SeatNumber = Annotated[int, Field(ge=0, le=5, strict=True)]
+
+
+class ClaimMessage(Message):
+    """Claim the win over `seat`, a person whose page has been closed for the grace period."""
+
+    type: Literal["claim"]
+    token: Token
+    version: Version
+    seat: SeatNumber
+
+
 class PingMessage(Message):
     """Keep the connection alive; answered with a pong."""
 
@@ -70,9 +91,10 @@ class HereMessage(Message):
     tokens: Annotated[list[Token], Field(max_length=8)] = Field(default_factory=list)
 
 
-TAGS = ("move", "resign", "undo", "here", "ping")
+TAGS = ("move", "resign", "undo", "abort", "claim", "here", "ping")
 ClientMessage = Annotated[
-    MoveMessage | ResignMessage | UndoMessage | HereMessage | PingMessage, Field(discriminator="type")
+    MoveMessage | ResignMessage | UndoMessage | AbortMessage | ClaimMessage | HereMessage | PingMessage,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -98,6 +120,21 @@ class UndoRequest(Message):
     token: Token
     version: Version
     decline: StrictBool = False
+
+
+class AbortRequest(Message):
+    """Aborting over HTTP (`POST /api/games/{id}/abort`)."""
+
+    token: Token
+    version: Version
+
+
+class ClaimRequest(Message):
+    """Claiming the win over a person who left, over HTTP (`POST /api/games/{id}/claim`)."""
+
+    token: Token
+    version: Version
+    seat: SeatNumber
 
 
 class JoinRequest(Message):
@@ -134,6 +171,14 @@ class ClockChoice(Message):
     increment: Annotated[float, Field(ge=0, le=MAX_INCREMENT, allow_inf_nan=False)] = 0.0
 
 
+def _days_per_move(value: int) -> int:
+    if value not in DAYS_CHOICES:
+        raise ValueError(f"days per move must be one of {', '.join(map(str, DAYS_CHOICES))}")
+    return value
+
+
+# A correspondence game's days for every move: a whole number of them (not 3.0, "3" or true), one of DAYS_CHOICES.
+DaysPerMove = Annotated[int, Field(strict=True), AfterValidator(_days_per_move)]
 Options = Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=MAX_OPTIONS)]
 
 
@@ -143,7 +188,8 @@ class NewGame(Message):
     `seats` (one choice per seat) says who sits where. Without it, `mode` does: "hotseat", people in
     every seat, one browser holds every token; "ai", a person in `seat`, the computer at `level` in
     every other seat. `level` is 1–10 (an old name — easy, medium, hard — is read as 3, 6, 9).
-    `clock` is None for untimed games.
+    `clock` is None for untimed games; `days` (1, 2, 3, 5, 7 or 14) makes a correspondence game
+    instead, with that many days for every move (not both).
     """
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
@@ -155,6 +201,13 @@ class NewGame(Message):
     level: Level = DEFAULT_LEVEL
     seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=6)] | None = None
     clock: ClockChoice | None = None
+    days: DaysPerMove | None = None
+
+    @model_validator(mode="after")
+    def _one_time_control(self) -> NewGame:
+        if self.clock is not None and self.days is not None:
+            raise ValueError("a game has a clock in minutes or days per move, not both")
+        return self
 
 
 def explain_client(error: ValidationError) -> str:
@@ -162,6 +215,7 @@ def explain_client(error: ValidationError) -> str:
     return explain(error, TAGS)
 
 
-def parse_client(data: Any) -> MoveMessage | ResignMessage | UndoMessage | HereMessage | PingMessage:
-    """A client message from decoded JSON; pydantic's ValidationError if it is not one."""
+def parse_client(data: Any) -> Any:
+    """A client message from decoded JSON (one of `ClientMessage`'s models); pydantic's
+    ValidationError if it is not one."""
     return client_message.validate_python(data)

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ogames.errors import shown
 from ogames.rules.protocol import State
-from ogames.web.boards.clock import Clock, NoTakeBack
+from ogames.web.boards import clock as clocks
+from ogames.web.boards.clock import NoTakeBack
+from ogames.web.boards.correspondence import deadline_of, stored_clock
 from ogames.web.boards.live import LiveGame, rebuild
 from ogames.web.core.bus import Bus
 from ogames.web.core.common import Refusal
 from ogames.web.core.hub import unavailable
-from ogames.web.core.store import StaleMove, Store
+from ogames.web.core.store import ABORTED, StaleMove, Store
 from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
 
@@ -60,17 +61,18 @@ class Recorder:
             elif undo:
                 computers = {seat for seat in range(len(live.seat_kinds)) if live.is_computer(seat)}
                 try:
-                    clock = clock.taken_back(len(trial.history), live.state.mover, next_mover, computers, now=time.time())
+                    clock = clock.taken_back(len(trial.history), live.state.mover, next_mover, computers, now=clocks.now())
                 except NoTakeBack as exc:
                     raise Refusal(say("no-take-back",
                                       "this cannot be taken back: {reason}", reason=exc.args[0] if exc.args else ""),
                                   "no-undo", 409) from None
             else:
-                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, now=time.time(),
+                clock = clock.after_action(live.state.mover, next_mover, over=trial.is_over, now=clocks.now(),
                                            ply=len(trial.history))
-        stored_clock = None if clock is None else clock.stored()
+        stored = None if clock is None else clock.stored()
         try:
-            await asyncio.to_thread(self.store.add_entries, live.id, live.version, head, first, entries, stored_clock)
+            await asyncio.to_thread(self.store.add_entries, live.id, live.version, head, first, entries, stored,
+                                    deadline_of(stored))
         except StaleMove:
             # Another server process on the same database stored an action first: catch up here
             # (the pages hold this object, so it is brought up to date in place).
@@ -103,7 +105,8 @@ class Recorder:
             row = await asyncio.to_thread(self.store.load_game, live.id)
             if row is not None and row.version != live.version:
                 live.state, live.version, live.problem = rebuild(row), row.version, None
-                live.clock = Clock.from_stored(row.clock)
+                live.clock = stored_clock(row.clock)
+                live.aborted = row.status == ABORTED
                 self.changed(live)
         except Exception as exc:
             if isinstance(exc, StorageError):

@@ -11,6 +11,8 @@ bodies come as dependencies:
     GET  /api/games/{id}/position/{k}  the position after k moves (read-only: board, turn, result)
     POST /api/games/{id}/moves  a move {move, token, version};  POST /api/games/{id}/resign {token, version}
     POST /api/games/{id}/undo   take back {token, version};  POST /api/games/{id}/join {seat} → a new token
+    POST /api/games/{id}/abort  abort before everyone has moved {token, version}
+    POST /api/games/{id}/claim  claim the win over a person who left {token, version, seat}
     GET  /api/open-games        the listed games with a seat to take
 
 These routes serve the board games only: each finds its game through `Hub.get`, which answers an
@@ -47,6 +49,10 @@ from ogames.web.boards.game_view import draw_position, drawn, large, view
 from ogames.web.boards.hub import Hub
 from ogames.web.boards.live import INVITED, LiveGame
 from ogames.web.boards.protocol import (
+    AbortMessage,
+    AbortRequest,
+    ClaimMessage,
+    ClaimRequest,
     HereMessage,
     JoinRequest,
     MoveRequest,
@@ -225,6 +231,16 @@ async def api_undo(game_id: str, hub: HubDep, asked: Annotated[UndoRequest, Depe
     return await view_answer(await hub.undo(game_id, asked.token, asked.version, decline=asked.decline))
 
 
+@router.post("/api/games/{game_id}/abort", response_model=None)
+async def api_abort(game_id: str, hub: HubDep, asked: Annotated[AbortRequest, Depends(json_body(AbortRequest))]) -> Response:
+    return await view_answer(await hub.abort(game_id, asked.token, asked.version))
+
+
+@router.post("/api/games/{game_id}/claim", response_model=None)
+async def api_claim(game_id: str, hub: HubDep, asked: Annotated[ClaimRequest, Depends(json_body(ClaimRequest))]) -> Response:
+    return await view_answer(await hub.claim(game_id, asked.token, asked.version, asked.seat))
+
+
 @router.post("/api/games/{game_id}/join", response_model=None)
 async def api_join(game_id: str, hub: HubDep, asked: Annotated[JoinRequest, Depends(json_body(JoinRequest))]) -> Response:
     live, token = await hub.join(game_id, asked.seat)
@@ -289,6 +305,10 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
             await hub.resign(live.id, message.token, message.version)
         elif isinstance(message, UndoMessage):
             await hub.undo(live.id, message.token, message.version, decline=message.decline)
+        elif isinstance(message, AbortMessage):
+            await hub.abort(live.id, message.token, message.version)
+        elif isinstance(message, ClaimMessage):
+            await hub.claim(live.id, message.token, message.version, message.seat)
         else:
             await hub.move(live.id, message.token, message.version, message.move)
     except Refusal as refusal:

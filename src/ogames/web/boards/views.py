@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Declared(BaseModel):
@@ -47,6 +47,14 @@ class ClockView(Declared):
     remaining: list[float]  # seconds left per seat, now
     running: int | None  # the seat whose clock runs
     flagged: int | None  # the seat that lost on time
+    days: int | None = None  # a correspondence clock: days per move (web/boards/correspondence.py)
+    deadline: float | None = None  # ... and when the seat to move runs out of them (epoch seconds)
+
+
+class ClaimView(Declared):
+    seat: int  # a person whose page is closed
+    # seconds until the others may claim the win over it (0: now)
+    in_: float = Field(alias="in")
 
 
 class UndoRequestView(Declared):
@@ -118,6 +126,9 @@ class GameView(Declared):
     analysis: bool
     present: list[int]
     pages: int
+    aborted: bool
+    abort: bool
+    claims: list[ClaimView]
 
 
 class Splice(Declared):

@@ -77,6 +77,8 @@ games = Table(
     Column("updated_at", Float, nullable=False),
     Column("clock", JSON, nullable=True),  # web/boards/clock.py's Clock.stored(); None: untimed
     Column("listed", Boolean, nullable=False, server_default=false()),  # an open game with a seat to take
+    # When the turn a correspondence game waits for runs out (web/boards/correspondence.py); None: no deadline.
+    Column("deadline", Float, nullable=True),
 )
 moves = Table(
     "moves",
@@ -95,8 +97,9 @@ seat_tokens = Table(
 )
 
 
-# A game whose invited seat nobody has taken yet is stored with one of these statuses.
-
+# A game is stored "playing", "over" (it has a result), or "aborted": ended before every person had
+# moved, with no result (web/boards/endings.py; ratings skip it).
+ABORTED = "aborted"
 
 class StaleMove(Exception):
     """The stored game is no longer at the version an action was made at (another came first)."""
@@ -227,8 +230,10 @@ class Store:
         *,
         clock: dict[str, Any] | None = None,
         listed: bool = False,
+        deadline: float | None = None,
     ) -> None:
-        """Store a new game (with no moves yet), its clock, and the digests of its seat tokens."""
+        """Store a new game (with no moves yet), its clock (and the deadline of its first turn, for a
+        correspondence game), and the digests of its seat tokens."""
         head, made = split_record(record)
         now = time.time()
         with self.engine.begin() as conn:
@@ -246,6 +251,7 @@ class Store:
                     updated_at=now,
                     clock=clock,
                     listed=listed,
+                    deadline=deadline,
                 )
             )
             for ply, entry in enumerate(made):
@@ -254,12 +260,13 @@ class Store:
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
 
     def add_action(
-        self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None
+        self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Store an action made at `version` from the game's whole record after it: its head and
         its entries from index `first` on (`add_entries`)."""
         head, made = split_record(record)
-        self.add_entries(game_id, version, head, first, made[first:], clock)
+        self.add_entries(game_id, version, head, first, made[first:], clock, deadline)
 
     @guarded(writes=True)
     def add_entries(
@@ -270,16 +277,19 @@ class Store:
         first: int,
         entries: list[dict[str, Any]],
         clock: dict[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Store an action made at `version` (a move, a resignation, an undo, a loss on time): the
         record's new head and its entries from index `first` on (replacing any stored from there;
-        an undo leaves fewer), and the clock after it if the game has one, in one transaction;
-        StaleMove (nothing written) if the stored game is not at that version."""
+        an undo leaves fewer), and the clock after it if the game has one (with the deadline of the
+        next turn, for a correspondence game), in one transaction; StaleMove (nothing written) if
+        the stored game is not at that version."""
         now = time.time()
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
         if clock is not None:
             values["clock"] = clock
+            values["deadline"] = None if head.get("result") else deadline
         if head.get("result"):
             values["listed"] = False
         with self.engine.begin() as conn:
@@ -291,6 +301,35 @@ class Store:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
             for ply, entry in enumerate(entries, start=first):
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
+
+    @guarded(writes=True)
+    def abort_game(self, game_id: str, version: int, clock: dict[str, Any] | None = None) -> None:
+        """End a game at `version` as aborted (no result, no deadline, no longer listed; its record
+        unchanged), raising its version; StaleMove (nothing written) if the stored game is not
+        at that version or is no longer being played."""
+        values: dict[str, Any] = {"status": ABORTED, "version": version + 1, "updated_at": time.time(), "listed": False,
+                                  "deadline": None}
+        if clock is not None:
+            values["clock"] = clock
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(games).where(games.c.id == game_id, games.c.version == version, games.c.status == "playing")
+                .values(**values)
+            ).rowcount
+            if changed != 1:
+                raise StaleMove(f"game {game_id} is not at version {version}, or not being played")
+
+    @guarded()
+    def due_games(self, at: float, limit: int = 100) -> list[str]:
+        """The ids of the games being played whose turn's deadline is `at` or earlier, the longest
+        overdue first (the sweeper ends them)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(games.c.id)
+                .where(games.c.status == "playing", games.c.deadline.is_not(None), games.c.deadline <= at)
+                .order_by(games.c.deadline)
+                .limit(limit)
+            ).scalars())
 
     @guarded()
     def load_game(self, game_id: str) -> GameRow | None:
@@ -370,7 +409,7 @@ class Store:
                     "result": None,
                     "options": (row["head"] or {}).get("options", {}),
                     "seats": list(row["seat_kinds"]),
-                    "clock": None if not row["clock"] else {"base": row["clock"]["base"], "increment": row["clock"]["increment"]},
+                    "clock": _clock_summary(row["clock"]),
                     "created_at": row["created_at"],
                 }
                 for row in rows
@@ -414,6 +453,15 @@ class Store:
         """How many record entries a game has stored (for tests and checks)."""
         with self.engine.connect() as conn:
             return len(conn.execute(select(moves.c.ply).where(moves.c.game_id == game_id)).all())
+
+
+def _clock_summary(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """How an open game's clock is listed: days per move, or minutes and increment."""
+    if not clock:
+        return None
+    if "days" in clock:
+        return {"days": clock["days"]}
+    return {"base": clock["base"], "increment": clock["increment"]}
 
 
 def _status(head: dict[str, Any]) -> str:

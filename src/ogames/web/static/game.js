@@ -60,6 +60,7 @@
       }
       if (message.type === "state" || message.type === "delta") {
         view = message.type === "state" ? message : applyDelta(view, message);
+        shownAt = performance.now();  // when the view's countdowns (claims) were counted from
         showMessage(null); renderSoon(); answered(false);
       }
       else if (message.type === "error") { showMessage(message.message); answered(true); }
@@ -161,6 +162,90 @@
     if (next !== null && !refused) next();
   }
 
+  function abort() {
+    if (view.over || !window.confirm(words.confirm_abort)) return;
+    whenAnswered(function () {
+      const token = tokenFor(view.mover) || tokenFor(heldSeats()[0]);
+      if (token && !view.over) send({ type: "abort", token: token, version: view.version });
+    });
+  }
+
+  function claim(seat) {
+    whenAnswered(function () {
+      const token = heldSeats().filter(function (held) { return held !== seat; }).map(tokenFor).filter(Boolean)[0];
+      if (token && !view.over) send({ type: "claim", token: token, version: view.version, seat: seat });
+    });
+  }
+
+  // ----- "your move": the tab's title, and a sound if this browser asked for one --------------
+  const baseTitle = document.title;
+  const soundKey = "ogames:sound-on-move";
+  const soundToggle = document.getElementById("sound-toggle");
+  let wasMine = null;
+  if (soundToggle) {
+    try { soundToggle.checked = localStorage.getItem(soundKey) === "on"; } catch (e) { /* private mode */ }
+    soundToggle.addEventListener("change", function () {
+      try { localStorage.setItem(soundKey, soundToggle.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+    });
+  }
+
+  function chime() {
+    try {
+      const context = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = context.createOscillator();
+      const volume = context.createGain();
+      tone.frequency.value = 660;
+      volume.gain.setValueAtTime(0.15, context.currentTime);
+      volume.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.4);
+      tone.connect(volume).connect(context.destination);
+      tone.start();
+      tone.stop(context.currentTime + 0.4);
+    } catch (e) { /* no sound here */ }
+  }
+
+  // Against someone in another browser, the tab says when this browser is to move (and chimes,
+  // if asked to, when that turn comes); on one screen every move is "yours", so it says nothing.
+  function showYourMove(mine) {
+    const yours = mine && view.mode !== "hotseat";
+    if (soundToggle) soundToggle.closest("label").hidden = view.mode === "hotseat";
+    document.title = yours ? words.your_move_title + " · " + baseTitle : baseTitle;
+    if (yours && wasMine === false && soundToggle && soundToggle.checked) chime();
+    wasMine = yours;
+  }
+
+  // People who left a live game: once they have been away long enough, the others may claim the win.
+  let claimTimer = null;
+  function showClaims() {
+    const box = document.getElementById("claims");
+    box.replaceChildren();
+    if (claimTimer) { clearTimeout(claimTimer); claimTimer = null; }
+    if (view.over) return;
+    (view.claims || []).forEach(function (away) {
+      const mineElsewhere = heldSeats().some(function (held) { return held !== away.seat; });
+      if (!mineElsewhere || heldSeats().indexOf(away.seat) >= 0) return;
+      const seat = view.seats[away.seat];
+      const name = seat ? seatName(seat) : String(away.seat + 1);
+      const waited = (performance.now() - shownAt) / 1000;
+      const left = Math.ceil(away.in - waited);
+      if (left > 0) {
+        const note = document.createElement("span");
+        note.className = "small";
+        note.textContent = window.OgamesWords.fill(words.claim_in, { name: name, s: left });
+        box.append(note);
+        claimTimer = setTimeout(showClaims, Math.min(left, 1) * 1000);
+        return;
+      }
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button";
+      button.dataset.claim = String(away.seat);
+      button.textContent = window.OgamesWords.fill(words.claim_win, { name: name });
+      button.addEventListener("click", function () { claim(away.seat); });
+      box.append(button);
+    });
+  }
+  let shownAt = performance.now();
+
   function resign() {
     if (view.over || !window.confirm(words.confirm_resign)) return;
     whenAnswered(function () {
@@ -209,7 +294,12 @@
 
     const status = document.getElementById("status");
     status.replaceChildren();
-    if (view.over && view.result) {
+    if (view.aborted) {
+      status.className = "status result";
+      const strong = document.createElement("strong");
+      strong.textContent = words.aborted;
+      status.append(strong);
+    } else if (view.over && view.result) {
       status.className = "status result";
       const strong = document.createElement("strong");
       const winner = view.result.winner;
@@ -303,6 +393,9 @@
       });
     }
     document.getElementById("resign").hidden = view.over || heldSeats().length === 0;
+    document.getElementById("abort").hidden = !view.abort || heldSeats().length === 0;
+    showClaims();
+    showYourMove(mine);
     showAnalysisPanel();
     hooks.forEach(function (hook) { hook(view, api); });
   }
@@ -349,6 +442,7 @@
     if (!window.OgamesTouch || window.OgamesTouch.ready(cell)) play(cell.dataset.cell);
   });
   document.getElementById("resign").addEventListener("click", resign);
+  document.getElementById("abort").addEventListener("click", abort);
   render();
   connect();
 })();

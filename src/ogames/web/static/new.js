@@ -30,6 +30,14 @@
         field.querySelector("select").disabled = !on;
       });
     }
+    // The time control: minutes for a live game, or days per move for a correspondence game.
+    const days = form.querySelector("input[name=timing][value=days]");
+    const liveOnly = form.querySelector(".live-only");
+    const daysOnly = form.querySelector(".days-only");
+    if (days && liveOnly && daysOnly) {
+      liveOnly.hidden = days.checked;
+      daysOnly.hidden = !days.checked;
+    }
   }
   form.addEventListener("change", update);
   form.addEventListener("input", update);
