@@ -6,6 +6,7 @@ the site and of both faces:
     boards/routes.py     the board games: /new/{game}, /g/{id}, /api/games…, /ws/g/{id}
     boards/review.py     replays and analysis: /replay…, /g/{id}/replay, /api/…/analysis
     omiga/routes.py      Omiga's card tables: /new/omiga, /o/{id}, /api/omiga…, /ws/o/{id}
+    accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
 
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. This module stands above both faces (it is the one place that knows them both); what
@@ -28,6 +29,11 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ogames.web import site
+from ogames.web.accounts import records as account_records
+from ogames.web.accounts import routes as accounts
+from ogames.web.accounts.guessing import Guessing
+from ogames.web.accounts.identity import Identity
+from ogames.web.accounts.passwords import decoy_hash
 from ogames.web.boards import review
 from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk
@@ -64,6 +70,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = await asyncio.to_thread(
             Store, settings.database_url, settings.database_busy_seconds, shared=settings.sqlite_shared
         )
+        # The key signing sessions and CSRF tokens: the setting's, else the one the database keeps
+        # (the same for every process on it); the log-in's decoy hash made before the first log-in.
+        app.state.secret_key = settings.secret_key or await asyncio.to_thread(account_records.site_secret, store, "session")
+        await asyncio.to_thread(decoy_hash)
         if settings.warm_rules:
             await asyncio.to_thread(warm_rules)
         # What was loaded so far (the libraries, the rules' kernels) lives as long as the server: the
@@ -113,10 +123,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(site.router)
     app.include_router(boards.router)
     app.include_router(review.router)
+    app.include_router(accounts.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)
-    api_limits = ClientLimits(settings.api_rate, settings.api_burst, storage_for(settings.redis_url), "api")
+    limits_storage = storage_for(settings.redis_url)
+    api_limits = ClientLimits(settings.api_rate, settings.api_burst, limits_storage, "api")
+    app.state.guessing = Guessing(settings, limits_storage)  # the log-in's guard (web/accounts/guessing.py)
+    # Who asks, CSRF, WebSocket origins (web/accounts/identity.py), inside the Guard: a body is
+    # read for a form's token only within its limit.
+    app.add_middleware(Identity, settings=settings)
     app.add_middleware(Guard, settings=settings, api_limits=api_limits)
     answer_errors(app)
     return app

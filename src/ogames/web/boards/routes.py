@@ -43,6 +43,7 @@ import ogames
 from ogames import sgf
 from ogames.errors import shown as quoted
 from ogames.web import i18n
+from ogames.web.accounts.seats import claim_by_tokens, sit
 from ogames.web.boards.board import board_frame, board_setup, position_view
 from ogames.web.boards.forms import form_context, new_game_from_form
 from ogames.web.boards.game_view import draw_position, drawn, large, view
@@ -79,7 +80,7 @@ from ogames.web.core.common import (
     script_json,
     serve_socket,
 )
-from ogames.web.core.deps import SettingsDep, json_body, page, read_body
+from ogames.web.core.deps import SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.wording import Said, say
@@ -127,7 +128,7 @@ async def new_game_form(request: Request, name: str) -> HTMLResponse:
 
 
 @router.post("/new/{name}", response_model=None)
-async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsDep) -> Response:
+async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsDep, visitor: VisitorDep) -> Response:
     game = find_game(name)
     if game is None:
         raise StarletteHTTPException(404)
@@ -143,6 +144,7 @@ async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsD
     except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
         message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
         return page(request, "new.html", 400, **form_context(game, form), message=message)
+    await sit(hub.store, visitor, live.id, held_here(live, tokens))
     return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
 
 
@@ -210,8 +212,9 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
 
 
 @router.post("/api/games", response_model=None)
-async def api_create(hub: HubDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
+async def api_create(hub: HubDep, visitor: VisitorDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
     live, tokens = await hub.create(asked)
+    await sit(hub.store, visitor, live.id, held_here(live, tokens))
     given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
     invitations = {
         str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
@@ -242,8 +245,10 @@ async def api_claim(game_id: str, hub: HubDep, asked: Annotated[ClaimRequest, De
 
 
 @router.post("/api/games/{game_id}/join", response_model=None)
-async def api_join(game_id: str, hub: HubDep, asked: Annotated[JoinRequest, Depends(json_body(JoinRequest))]) -> Response:
+async def api_join(game_id: str, hub: HubDep, visitor: VisitorDep,
+                   asked: Annotated[JoinRequest, Depends(json_body(JoinRequest))]) -> Response:
     live, token = await hub.join(game_id, asked.seat)
+    await sit(hub.store, visitor, live.id, [asked.seat])
     return await view_answer(live, {"seat": asked.seat, "token": token}, 201)
 
 
@@ -281,17 +286,22 @@ async def live_game(websocket: WebSocket, game_id: str, hub: HubDep, settings: S
     if live is None:
         return
     limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
+    visitor = visitor_of(websocket)
 
     async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
-        return await _handle(hub, live, page, incoming, settings.max_message_bytes)
+        return await _handle(hub, live, page, incoming, settings.max_message_bytes, visitor)
 
     await serve_socket(websocket, hub, live, lambda language: drawn(live, view(live, language), language), limit, handle,
                        "rate-limited")
 
 
-async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+async def _handle(
+    hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int, visitor: Visitor | None = None
+) -> dict[str, Any] | None:
     """One message from a page: None when it was carried out (the new view goes to everyone),
-    else the answer for that page alone (an error saying why nothing changed, or a pong)."""
+    else the answer for that page alone (an error saying why nothing changed, or a pong). A page
+    saying which seats it holds records its visitor in those nobody is recorded in (an invitation
+    link followed: web/accounts/seats.py)."""
     message, problem = read_message(incoming, limit, parse_client, explain_client)
     if problem is not None:
         return problem
@@ -299,6 +309,7 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
         return {"type": "pong"}
     if isinstance(message, HereMessage):
         await hub.here(live, page, list(message.tokens))
+        await claim_by_tokens(hub.store, visitor, live.id, list(message.tokens))
         return None
     try:
         if isinstance(message, ResignMessage):
@@ -314,6 +325,12 @@ async def _handle(hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     return None
+
+
+def held_here(live: LiveGame, tokens: dict[int, str]) -> list[int]:
+    """The seats a new game's creator holds (their tokens go to the creator's browser; invited
+    seats' go to whoever the invitation is passed to)."""
+    return [seat for seat in tokens if live.seat_kinds[seat] != INVITED]
 
 
 def seat_fragment(live: LiveGame, tokens: dict[int, str]) -> str:

@@ -1,6 +1,7 @@
 """What the routes of both faces ask for, declared once as FastAPI dependencies: the settings, the
 store, a request's body within the server's limit (and read into a protocol model), and the page
-renderer in the visitor's language. Each face adds its own hub beside them (`boards.routes`,
+renderer in the visitor's language, and who asks (`Visitor`: a guest or an account, put in every
+request's scope by the identity middleware, web/accounts/identity.py). Each face adds its own hub beside them (`boards.routes`,
 `omiga.routes`).
 
 A `Refusal` or a `ValidationError` raised by a dependency or a route reaches the app's handlers
@@ -19,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
+from ogames.web.accounts.visitor import SCOPE_KEY, Visitor
 from ogames.web.core.common import Refusal, render_page
 from ogames.web.core.settings import Settings
 from ogames.web.core.store import Store
@@ -42,12 +44,24 @@ def store_of(connection: HTTPConnection) -> Store:
     return store
 
 
+def visitor_of(connection: HTTPConnection) -> Visitor:
+    """Who asks: a guest (a signed cookie, a generated name) or an account, as its session says
+    and the accounts confirm (`Visitor.id` is the player id a game records in a seat)."""
+    visitor: Visitor = connection.scope[SCOPE_KEY]
+    return visitor
+
+
 SettingsDep = Annotated[Settings, Depends(settings_of)]
 StoreDep = Annotated[Store, Depends(store_of)]
+VisitorDep = Annotated[Visitor, Depends(visitor_of)]
 
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page of the site in the visitor's language (`common.render_page`)."""
+    """A page of the site in the visitor's language (`common.render_page`), with the visitor's
+    name in its header and the CSRF token its forms and scripts send."""
+    context.setdefault("visitor", request.scope.get(SCOPE_KEY))
+    token = request.scope.get("csrftoken")  # (asgi-csrf's: sets its cookie when a page asks for it)
+    context["csrf_token"] = token() if callable(token) else ""
     return render_page(TEMPLATES, request, name, status, **context)
 
 
@@ -86,5 +100,5 @@ def json_body(model: type[Model]) -> Callable[[bytes], Awaitable[Model]]:
     return parsed
 
 
-__all__ = ["TEMPLATES", "WEB", "Body", "SettingsDep", "StoreDep", "json_body", "page", "read_body", "request_body",
-           "settings_of", "store_of", "too_large"]
+__all__ = ["TEMPLATES", "WEB", "Body", "SettingsDep", "StoreDep", "Visitor", "VisitorDep", "json_body", "page", "read_body",
+           "request_body", "settings_of", "store_of", "too_large", "visitor_of"]

@@ -18,6 +18,8 @@ LEASE_ENV = "OGAMES_BUS_LEASE"
 SQLITE_SHARED_ENV = "OGAMES_SQLITE_SHARED"
 # Set by `ogames serve --workers N` for its server processes: each exits when uvicorn's supervisor is gone.
 SUPERVISED_ENV = "OGAMES_SUPERVISED"
+SECRET_ENV = "OGAMES_SECRET_KEY"
+SECURE_COOKIES_ENV = "OGAMES_SECURE_COOKIES"
 
 
 def default_database_path() -> Path:
@@ -40,6 +42,16 @@ def default_redis_url() -> str | None:
 def default_sqlite_shared() -> bool:
     """Whether `OGAMES_SQLITE_SHARED` asks for a SQLite file other programs may open while serving."""
     return os.environ.get(SQLITE_SHARED_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def default_secret() -> str | None:
+    """`OGAMES_SECRET_KEY` if set (the key that signs sessions), else None: the database keeps one."""
+    return os.environ.get(SECRET_ENV, "").strip() or None
+
+
+def default_secure_cookies() -> bool:
+    """Whether `OGAMES_SECURE_COOKIES` says the site is served over https (cookies marked Secure)."""
+    return os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def default_lease() -> float:
@@ -116,6 +128,16 @@ class Settings:
     ws_strikes: int = 20
     api_rate: float = 20.0
     api_burst: float = 100.0
+    # Identity (web/accounts/): the key signing session and CSRF cookies (None: one the database
+    # keeps, made by the first server), whether cookies are marked Secure (the site is served over
+    # https, as behind a reverse proxy with TLS), and the log-in's guard against guessing: a name
+    # is locked after `login_failures` wrong passwords within `login_window` seconds (until the
+    # oldest leaves the window), and one address may try `login_attempts` log-ins in that time.
+    secret_key: str | None = field(default_factory=default_secret)
+    secure_cookies: bool = field(default_factory=default_secure_cookies)
+    login_failures: int = 5
+    login_attempts: int = 30
+    login_window: int = 900
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):
@@ -134,3 +156,5 @@ class Settings:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:
             raise ValueError("rate limits must be positive")
+        if min(self.login_failures, self.login_attempts, self.login_window) < 1:
+            raise ValueError("login_failures, login_attempts and login_window must be at least 1")

@@ -20,7 +20,7 @@ window.OgamesAnalysis = (function () {
     for (let attempt = 0; ; attempt++) {
       response = await fetch(worded, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: window.OgamesPage.jsonHeaders(),
         body: JSON.stringify(body),
       });
       try { answer = await response.json(); } catch (e) { answer = { error: response.statusText }; }

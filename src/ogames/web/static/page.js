@@ -31,5 +31,12 @@ window.OgamesPage = (function () {
     span.classList.toggle("down", !up);
   }
 
-  return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState };
+  // The headers of a JSON POST to the server: its type and the page's CSRF token (the server
+  // refuses a state-changing request from a browser without it: web/accounts/identity.py).
+  function jsonHeaders() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return { "content-type": "application/json", "x-csrftoken": meta ? meta.content : "" };
+  }
+
+  return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders };
 })();

@@ -91,7 +91,7 @@
   function take(seat, page) {
     fetch("/api/games/" + encodeURIComponent(gameId) + "/join?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: window.OgamesPage.jsonHeaders(),
       body: JSON.stringify({ seat: seat }),
     }).then(function (response) {
       return response.json().then(function (body) {
