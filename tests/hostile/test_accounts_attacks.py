@@ -1,0 +1,210 @@
+"""Attacks on identity (web/accounts/), against a server process over HTTP and WebSockets: a form
+or JSON POST from a browser without its CSRF token or with a wrong one, a tampered session
+cookie, guessing a password (locked out), telling names with accounts from names without by the
+log-in's time, acting for another seat while logged in, a WebSocket from another site's page —
+each refused with nothing changed; and a deleted account's games kept without its name.
+
+A "browser" here is an HTTP client that keeps cookies and sends an `Origin` with its POSTs, as
+every browser does; each client comes from its own loopback address (its own rate limits)."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import re
+import sqlite3
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2
+import pytest
+from hostile_web import Server, new_game, running
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+ADDRESSES = (f"127.0.0.{n}" for n in itertools.count(10))  # a new client address for each browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("accounts")) as server:
+        yield server
+
+
+class Browser:
+    """A client that keeps its cookies and sends its POSTs with this site's Origin, as a browser."""
+
+    def __init__(self, server: Server):
+        self.server = server
+        transport = httpx2.HTTPTransport(local_address=next(ADDRESSES))
+        self.http = httpx2.Client(base_url=server.base, transport=transport, timeout=60, follow_redirects=False)
+
+    def token(self, path: str = "/account") -> str:
+        found = re.search(r'name="csrf-token" content="([^"]+)"', self.http.get(path).text)
+        assert found
+        return found.group(1)
+
+    def post(self, path: str, fields: dict[str, str], token: str | None = "page", origin: str | None = None) -> httpx2.Response:
+        """A form posted with the page's token (or `token` as given, None: none at all)."""
+        data = dict(fields)
+        if token == "page":
+            data["csrftoken"] = self.token()
+        elif token is not None:
+            data["csrftoken"] = token
+        return self.http.post(path, data=data, headers={"origin": origin or self.server.base})
+
+    def name(self) -> str:
+        found = re.search(r'class="visitor-name" href="/account">([^<]+)<', self.http.get("/account").text)
+        assert found
+        return found.group(1)
+
+
+def accounts(server: Server) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        return db.execute("SELECT id, name, password_hash, session_epoch FROM accounts ORDER BY name").fetchall()
+
+
+def seats(server: Server, game_id: str) -> dict[int, str | None]:
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        return dict(db.execute("SELECT seat, player_id FROM seat_players WHERE game_id = ?", (game_id,)).fetchall())
+
+
+def sign_up(server: Server, name: str, password: str = "correct horse") -> Browser:
+    browser = Browser(server)
+    answer = browser.post("/signup", {"name": name, "password": password, "again": password})
+    assert answer.status_code == 303, answer.text
+    assert browser.name() == name
+    return browser
+
+
+def test_a_browsers_post_without_its_token_or_with_a_wrong_one_is_refused(server: Server) -> None:
+    victim = sign_up(server, "Victim")
+    before = accounts(server)
+    forged = {"current": "correct horse", "password": "attacker wins", "again": "attacker wins"}
+    other = Browser(server).token()  # a real token, of another browser
+    for token in (None, "", "forged", other):
+        answer = victim.post("/account/password", forged, token=token)
+        assert answer.status_code == 403 and "security token" in answer.text
+    for origin in ("http://evil.example", None):  # another site's page, or this one's without the token
+        answer = victim.post("/account/delete", {"password": "correct horse"}, token=None, origin=origin)
+        assert answer.status_code == 403
+    # the JSON API the pages use: a browser's request with cookies and no token is refused too
+    answer = victim.http.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3}},
+                              headers={"origin": server.base})
+    assert answer.status_code == 403 and answer.json()["code"] == "csrf"
+    assert accounts(server) == before  # nothing changed
+    assert victim.name() == "Victim"
+    # with the page's token the same requests pass
+    answer = victim.http.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3}},
+                              headers={"origin": server.base, "x-csrftoken": victim.token()})
+    assert answer.status_code == 201
+
+
+def test_the_log_in_form_is_protected_even_without_cookies(server: Server) -> None:
+    sign_up(server, "Fresh")
+    with httpx2.Client(base_url=server.base, timeout=60) as bare:
+        answer = bare.post("/login", data={"name": "Fresh", "password": "correct horse"}, headers={"origin": "http://evil.example"})
+    assert answer.status_code == 403 and "location" not in answer.headers  # refused: not logged in
+
+
+def test_a_tampered_session_cookie_is_a_new_guest(server: Server) -> None:
+    owner = sign_up(server, "Owner")
+    cookie = owner.http.cookies["ogames_session"]
+    payload, stamp, signature = cookie.rsplit(".", 2)
+    data = base64.b64decode(payload).replace(b'"Owner"', b'"Other"')
+    for forged in (base64.b64encode(data).decode() + f".{stamp}.{signature}", cookie[:-2] + "xx", "garbage"):
+        thief = Browser(server)
+        thief.http.cookies.set("ogames_session", forged)
+        name = thief.name()
+        assert name.startswith("guest-") and name not in ("Owner", "Other")
+        answer = thief.post("/account/delete", {"password": "correct horse"})
+        assert answer.status_code == 400  # a guest has no account to delete
+    assert owner.name() == "Owner" and "Owner" in [row[1] for row in accounts(server)]
+
+
+def test_guessing_a_password_is_locked_out(server: Server) -> None:
+    sign_up(server, "Target", "the right one")
+    guesser = Browser(server)
+    for n in range(5):
+        answer = guesser.post("/login", {"name": "target", "password": f"guess number {n}"})
+        assert answer.status_code == 401 and "wrong name or password" in answer.text
+    # locked: the right password from anywhere is refused now, saying when to try again
+    for browser in (guesser, Browser(server)):
+        answer = browser.post("/login", {"name": "Target", "password": "the right one"})
+        assert answer.status_code == 429 and "too many log-in attempts" in answer.text
+        assert int(answer.headers["retry-after"]) > 0
+        assert browser.name().startswith("guest-")
+    # names without accounts lock the same way (the lock tells nothing of which names exist)
+    for n in range(5):
+        assert guesser.post("/login", {"name": "nobody-here", "password": f"guess {n}"}).status_code == 401
+    assert guesser.post("/login", {"name": "nobody-here", "password": "guess 6"}).status_code == 429
+
+
+def test_the_log_in_of_an_unknown_name_takes_as_long(server: Server) -> None:
+    """A wrong password for an account costs an argon2 check (~0.1 s); a name nobody has must cost
+    the same, or the answer's time would tell which names have accounts. The bound is generous (a
+    loaded machine's timings are noisy): without the decoy check an unknown name answers tens of
+    times faster."""
+    for n in range(4):
+        sign_up(server, f"Timed{n}")
+
+    def timed(name: str) -> float:
+        browser = Browser(server)
+        token = browser.token()
+        started = time.perf_counter()
+        answer = browser.post("/login", {"name": name, "password": "not the password"}, token=token)
+        elapsed = time.perf_counter() - started
+        assert answer.status_code == 401
+        return elapsed
+
+    known = [timed(f"Timed{n % 4}") for n in range(8)]  # two wrong guesses a name: below the lock
+    unknown = [timed(f"Nobody{n}") for n in range(8)]
+    assert statistics.median(unknown) > 0.5 * statistics.median(known), (known, unknown)
+
+
+def test_a_logged_in_person_still_cannot_act_for_another_seat(server: Server) -> None:
+    host = sign_up(server, "Host")
+    asked = {"game": "omny", "options": {"variant": "y", "size": 3}, "seats": ["here", "invite"]}
+    made = host.http.post("/api/games", json=asked,
+                          headers={"origin": server.base, "x-csrftoken": host.token()})
+    assert made.status_code == 201, made.text
+    game = made.json()
+    before = server.stored(game["id"])
+    # the host's session and token, but a move for the invited seat (not the host's turn either)
+    for body in ({"token": game["tokens"]["0"], "version": 0, "move": "a1", "seat": 1},
+                 {"token": "", "version": 0, "move": "a1"}, {"version": 0, "move": "a1"}):
+        answer = host.http.post(f"/api/games/{game['id']}/moves", json=body,
+                                headers={"origin": server.base, "x-csrftoken": host.token()})
+        assert answer.status_code in (403, 422), answer.text
+    assert server.stored(game["id"]) == before
+    account = next(row for row in accounts(server) if row[1] == "Host")
+    assert seats(server, game["id"]) == {0: account[0]}  # the invited seat is nobody's yet
+
+
+def test_a_deleted_accounts_games_stay_anonymised(server: Server) -> None:
+    leaver = sign_up(server, "Leaver")
+    made = leaver.http.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3}},
+                            headers={"origin": server.base, "x-csrftoken": leaver.token()})
+    game = made.json()["id"]
+    account = next(row for row in accounts(server) if row[1] == "Leaver")[0]
+    assert set(seats(server, game).values()) == {account}
+    stolen = dict(leaver.http.cookies)
+    assert leaver.post("/account/delete", {"password": "correct horse"}).headers["location"] == "/"
+    assert "Leaver" not in [row[1] for row in accounts(server)]
+    assert seats(server, game) == {0: None, 1: None}
+    assert server.stored(game)["game"] is not None  # the game stays
+    assert account not in server.page(f"/g/{game}")[1] and "Leaver" not in server.page(f"/g/{game}")[1]
+    thief = Browser(server)
+    thief.http.cookies.update(stolen)  # the session cookie kept from before: it names nobody now
+    assert thief.name().startswith("guest-")
+
+
+def test_a_websocket_from_another_sites_page_is_refused(server: Server) -> None:
+    game = new_game(server)["id"]
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{server.ws}/ws/g/{game}", origin="http://evil.example", open_timeout=30)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    with connect(f"{server.ws}/ws/g/{game}", origin=server.base, open_timeout=30) as ws:  # type: ignore[arg-type]
+        assert ws.recv(timeout=30)
