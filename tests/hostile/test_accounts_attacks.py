@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import re
+import socket
 import sqlite3
 import statistics
 import time
@@ -208,3 +210,43 @@ def test_a_websocket_from_another_sites_page_is_refused(server: Server) -> None:
     assert refused.value.response.status_code == 403
     with connect(f"{server.ws}/ws/g/{game}", origin=server.base, open_timeout=30) as ws:  # type: ignore[arg-type]
         assert ws.recv(timeout=30)
+
+
+def test_a_fixed_session_cookie_gives_the_attacker_nothing(server: Server) -> None:
+    """Session fixation: an attacker's guest cookie planted in a victim's browser before the victim
+    logs in stays the attacker's guest session; the log-in gives the victim a new one."""
+    sign_up(server, "Fixed", "victim password")
+    attacker = Browser(server)
+    attacker_name = attacker.name()
+    planted = attacker.http.cookies["ogames_session"]
+    victim = Browser(server)
+    victim.http.cookies.set("ogames_session", planted, domain="127.0.0.1")
+    assert victim.post("/login", {"name": "Fixed", "password": "victim password"}).status_code == 303
+    assert victim.name() == "Fixed" and victim.http.cookies["ogames_session"] != planted
+    assert attacker.name() == attacker_name  # the planted cookie is still only the attacker's guest
+
+
+def test_a_browsers_multipart_post_is_refused_but_the_record_upload_works(server: Server) -> None:
+    browser = Browser(server)
+    browser.token()  # cookies, as a browser that has opened a page
+    game = new_game(server)
+    before = server.stored(game["id"])
+    files = {"record": ("r.json", b"{}", "application/json")}
+    answer = browser.http.post(f"/api/games/{game['id']}/moves", files=files, headers={"origin": server.base})
+    assert answer.status_code == 403 and answer.json()["code"] == "csrf"
+    assert server.stored(game["id"]) == before
+    record = server.call(f"/g/{game['id']}/record.json")[1]
+    upload = browser.http.post("/replay", files={"record": ("r.json", json.dumps(record).encode(), "application/json")},
+                               headers={"origin": server.base})
+    assert upload.status_code == 200 and 'class="game replay"' in upload.text
+
+
+def test_a_form_cut_off_while_its_token_is_read_is_no_error(server: Server) -> None:
+    """A client that goes away in the middle of a form's body: nothing happens, and the log has no
+    traceback (the module's server fixture checks the log when it stops)."""
+    browser = Browser(server)
+    cookies = "; ".join(f"{name}={value}" for name, value in browser.http.cookies.items())
+    with socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])), timeout=30) as raw:
+        raw.sendall((f"POST /login HTTP/1.1\r\nHost: x\r\nOrigin: {server.base}\r\nCookie: {cookies}\r\n"
+                     "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nname=abc").encode())
+    assert browser.name().startswith("guest-")  # the server still answers

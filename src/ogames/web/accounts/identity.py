@@ -17,7 +17,10 @@ CSRF protection of every state-changing request, and the WebSocket origin check.
   client), not a browser tricked by another site, and is not asked for the token; nor is a request
   with no cookie at all, which has no ambient authority to abuse (a seat is acted for by its token
   in the body). The session cookie's SameSite=Lax is a second wall: browsers do not send it with
-  another site's POST.
+  another site's POST. The record upload (`POST /replay`, a multipart form) stores nothing and
+  shows the record only to whoever sent it, so no token is asked for it; a browser's multipart
+  POST anywhere else is refused outright (the site has no other, and asgi-csrf's multipart reader
+  does not work with today's python-multipart: simonw/asgi-csrf#38).
 - **WebSockets** from a page of another site are refused (their Origin must be this host).
 
 The secret that signs both cookies is `Settings.secret_key`, or else one the first server made
@@ -34,9 +37,9 @@ from urllib.parse import urlsplit
 from asgi_csrf import asgi_csrf
 from starlette.datastructures import Headers
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ogames.web.accounts import records
 from ogames.web.accounts.visitor import SCOPE_KEY, Visitor, new_guest
@@ -50,6 +53,8 @@ SESSION_COOKIE = "ogames_session"
 SESSION_DAYS = 30
 RESIGN_SECONDS = 24 * 3600
 ALWAYS_PROTECTED = {"/login", "/signup"}
+NOT_STATE_CHANGING = {"/replay"}  # POSTs that change nothing: the record upload, shown to its sender
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
 UNGUARDED = ("/static/", "/favicon.ico")  # no session, no cookie: cacheable as they are
 
 
@@ -81,9 +86,9 @@ class Identity:
         self.inner: ASGIApp | None = None
 
     def build(self, secret: str) -> ASGIApp:
-        checked = asgi_csrf(self.checked, signing_secret=secret, always_protect=ALWAYS_PROTECTED, skip_if_scope=not_a_browser,
+        checked = asgi_csrf(self.checked, signing_secret=secret, always_protect=ALWAYS_PROTECTED, skip_if_scope=unasked,
                             cookie_secure=self.settings.secure_cookies, send_csrf_failed=refuse_csrf)
-        return SessionMiddleware(self.identified(checked), secret, session_cookie=SESSION_COOKIE,
+        return SessionMiddleware(self.identified(before_csrf(checked)), secret, session_cookie=SESSION_COOKIE,
                                  max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=self.settings.secure_cookies)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -130,6 +135,43 @@ class Identity:
             await send({"type": "websocket.close", "code": 1008})  # before it is accepted: answered 403
             return
         await self.app(scope, receive, send)
+
+
+def before_csrf(app: ASGIApp) -> ASGIApp:
+    """The CSRF layer behind two fences: a browser's multipart POST outside `NOT_STATE_CHANGING` is
+    refused here (see the module), and a client that goes away while its form is read for the
+    token ends the request quietly (ClientDisconnect, which the Guard expects) rather than failing
+    asgi-csrf's assertion."""
+
+    async def fenced(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        multipart = headers.get("content-type", "").startswith("multipart/form-data")
+        if multipart and not unasked(scope) and "cookie" in headers:
+            await refuse_csrf(scope, send, None)
+            return
+        read_all = False
+
+        async def reading() -> Message:
+            nonlocal read_all
+            message = await receive()
+            if message["type"] == "http.disconnect" and not read_all:
+                raise ClientDisconnect()
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                read_all = True
+            return message
+
+        await app(scope, reading, send)
+
+    return fenced
+
+
+def unasked(scope: Scope) -> bool:
+    """Whether a request is not asked for a CSRF token: a program's own (not a browser's), or a
+    POST that changes nothing."""
+    return not_a_browser(scope) or scope["path"] in NOT_STATE_CHANGING
 
 
 def not_a_browser(scope: Scope) -> bool:
