@@ -65,7 +65,7 @@ class Browser:
 
 def accounts(server: Server) -> list[tuple[Any, ...]]:
     with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return db.execute("SELECT id, name, password_hash, session_epoch FROM accounts ORDER BY name").fetchall()
+        return db.execute("SELECT id, name, password_hash, role FROM accounts ORDER BY name").fetchall()
 
 
 def seats(server: Server, game_id: str) -> dict[int, str | None]:
@@ -250,3 +250,15 @@ def test_a_form_cut_off_while_its_token_is_read_is_no_error(server: Server) -> N
         raw.sendall((f"POST /login HTTP/1.1\r\nHost: x\r\nOrigin: {server.base}\r\nCookie: {cookies}\r\n"
                      "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nname=abc").encode())
     assert browser.name().startswith("guest-")  # the server still answers
+
+
+def test_logging_out_ends_a_stolen_copy_of_the_session(server: Server) -> None:
+    owner = sign_up(server, "Careful")
+    thief = Browser(server)
+    thief.name()
+    thief.http.cookies.set("ogames_session", owner.http.cookies["ogames_session"], domain="127.0.0.1")
+    assert thief.name() == "Careful"  # a copy of the cookie works while the log-in lasts
+    assert owner.post("/logout", {}).status_code == 303
+    assert thief.name().startswith("guest-")  # and not once it is ended
+    assert thief.post("/account/delete", {"password": "correct horse"}).status_code == 400
+    assert "Careful" in [row[1] for row in accounts(server)]

@@ -185,14 +185,17 @@ def test_a_name_is_unique_whatever_its_case_and_bad_forms_say_why(app_client: Te
 
 def test_a_password_change_ends_the_accounts_other_sessions(app_client: TestClient, tmp_path: Path) -> None:
     form(app_client, "/signup", name="Ada", password="correct horse", again="correct horse")
-    other = TestClient(app_client.app)
-    other.cookies.update(app_client.cookies)  # the same account on another browser
-    assert ">Ada<" in other.get("/account").text
+    copy = TestClient(app_client.app)
+    copy.cookies.update(app_client.cookies)  # a copy of this log-in's cookie (stolen, say)
+    other = TestClient(app_client.app)  # and another log-in, on another computer
+    assert form(other, "/login", name="Ada", password="correct horse")[2] == "/account"
+    assert ">Ada<" in other.get("/account").text and ">Ada<" in copy.get("/account").text
     status, text_, _ = form(app_client, "/account/password", current="correct horse", password="battery staple",
                             again="battery staple")
     assert status == 200 and "the password is changed" in text_
     assert ">Ada<" in app_client.get("/account").text  # this session goes on
-    assert "guest-" in other.get("/account").text  # the other one is a guest now
+    assert "guest-" in other.get("/account").text  # the other log-in has ended
+    assert "guest-" in copy.get("/account").text  # and so has the copy of this one
     assert form(app_client, "/logout")[0] == 303
     assert form(app_client, "/login", name="ada", password="correct horse")[0] == 401
     assert form(app_client, "/login", name="ada", password="battery staple")[2] == "/account"

@@ -4,8 +4,9 @@ CSRF protection of every state-changing request, and the WebSocket origin check.
 - **Sessions** are Starlette's signed cookie (`SessionMiddleware`, itsdangerous): HttpOnly,
   SameSite=Lax, Secure when `Settings.secure_cookies` says the site is served over https. A
   visitor without a valid session becomes a guest at once (an id and a readable name). An
-  account's session also holds the account's session epoch: a password change raises it, and a
-  deleted account's or a changed password's older sessions turn back into new guests here. A
+  account's session also holds its log-in's id, checked against the database on every request:
+  a session ended (logged out, the password changed elsewhere, the account deleted) turns back
+  into a new guest here, whoever holds a copy of its cookie. A
   session is signed again once a day it is used, so that it lasts `SESSION_DAYS` after the last
   visit.
 - **CSRF**: `asgi-csrf`'s signed double-submit token. Every POST (any method but GET, HEAD,
@@ -112,7 +113,7 @@ class Identity:
         session: dict[str, Any] = scope["session"]
         visitor = Visitor.from_session(session)
         if visitor is not None and not visitor.is_guest:
-            visitor = await self.current_account(scope["app"].state.store, visitor, session.get("epoch"))
+            visitor = await self.current_account(scope["app"].state.store, visitor, session.get("sid"))
         if visitor is None:
             visitor = new_guest()
             session.clear()
@@ -122,10 +123,12 @@ class Identity:
         return visitor
 
     @staticmethod
-    async def current_account(store: Store, visitor: Visitor, epoch: object) -> Visitor | None:
-        """The account a session names as it is now, or None if it is gone or its password changed since."""
-        account = await asyncio.to_thread(records.account_by_id, store, visitor.id)
-        if account is None or account.session_epoch != epoch:
+    async def current_account(store: Store, visitor: Visitor, session_id: object) -> Visitor | None:
+        """The account a session names as it is now, or None if the session has ended."""
+        if not isinstance(session_id, str):
+            return None
+        account = await asyncio.to_thread(records.session_account, store, session_id)
+        if account is None or account.id != visitor.id:
             return None
         return Visitor(account.id, account.name, False, account.role)
 

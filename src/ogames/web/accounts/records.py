@@ -3,6 +3,10 @@ seat of a game, and the site's secrets. Functions of the `Store` (web/core/store
 short transaction that either does what it says or raises `StorageError` having changed nothing;
 call them off the event loop.
 
+An account's log-in is a row of `account_sessions` whose id its session cookie holds: logging
+out, a password change and deleting the account remove rows, so that a copy
+of a cookie kept elsewhere stops working at once.
+
 A *player id* names whoever sat in a seat: an account's id (`a…`) or a guest's (`g…`, carried in
 the guest's signed cookie). A guest who signs up takes the guest's seats over (`claim_guest_seats`);
 a deleted account leaves its seats with no player (NULL): the games stay, anonymised.
@@ -27,7 +31,13 @@ accounts = Table(
     Column("name_key", String(32), nullable=False, unique=True),
     Column("password_hash", String(256), nullable=False),
     Column("role", String(16), nullable=False, server_default="player"),
-    Column("session_epoch", Integer, nullable=False, server_default="0"),
+    Column("created_at", Float, nullable=False),
+)
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("id", String(48), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("created_at", Float, nullable=False),
 )
 seat_players = Table(
@@ -53,7 +63,6 @@ class Account:
     name: str
     password_hash: str
     role: str
-    session_epoch: int
 
 
 class NameTaken(Exception):
@@ -66,17 +75,17 @@ def new_account_id() -> str:
 
 
 def _account(row: object) -> Account:
-    return Account(row.id, row.name, row.password_hash, row.role, row.session_epoch)  # type: ignore[attr-defined]
+    return Account(row.id, row.name, row.password_hash, row.role)  # type: ignore[attr-defined]
 
 
 @guarded(writes=True)
 def create_account(store: Store, name: str, key: str, password_hash: str) -> Account:
     """Store a new account; NameTaken (nothing written) if its key is taken."""
-    account = Account(new_account_id(), name, password_hash, "player", 0)
+    account = Account(new_account_id(), name, password_hash, "player")
     try:
         with store.engine.begin() as conn:
             conn.execute(insert(accounts).values(id=account.id, name=name, name_key=key, password_hash=password_hash,
-                                                 role="player", session_epoch=0, created_at=time.time()))
+                                                 role="player", created_at=time.time()))
     except IntegrityError:
         raise NameTaken(name) from None
     return account
@@ -99,13 +108,38 @@ def account_by_id(store: Store, account_id: str) -> Account | None:
 
 
 @guarded(writes=True)
-def set_password(store: Store, account_id: str, password_hash: str) -> int:
-    """A new password hash; the session epoch goes up (every older session ends). The new epoch."""
+def set_password(store: Store, account_id: str, password_hash: str) -> None:
+    """A new password hash; every session of the account ends, in one transaction."""
     with store.engine.begin() as conn:
-        conn.execute(update(accounts).where(accounts.c.id == account_id)
-                     .values(password_hash=password_hash, session_epoch=accounts.c.session_epoch + 1))
-        epoch: int = conn.execute(select(accounts.c.session_epoch).where(accounts.c.id == account_id)).scalar_one()
-    return epoch
+        conn.execute(update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash))
+        conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
+
+
+@guarded(writes=True)
+def start_session(store: Store, account_id: str) -> str:
+    """A new session of the account (a log-in); its id, for the cookie."""
+    session_id = secrets.token_urlsafe(32)
+    with store.engine.begin() as conn:
+        conn.execute(insert(account_sessions).values(id=session_id, account_id=account_id, created_at=time.time()))
+    return session_id
+
+
+@guarded()
+def session_account(store: Store, session_id: str) -> Account | None:
+    """The account whose session this is, or None (ended, or never was)."""
+    with store.engine.connect() as conn:
+        row = conn.execute(
+            select(accounts).join(account_sessions, account_sessions.c.account_id == accounts.c.id)
+            .where(account_sessions.c.id == session_id)
+        ).first()
+    return None if row is None else _account(row)
+
+
+@guarded(writes=True)
+def end_session(store: Store, session_id: str) -> None:
+    """End a session (logging out): a copy of its cookie names nobody from now on."""
+    with store.engine.begin() as conn:
+        conn.execute(delete(account_sessions).where(account_sessions.c.id == session_id))
 
 
 @guarded(writes=True)
@@ -120,6 +154,7 @@ def delete_account(store: Store, account_id: str) -> None:
     """Remove an account; its seats keep their games with no player (anonymised), in one transaction."""
     with store.engine.begin() as conn:
         conn.execute(update(seat_players).where(seat_players.c.player_id == account_id).values(player_id=None))
+        conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
         conn.execute(delete(accounts).where(accounts.c.id == account_id))
 
 
@@ -186,6 +221,6 @@ def site_secret(store: Store, name: str) -> str:
         return str(conn.execute(select(site_secrets.c.value).where(site_secrets.c.name == name)).scalar_one())
 
 
-__all__ = ["Account", "NameTaken", "account_by_id", "account_by_key", "accounts", "claim_guest_seats", "create_account",
-           "delete_account", "games_of", "rehash_password", "seat_player", "seat_players", "seat_players_of",
-           "set_password", "site_secret", "site_secrets"]
+__all__ = ["Account", "NameTaken", "account_by_id", "account_by_key", "account_sessions", "accounts", "claim_guest_seats",
+           "create_account", "delete_account", "end_session", "games_of", "rehash_password", "seat_player", "seat_players",
+           "seat_players_of", "session_account", "set_password", "site_secret", "site_secrets", "start_session"]

@@ -6,7 +6,7 @@ web/accounts/identity.py) answered by a redirect, or by the form again with the 
     GET  /login,  POST /login         log in (locked after repeated wrong passwords: guessing.py)
     POST /logout                      back to a new guest
     GET  /account                     the visitor's name and games; the forms below
-    POST /account/password            a new password (every other session of the account ends)
+    POST /account/password            a new password (every other log-in of the account ends)
     POST /account/delete              delete the account (its games stay, anonymised)
 
 A successful log-in or sign-up replaces the whole session (no session fixation: nothing of the
@@ -50,10 +50,24 @@ async def fields(request: Request, *names: str) -> dict[str, str]:
     return {name: str(form.get(name) or "")[:FORM_FIELD_LIMIT] for name in names}
 
 
-def start_session(request: Request, visitor: Visitor, epoch: int = 0) -> None:
-    """Replace the session with one for this visitor."""
+def start_session(request: Request, visitor: Visitor, session_id: str | None = None) -> None:
+    """Replace the session cookie's content with one for this visitor."""
     request.session.clear()
-    request.session.update(visitor.session(epoch))
+    request.session.update(visitor.session(session_id))
+
+
+async def log_in(request: Request, store: Store, account: records.Account) -> None:
+    """A new session of the account, in place of whatever the cookie held."""
+    session_id = await asyncio.to_thread(records.start_session, store, account.id)
+    start_session(request, Visitor(account.id, account.name, False, account.role), session_id)
+
+
+async def log_out(request: Request, store: Store) -> None:
+    """End the account's session (a copy of its cookie names nobody now); the browser is a new guest."""
+    session_id = request.session.get("sid")
+    if isinstance(session_id, str):
+        await asyncio.to_thread(records.end_session, store, session_id)
+    start_session(request, new_guest())
 
 
 def wrong_login() -> Said:
@@ -81,7 +95,7 @@ async def signup(request: Request, store: StoreDep, visitor: VisitorDep) -> Resp
     if problem is not None:
         return page(request, "signup.html", 400, problem=problem, entered=name, max_length=MAX_LENGTH)
     await take_over(store, visitor, account.id)
-    start_session(request, Visitor(account.id, account.name, False, account.role), account.session_epoch)
+    await log_in(request, store, account)
     return RedirectResponse("/account", status_code=303)
 
 
@@ -116,13 +130,13 @@ async def login(request: Request, store: StoreDep, visitor: VisitorDep, guessing
     if rehashed is not None:
         await asyncio.to_thread(records.rehash_password, store, account.id, rehashed)
     await take_over(store, visitor, account.id)
-    start_session(request, Visitor(account.id, account.name, False, account.role), account.session_epoch)
+    await log_in(request, store, account)
     return RedirectResponse("/account", status_code=303)
 
 
 @router.post("/logout", response_model=None)
-async def logout(request: Request) -> Response:
-    start_session(request, new_guest())
+async def logout(request: Request, store: StoreDep) -> Response:
+    await log_out(request, store)
     return RedirectResponse("/", status_code=303)
 
 
@@ -162,8 +176,9 @@ async def change_password(request: Request, store: StoreDep, visitor: VisitorDep
     if account is None or problem is not None:
         return await account_answer(request, store, visitor, 400, problem=problem)
     hashed = await asyncio.to_thread(hash_password, form["password"])
-    epoch = await asyncio.to_thread(records.set_password, store, account.id, hashed)
-    start_session(request, visitor, epoch)  # this session goes on; every other one of the account ends
+    # Every log-in of the account ends (a copy of this very cookie too); this browser gets a new one.
+    await asyncio.to_thread(records.set_password, store, account.id, hashed)
+    await log_in(request, store, account)
     return await account_answer(request, store, visitor, done=say("password-changed", "the password is changed"))
 
 

@@ -24,11 +24,12 @@ class Visitor:
     is_guest: bool
     role: str = "player"
 
-    def session(self, epoch: int = 0) -> dict[str, Any]:
-        """What the session cookie holds for this visitor (signed: a changed byte voids it)."""
+    def session(self, session_id: str | None = None) -> dict[str, Any]:
+        """What the session cookie holds for this visitor (signed: a changed byte voids it); an
+        account's also holds its log-in's session id (`records.start_session`)."""
         held: dict[str, Any] = {"id": self.id, "name": self.name, "guest": self.is_guest, "seen": int(time.time())}
         if not self.is_guest:
-            held["epoch"] = epoch
+            held["sid"] = session_id
         return held
 
     @classmethod

@@ -2,8 +2,10 @@
 secret that signs the session and CSRF cookies.
 
 - `accounts`: an account's id, its name as written and its case-folded key (unique, so that
-  "Ada" and "ada" are one name), the argon2 hash of its password, its role, and a session epoch
-  that a password change raises (every session signed before it ends).
+  "Ada" and "ada" are one name), the argon2 hash of its password and its role.
+- `account_sessions`: each log-in's session id (its cookie holds it, signed): logging out, a
+  password change and deleting the account remove them, so that
+  a copy of the cookie kept by someone else stops working.
 - `seat_players`: a game's seat and the player id who sat there: an account's id, or a guest's
   (a guest who signs up takes these rows over); NULL once an account is deleted (the game stays,
   anonymised). A seat nobody claimed has no row: every game stored before this revision reads as
@@ -35,7 +37,12 @@ def upgrade() -> None:
         sa.Column("name_key", sa.String(32), nullable=False, unique=True),
         sa.Column("password_hash", sa.String(256), nullable=False),
         sa.Column("role", sa.String(16), nullable=False, server_default="player"),
-        sa.Column("session_epoch", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "account_sessions",
+        sa.Column("id", sa.String(48), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
         sa.Column("created_at", sa.Float, nullable=False),
     )
     op.create_table(
@@ -56,4 +63,5 @@ def downgrade() -> None:
     op.drop_table("site_secrets")
     op.drop_index("ix_seat_players_player", table_name="seat_players")
     op.drop_table("seat_players")
+    op.drop_table("account_sessions")
     op.drop_table("accounts")
