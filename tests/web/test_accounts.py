@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -26,6 +28,17 @@ from ogames.web.core.store import Store, make_engine, migrate
 from .conftest import quick_settings
 
 BROWSER = {"origin": "http://testserver"}  # what a browser sends with a POST: the CSRF token is asked for
+
+
+def eventually(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """Wait until `condition()` holds (its value): a page's message is handled after the answers
+    it causes may have been sent."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        time.sleep(0.05)
+    return value
 
 
 # ----- names ---------------------------------------------------------------------------------------
@@ -125,10 +138,9 @@ def test_a_database_of_the_0002_era_keeps_every_game_and_its_links(tmp_path: Pat
         with client.websocket_connect("/ws/g/old") as ws:
             ws.receive_json()
             ws.send_json({"type": "here", "tokens": ["tok-bob"]})
-            ws.receive_json()
-        visitor = client.get("/account").text
-        assert "/g/old" in visitor
+            eventually(lambda: records.seat_players_of(store, "old"), "the seat is recorded")
         assert set(records.seat_players_of(store, "old")) == {1}
+        assert "/g/old" in client.get("/account").text
     downgrade = make_engine(url)
     migrate(downgrade, "0002", down=True)
     with downgrade.connect() as conn:
@@ -214,3 +226,22 @@ def test_a_deleted_accounts_games_stay_without_its_name(app_client: TestClient) 
     assert "guest-" in app_client.get("/account").text
     # the name is free again
     assert form(app_client, "/signup", name="ada", password="correct horse", again="correct horse")[0] == 303
+
+
+def test_an_omiga_table_records_who_sat_down(app_client: TestClient) -> None:
+    made = app_client.post("/api/omiga", json={"options": {"width": 7, "height": 5},
+                                                "seats": [{"kind": "here"}, {"kind": "invite"}]})
+    assert made.status_code == 201, made.text
+    table = made.json()
+    store: Store = app_client.app.state.store  # type: ignore[attr-defined]
+    me = records.seat_players_of(store, table["id"])
+    assert list(me) == [0] and me[0] is not None and me[0].startswith("g")
+    assert f"/g/{table['id']}" in app_client.get("/account").text  # (/g/ID sends a card table on to /o/ID)
+    invited = TestClient(app_client.app)  # the invitation followed in another browser
+    token = table["invitations"]["1"].split("seats=1.")[1]
+    with invited.websocket_connect(f"/ws/o/{table['id']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "ready", "tokens": [token]})
+        eventually(lambda: len(records.seat_players_of(store, table["id"])) == 2, "the invited seat is recorded")
+    seats = records.seat_players_of(store, table["id"])
+    assert set(seats) == {0, 1} and seats[1] != seats[0]

@@ -30,6 +30,7 @@ from starlette.requests import HTTPConnection
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
+from ogames.web.accounts.seats import claim_by_tokens, sit
 from ogames.web.core.common import (
     Refusal,
     api_language,
@@ -43,7 +44,7 @@ from ogames.web.core.common import (
     script_json,
     serve_socket,
 )
-from ogames.web.core.deps import Body, SettingsDep, json_body, page, read_body
+from ogames.web.core.deps import Body, SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import choice, words
@@ -141,7 +142,7 @@ async def new_table_form(request: Request) -> HTMLResponse:
 
 
 @router.post("/new/omiga", response_model=None)
-async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep) -> Response:
+async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep, visitor: VisitorDep) -> Response:
     form: dict[str, str] = {}
     language = request_language(request)
     try:
@@ -155,6 +156,7 @@ async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep) -> R
     except ValueError as exc:
         message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
         return page(request, "omiga_new.html", 400, **form_context(form, language), message=message)
+    await sit(hub.store, visitor, live.id, here)  # who sat where (web/accounts/seats.py)
     return RedirectResponse(f"/o/{live.id}#{fragment(here, invites)}", status_code=303)
 
 
@@ -200,8 +202,9 @@ async def table_record(request: Request, table_id: str, hub: OmigaDep) -> Respon
 
 
 @router.post("/api/omiga", response_model=None)
-async def api_create(hub: OmigaDep, asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
+async def api_create(hub: OmigaDep, visitor: VisitorDep, asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
     live, here, invites = await hub.create(asked)
+    await sit(hub.store, visitor, live.id, here)
     tokens = {str(seat): token for seat, token in here.items()}
     invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}
     body = {"id": live.id, "url": f"/o/{live.id}", "tokens": tokens, "invitations": invitations, "view": live.view()}
@@ -239,16 +242,19 @@ async def live_table(websocket: WebSocket, table_id: str, hub: OmigaDep, setting
     if live is None:
         return
 
+    visitor = visitor_of(websocket)
+
     async def handle_page(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
-        return await handle(hub, live, page, incoming, limit)
+        return await handle(hub, live, page, incoming, limit, visitor)
 
     await serve_socket(websocket, hub, live, live.view, ConnectionLimit(RATE, BURST, CUT_OFF), handle_page, "too-fast")
 
 
 async def handle(
-    hub: OmigaHub, live: LiveTable, page: int, incoming: MutableMapping[str, Any], limit: int
+    hub: OmigaHub, live: LiveTable, page: int, incoming: MutableMapping[str, Any], limit: int, visitor: Visitor | None = None
 ) -> dict[str, Any] | None:
-    """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None."""
+    """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None.
+    A page saying which seats it holds records its visitor in those nobody is recorded in."""
     message, problem = read_message(incoming, limit, parse_table_message, explain_table)
     if problem is not None:
         return problem
@@ -256,6 +262,7 @@ async def handle(
         return {"type": "pong"}
     if isinstance(message, ReadyMessage):
         await hub.here(live, page, list(message.tokens))
+        await claim_by_tokens(hub.store, visitor, live.id, list(message.tokens))
         return None
     try:
         if isinstance(message, ActMessage):
