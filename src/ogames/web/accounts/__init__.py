@@ -6,7 +6,7 @@ and may make an account (a name and a password) that keeps the guest's games.
     names.py      account names' rules, guests' generated names
     passwords.py  argon2id hashes (pwdlib), timing-safe checks
     guessing.py   the log-in's lock against guessing (the `limits` package)
-    records.py    the accounts, who sat in each seat, the site's secret (migration 0003)
+    records.py    the accounts, who sat in each seat, the site's secret (migration 0006)
     seats.py      recording the visitor in the seats they take
     routes.py     /signup, /login, /logout, /account…
 

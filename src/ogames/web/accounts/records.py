@@ -1,4 +1,4 @@
-"""What the accounts keep in the games database (migration 0003): the accounts, who sat in each
+"""What the accounts keep in the games database (migration 0006): the accounts, who sat in each
 seat of a game, and the site's secrets. Functions of the `Store` (web/core/store.py), each one
 short transaction that either does what it says or raises `StorageError` having changed nothing;
 call them off the event loop.
