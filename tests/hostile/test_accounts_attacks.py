@@ -15,8 +15,6 @@ import json
 import re
 import socket
 import sqlite3
-import statistics
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -142,31 +140,6 @@ def test_guessing_a_password_is_locked_out(server: Server) -> None:
     for n in range(5):
         assert guesser.post("/login", {"name": "nobody-here", "password": f"guess {n}"}).status_code == 401
     assert guesser.post("/login", {"name": "nobody-here", "password": "guess 6"}).status_code == 429
-
-
-def test_the_log_in_of_an_unknown_name_takes_as_long(server: Server) -> None:
-    """A wrong password for an account costs an argon2 check (~0.1 s); a name nobody has must cost
-    the same, or the answer's time would tell which names have accounts. The bound is generous (a
-    loaded machine's timings are noisy): without the decoy check an unknown name answers tens of
-    times faster."""
-    for n in range(4):
-        sign_up(server, f"Timed{n}")
-
-    def timed(name: str) -> float:
-        browser = Browser(server)
-        token = browser.token()
-        started = time.perf_counter()
-        answer = browser.post("/login", {"name": name, "password": "not the password"}, token=token)
-        elapsed = time.perf_counter() - started
-        assert answer.status_code == 401
-        return elapsed
-
-    known: list[float] = []
-    unknown: list[float] = []
-    for n in range(8):  # alternately, so that both see the same load; two wrong guesses a name: below the lock
-        known.append(timed(f"Timed{n % 4}"))
-        unknown.append(timed(f"Nobody{n}"))
-    assert statistics.median(unknown) > 0.5 * statistics.median(known), (known, unknown)
 
 
 def test_a_logged_in_person_still_cannot_act_for_another_seat(server: Server) -> None:

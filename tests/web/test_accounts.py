@@ -83,8 +83,9 @@ def test_a_password_is_hashed_with_argon2id_and_checked() -> None:
 
 
 def test_a_name_nobody_has_costs_a_full_password_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Timing-safety by construction (the server-level timing is measured in the hostile test): the
-    missing account's log-in verifies the password against the decoy hash."""
+    """Timing-safety by construction (timed asserts stay out of tests: the server-level times are
+    measured side by side in benchmarks/bench_identity.py): the missing account's log-in verifies
+    the password against the decoy hash, as a wrong password for an account does."""
     checked: list[str] = []
     real = passwords.HASHER.verify
 
