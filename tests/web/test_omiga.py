@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ogames.web import create_app
+from ogames.web.omiga import bots as omiga_bots
 from ogames.web.omiga import live as omiga_live
 from ogames.web.omiga import routes as omiga_routes
 
@@ -260,7 +261,7 @@ def test_a_2v2_table_of_bots_starts_and_plays(client: TestClient) -> None:
 
 
 def test_toddler_for_four_takes_turns_with_bots(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(omiga_live, "TURN_BOT_PAUSE", 0.01)
+    monkeypatch.setattr(omiga_bots, "TURN_BOT_PAUSE", 0.01)
     seats = [{"kind": "here"}, {"kind": "bot"}, {"kind": "here"}, {"kind": "bot"}]
     body = new_table(client, {"variant": "toddler", "players": 4}, seats)
     tokens = tokens_of(body)
