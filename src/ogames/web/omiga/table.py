@@ -88,7 +88,7 @@ class LiveTable:
         """What every watcher sees now, in a language (the JSON API's: English)."""
         if self.remote and self.relayed is not None:
             return self.relayed.get(language) or self.relayed.get(ENGLISH) or {}
-        return table_view(self, self.clock(), self.signal_in(), language)
+        return table_view(self, self.clock(), self.signal_in(), language).shown()
 
 
 __all__ = ["HUMAN", "LiveTable"]

@@ -15,7 +15,7 @@ page's hints, where each card may go now (the server still judges every action o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypeIs
 
@@ -29,6 +29,10 @@ from ogames.rules.protocol import State
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
+from ogames.web.omiga.views import HandCard, HintView, MoveView, ResultView, SeatView, Supply, TableView, VerdictView, ZenView
+
+if TYPE_CHECKING:
+    from ogames.web.omiga.table import LiveTable
 
 MOVES_SHOWN = 12
 HIDDEN_OPTIONS = ("seed",)  # what the rules keep secret while the game is on: the decks' order
@@ -105,11 +109,11 @@ def _hand(state: State, seat: int) -> list[tuple[str, int]]:
     return [(colour, design) for design in hands[actor_of(state, seat)]]
 
 
-def _supplies(state: State, seat: int) -> dict[str, dict[str, int]]:
+def _supplies(state: State, seat: int) -> dict[str, Supply]:
     """Deck and discard pile sizes of the colours a seat draws from."""
     supplies = card_state(state).supplies
     colours = [str(c) for c in supplies] if is_zen(state) else [str(colour_of(state, seat))]
-    return {c: {"deck": len(supplies[c].cards), "discards": len(supplies[c].discards)} for c in colours if c in supplies}
+    return {c: Supply(deck=len(supplies[c].cards), discards=len(supplies[c].discards)) for c in colours if c in supplies}
 
 
 def _prefix(state: State, index: int, design: int) -> str:
@@ -121,10 +125,10 @@ def _prefix(state: State, index: int, design: int) -> str:
     return "place"
 
 
-def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[Any]]], list[str]]:
-    """Where each hand card (by index) may go now, as [cell, turned], and the seat's other actions
+def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[tuple[str, bool]]], list[str]]:
+    """Where each hand card (by index) may go now, as (cell, turned), and the seat's other actions
     (discard, zen's start, draw and end) — empty for a seat that cannot act now."""
-    spots: dict[int, list[list[Any]]] = {}
+    spots: dict[int, list[tuple[str, bool]]] = {}
     if state.is_over or not started:
         return spots, []
     if isinstance(state, RealtimeState):
@@ -132,7 +136,7 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
         hand = state.hands[actor]
         designs = state.table.card_set.designs
         for design, cell, face in state.placements(actor):
-            spots.setdefault(hand.index(design), []).append([state.table.label(cell), face != designs[design]])
+            spots.setdefault(hand.index(design), []).append((state.table.label(cell), face != designs[design]))
         return spots, (["discard"] if state.discard_problem(actor) is None else [])
     if state.mover != seat:
         return spots, []
@@ -144,11 +148,11 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
             continue
         index = int(words[1]) - 1 if is_zen(state) else 0
         label = words[2] if is_zen(state) else words[1]
-        spots.setdefault(index, []).append([label, words[-1] == "turned"])
+        spots.setdefault(index, []).append((label, words[-1] == "turned"))
     return spots, others
 
 
-def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> dict[str, Any]:
+def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> SeatView:
     """One seat: who plays it, its hand with drawings (titled in `language`) and spots, its supplies and actions."""
     spots, actions = _spots(state, seat, started)
     designs = card_state(state).table.card_set.designs
@@ -156,40 +160,39 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool,
     hand = []
     for index, (owner, design) in enumerate(_hand(state, seat)):
         face = designs[design]
-        hand.append({
-            "design": design,
-            "code": face.code,
-            "owner": owner,
-            "title": speak(card_words(owner, face)),  # the card in words (its button's label)
-            "svg": card_svg(face, owner, speak=speak),
-            "act": _prefix(state, index, design),
-            "spots": spots.get(index, []),
-        })
-    return {
-        "seat": seat,
-        "name": state.players[seat],
-        "actor": actor_of(state, seat),
-        "colour": colour_of(state, seat),
-        "kind": kind,
-        "computer": kind != "human",
-        "level": None if kind == "human" else level_shown(kind),  # None: a bot chosen by strategy and speed
-        "ready": ready,
-        "hand": hand,
-        "supplies": _supplies(state, seat),
-        "actions": actions,
-    }
+        hand.append(HandCard(
+            design=design,
+            code=face.code,
+            owner=owner,
+            title=speak(card_words(owner, face)),  # the card in words (its button's label)
+            svg=card_svg(face, owner, speak=speak),
+            act=_prefix(state, index, design),
+            spots=spots.get(index, []),
+        ))
+    return SeatView(
+        seat=seat,
+        name=state.players[seat],
+        actor=actor_of(state, seat),
+        colour=colour_of(state, seat),
+        kind=kind,
+        computer=kind != "human",
+        level=None if kind == "human" else level_shown(kind),  # None: a bot chosen by strategy and speed
+        ready=ready,
+        hand=hand,
+        supplies=_supplies(state, seat),
+        actions=actions,
+    )
 
 
-def hint_view(state: State, hint: str | None) -> dict[str, Any] | None:
+def hint_view(state: State, hint: str | None) -> HintView | None:
     """A zen hint as the page shows it: which hand card to lay on which cell and whether turned
     (the page lights them), or which button to press; `action` is the move itself, for programs."""
     if not hint:
         return None
     words = hint.split()
-    shown: dict[str, Any] = {"action": hint, "kind": words[0]}
     if words[0] == "place":
-        shown.update(card=int(words[1]) - 1, cell=words[2], turned=words[-1] == "turned")
-    return shown
+        return HintView(action=hint, kind=words[0], card=int(words[1]) - 1, cell=words[2], turned=words[-1] == "turned")
+    return HintView(action=hint, kind=words[0])
 
 
 def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, language: str) -> str | None:
@@ -201,17 +204,15 @@ def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, l
     return card_svg(face, colour, speak=speaker(language))
 
 
-def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> MoveView:
     """One line of the move list as people read it: what was done (`kind`: place, start, discard,
     draw, end, resign), the cell, turned or not, and the card drawn as it lies — no card numbers.
     `move` keeps the recorded action for programs."""
     text = str(entry.get("move", ""))
     words, by = text.split(), entry.get("by")
     kind = words[0] if words else ""
-    shown: dict[str, Any] = {"n": n, "by": by, "move": text, "t": entry.get("t"), "kind": kind, "cell": None, "turned": False,
-                             "card": None, "colour": None}
     turned = bool(words) and words[-1] == "turned"
-    design, colour, cell = entry.get("card"), None, None
+    design, colour, cell, drawn = entry.get("card"), None, None, None
     if kind == "place":
         if isinstance(state, RealtimeState):  # place DESIGN CELL [turned]
             design, cell, colour = int(words[1]), words[2], state.colour_of(str(by))
@@ -226,34 +227,32 @@ def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLI
     elif kind == "discard" and not isinstance(state, RealtimeState):  # kids in turns: the one card
         colour = by
     elif kind == "draw":
-        shown["colour"] = words[1]
+        drawn = words[1]
     card = _card_drawing(state, colour, design, turned, language) if kind != "draw" else None
-    shown.update(cell=cell, turned=turned, card=card)
-    if colour is not None:
-        shown["colour"] = colour
-    return shown
+    return MoveView(n=n, by=None if by is None else str(by), move=text, t=entry.get("t"), kind=kind, cell=cell, turned=turned,
+                    card=card, colour=colour if colour is not None else drawn)
 
 
-def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> dict[str, Any]:
+def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> ZenView:
     """The form beside the table (`name`: as the page names it), the solver's verdict and a hint,
     in `language`."""
     if not is_zen(state):
         raise TypeError(f"{state.game.title} {state.game.options.get('variant')} builds no form")
     form = state.form
     placed = len(state.layout)
-    return {
-        "form": form.key,
-        "english": form.english,
-        "russian": form.russian,
-        "name": f"{form.english} · {form.russian}" if language == ENGLISH else form.russian,  # as the page names it
-        "level": form.level,
-        "cells": len(form.cells),
-        "placed": placed,
-        "form_svg": form_svg(form, speak=speaker(language)),
-        "verdict": None if verdict is None else {"status": verdict[0], "reason": word(verdict[1], language)},
-        "hint": hint_view(state, hint),
-        "completed": state.result is not None and state.result.winner != "nobody",
-    }
+    return ZenView(
+        form=form.key,
+        english=form.english,
+        russian=form.russian,
+        name=f"{form.english} · {form.russian}" if language == ENGLISH else form.russian,  # as the page names it
+        level=form.level,
+        cells=len(form.cells),
+        placed=placed,
+        form_svg=form_svg(form, speak=speaker(language)),
+        verdict=None if verdict is None else VerdictView(status=verdict[0], reason=word(verdict[1], language)),
+        hint=hint_view(state, hint),
+        completed=state.result is not None and state.result.winner != "nobody",
+    )
 
 
 def last_cell(state: State) -> str | None:
@@ -266,7 +265,7 @@ def last_cell(state: State) -> str | None:
     return None
 
 
-def table_view(live: Any, clock: float, signal_in: float | None, language: str = ENGLISH) -> dict[str, Any]:
+def table_view(live: LiveTable, clock: float, signal_in: float | None, language: str = ENGLISH) -> TableView:
     """Everything every watcher of an Omiga table sees (its words and drawings in `language`)."""
     state = live.state
     started = live.started
@@ -278,36 +277,36 @@ def table_view(live: Any, clock: float, signal_in: float | None, language: str =
     moves = [move_view(state, n, state.history[n - 1], language) for n in range(first, len(state.history) + 1)]
     result = state.result
     options = state.game.jsonable_options()
-    view: dict[str, Any] = {
-        "type": "state",
-        "id": live.id,
-        "game": "omiga",
-        "variant": options.get("variant"),
-        "options": {k: v for k, v in shown_options(options, state.is_over).items() if v is not None},
-        "realtime": is_realtime(state),
-        "version": live.version,
-        "over": state.is_over,
-        "started": started,
-        "signal_in": signal_in,
-        "clock": round(clock, 3),
-        "to_move": None if state.is_over or is_realtime(state) else state.to_move,
-        "mover": None if state.is_over or is_realtime(state) else state.mover,
-        "seats": seats,
-        "table": board_svg(state, speak=speaker(language)),
-        "last": last_cell(state),
-        "moves": moves,
-        "count": state.ply,
-        "scores": _plain(state.scores),
-        "round": state.round if isinstance(state, TeamState) else None,
-        "target": options.get("target"),
-        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
-                                               "text": word(result.describe(), language)},
-        "problem": None if live.problem is None else word(live.problem, language),
-        "pages": max(0, getattr(live, "pages", 0)),  # pages open on the table, on every server process
-    }
-    if is_zen(state):
-        view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint(), language)
-    return view
+    turns = not state.is_over and not is_realtime(state)
+    zen = {"zen": zen_view(state, live.zen_verdict, live.zen_hint(), language)} if is_zen(state) else {}  # zen's only
+    return TableView(
+        type="state",
+        id=live.id,
+        game="omiga",
+        variant=options.get("variant"),
+        options={k: v for k, v in shown_options(options, state.is_over).items() if v is not None},
+        realtime=is_realtime(state),
+        version=live.version,
+        over=state.is_over,
+        started=started,
+        signal_in=signal_in,
+        clock=round(clock, 3),
+        to_move=state.to_move if turns else None,
+        mover=state.mover if turns else None,
+        seats=seats,
+        table=board_svg(state, speak=speaker(language)),
+        last=last_cell(state),
+        moves=moves,
+        count=state.ply,
+        scores=_plain(state.scores),
+        round=state.round if isinstance(state, TeamState) else None,
+        target=options.get("target"),
+        result=None if result is None else ResultView(winner=result.winner, reason=word(result.reason, language),
+                                                      text=word(result.describe(), language)),
+        problem=None if live.problem is None else word(live.problem, language),
+        pages=max(0, live.pages),  # pages open on the table, on every server process
+        **zen,
+    )
 
 
 def _plain(value: Any) -> Any:

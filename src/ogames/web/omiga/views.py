@@ -1,0 +1,125 @@
+"""What an Omiga table's page is sent, as types: `view.py` builds a `TableView` for every view it
+makes (so a field the page reads is checked as the view is made, not only in the tests), and
+`TableView.shown()` is the JSON-ready dict the page, the JSON API and the other server processes
+get (a zen table's `zen`, a placement hint's cell and card: only where they apply)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ogames.web.core.protocol import Declared
+
+
+class HandCard(Declared):
+    design: int  # the card's design number (the page sends it back in `place DESIGN CELL`)
+    code: str  # its face's code
+    owner: str  # its colour
+    title: str  # the card in words: its button's label
+    svg: str  # its drawing
+    act: str  # the start of the action that lays it: `place 15`, `place` (turns), `place 2` (zen)
+    spots: list[tuple[str, bool]]  # where it may go now: [cell, turned]
+
+
+class Supply(Declared):
+    deck: int
+    discards: int
+
+
+class SeatView(Declared):
+    seat: int
+    name: str
+    actor: str  # the name it acts under: `white`, 2v2's `white1`, zen's `player`
+    colour: str | None  # the colour it lays (None in zen, which lays both)
+    kind: str  # its stored kind: `human`, a bot's spec, `climber`
+    computer: bool
+    level: int | None  # a bot's level 1–10 (None: a person, or a bot chosen by strategy and speed)
+    ready: bool  # a page holding the seat is open, on any server process
+    hand: list[HandCard]
+    supplies: dict[str, Supply]  # colour → its deck's and discard pile's sizes
+    actions: list[str]  # the seat's other actions now: discard, zen's start, draw and end
+
+
+class MoveView(Declared):
+    """One line of the move list, as people read it (no card numbers)."""
+
+    n: int
+    by: str | None
+    move: str  # the recorded action, for programs
+    t: float | int | None  # the game time of the action
+    kind: str  # place, start, discard, draw, end, resign
+    cell: str | None
+    turned: bool
+    card: str | None  # the laid card's drawing as it lies
+    colour: str | None
+
+
+class HintView(Declared):
+    """A zen hint: the move (`action`), and for a placement the hand card, the cell and the turn."""
+
+    action: str
+    kind: str
+    card: int | None = None
+    cell: str | None = None
+    turned: bool | None = None
+
+
+class VerdictView(Declared):
+    status: str  # possible, impossible, unknown
+    reason: str
+
+
+class ZenView(Declared):
+    form: str
+    english: str
+    russian: str
+    name: str  # as the page names it
+    level: str
+    cells: int
+    placed: int
+    form_svg: str
+    verdict: VerdictView | None
+    hint: HintView | None
+    completed: bool
+
+
+class ResultView(Declared):
+    winner: str
+    reason: str
+    text: str
+
+
+class TableView(Declared):
+    """An Omiga table as every page watching it sees it (no secrets: the seed only once it is over)."""
+
+    type: Literal["state"]
+    id: str
+    game: Literal["omiga"]
+    variant: str | None
+    options: dict[str, Any]
+    realtime: bool
+    version: int
+    over: bool
+    started: bool
+    signal_in: float | None  # seconds to the signal, while counting down
+    clock: float | int  # game time now
+    to_move: str | None
+    mover: int | None
+    seats: list[SeatView]
+    table: str  # the table's drawing
+    last: str | None  # the cell of the last card laid
+    moves: list[MoveView]  # the last MOVES_SHOWN
+    count: int  # actions so far
+    scores: dict[str, Any] | None
+    round: int | None  # 2v2's round
+    target: int | None
+    result: ResultView | None
+    problem: str | None
+    pages: int  # pages open on the table, on every server process
+    zen: ZenView | None = None
+
+    def shown(self) -> dict[str, Any]:
+        """The view as JSON-ready data, with the fields that do not apply left out."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+__all__ = ["HandCard", "HintView", "MoveView", "ResultView", "SeatView", "Supply", "TableView", "VerdictView", "ZenView"]
