@@ -33,6 +33,7 @@ from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.game import secret_seed
 from ogames.rules.protocol import State
 from ogames.web.core.common import Refusal, broadcast
+from ogames.web.core.delta import stamp
 from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, unavailable, valid_id
 from ogames.web.core.presence import Presence
 from ogames.web.core.store import Store, digest
@@ -46,7 +47,7 @@ from ogames.web.omiga.referee import Referee
 from ogames.web.omiga.relay import OmigaRelay
 from ogames.web.omiga.signal import COUNTDOWN, Signal
 from ogames.web.omiga.table import HUMAN, LiveTable
-from ogames.web.omiga.view import actor_of, is_realtime, is_zen, seat_count, shown_options, shown_record
+from ogames.web.omiga.view import actor_of, is_realtime, is_zen, seat_count, shown_options, shown_record, whole_view
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -238,9 +239,17 @@ class OmigaHub(BaseHub[LiveTable]):
 
     # ----- watchers --------------------------------------------------------------------------
 
+    deltas = True  # its pages may ask for deltas (web/core/delta.py): every view it makes is stamped
+
     def view_of(self, live: LiveTable, language: str = ENGLISH) -> dict[str, Any]:
-        """What watchers are sent (watch, unwatch and announce come from `Announcer`)."""
-        return live.view(language)
+        """What watchers are sent (watch, unwatch and announce come from `Announcer`): the view with
+        the table's drawing in parts, stamped (a page that takes deltas is then sent only the cells
+        that change)."""
+        return stamp(live.wire(language))
+
+    def whole(self, live: LiveTable, view: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+        """A view as a page that takes no deltas is sent it: with the table's whole drawing."""
+        return whole_view(view)
 
     async def announce(self, live: LiveTable) -> None:
         """Send the view to the pages here and, as the referee of several processes, to the others'
@@ -248,8 +257,8 @@ class OmigaHub(BaseHub[LiveTable]):
         if self.relay is None or live.remote:
             await super().announce(live)
             return
-        views = {language: live.view(language) for language in LANGUAGES}
-        broadcast(live.watchers, views.__getitem__)
+        views = {language: live.wire(language) for language in LANGUAGES}
+        broadcast(live.watchers, lambda language: stamp(dict(views[language])), lambda view, language: whole_view(view))
         await self.relay.show(live, views)
 
     # ----- several processes (web/omiga/relay.py) --------------------------------------------

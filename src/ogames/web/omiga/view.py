@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypeIs
 
-from ogames.draw import board_svg, card_svg, form_svg
-from ogames.draw.cards import card_words
+from ogames.draw import card_svg, form_svg, table_drawing
+from ogames.draw.cards import card_words, fill_frame
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.teams import TeamState
 from ogames.rules.omiga.turn_based import TurnCardState
@@ -29,7 +29,18 @@ from ogames.rules.protocol import State
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
-from ogames.web.omiga.views import HandCard, HintView, MoveView, ResultView, SeatView, Supply, TableView, VerdictView, ZenView
+from ogames.web.omiga.views import (
+    WIRE_ONLY,
+    HandCard,
+    HintView,
+    MoveView,
+    ResultView,
+    SeatView,
+    Supply,
+    TableWire,
+    VerdictView,
+    ZenView,
+)
 
 if TYPE_CHECKING:
     from ogames.web.omiga.table import LiveTable
@@ -265,8 +276,9 @@ def last_cell(state: State) -> str | None:
     return None
 
 
-def table_view(live: LiveTable, clock: float, signal_in: float | None, language: str = ENGLISH) -> TableView:
-    """Everything every watcher of an Omiga table sees (its words and drawings in `language`)."""
+def table_view(live: LiveTable, clock: float, signal_in: float | None, language: str = ENGLISH) -> TableWire:
+    """Everything every watcher of an Omiga table sees (its words and drawings in `language`), the
+    table's drawing in its parts (`whole_view` joins them)."""
     state = live.state
     started = live.started
     seats = [
@@ -278,8 +290,9 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
     result = state.result
     options = state.game.jsonable_options()
     turns = not state.is_over and not is_realtime(state)
-    zen = {"zen": zen_view(state, live.zen_verdict, live.zen_hint(), language)} if is_zen(state) else {}  # zen's only
-    return TableView(
+    zen: dict[str, Any] = {"zen": zen_view(state, live.zen_verdict, live.zen_hint(), language)} if is_zen(state) else {}
+    drawing = table_drawing(state, speak=speaker(language))
+    return TableWire(
         type="state",
         id=live.id,
         game="omiga",
@@ -294,7 +307,6 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
         to_move=state.to_move if turns else None,
         mover=state.mover if turns else None,
         seats=seats,
-        table=board_svg(state, speak=speaker(language)),
         last=last_cell(state),
         moves=moves,
         count=state.ply,
@@ -305,8 +317,20 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
                                                       text=word(result.describe(), language)),
         problem=None if live.problem is None else word(live.problem, language),
         pages=max(0, live.pages),  # pages open on the table, on every server process
+        table_frame=drawing.frame,
+        table_name=drawing.name,
+        cells=drawing.cells,
+        table_marks=drawing.marks,
         **zen,
     )
+
+
+def whole_view(wire: dict[str, Any]) -> dict[str, Any]:
+    """A table's view with its whole drawing (`table`), as the JSON API answers and a page that
+    takes no deltas is sent it, from the view in parts (`TableWire.shown()`, stamped or not)."""
+    whole = {key: value for key, value in wire.items() if key not in WIRE_ONLY}
+    whole["table"] = fill_frame(wire["table_frame"], wire["table_name"], wire["cells"].values(), wire["table_marks"])
+    return whole
 
 
 def _plain(value: Any) -> Any:
@@ -317,4 +341,5 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "shown_options", "shown_record", "table_view"]
+__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "shown_options", "shown_record", "table_view",
+           "whole_view"]

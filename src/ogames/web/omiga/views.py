@@ -1,7 +1,8 @@
-"""What an Omiga table's page is sent, as types: `view.py` builds a `TableView` for every view it
-makes (so a field the page reads is checked as the view is made, not only in the tests), and
-`TableView.shown()` is the JSON-ready dict the page, the JSON API and the other server processes
-get (a zen table's `zen`, a placement hint's cell and card: only where they apply)."""
+"""What an Omiga table's page is sent, as types: `view.py` builds a `TableWire` for every view it
+makes (so a field the page reads is checked as the view is made, not only in the tests);
+`TableWire.shown()` is the JSON-ready dict a page that takes deltas and the other server processes
+get, and `view.whole_view` makes of it the `TableView` the JSON API answers (a zen table's `zen`,
+a placement hint's cell and card: only where they apply)."""
 
 from __future__ import annotations
 
@@ -88,8 +89,9 @@ class ResultView(Declared):
     text: str
 
 
-class TableView(Declared):
-    """An Omiga table as every page watching it sees it (no secrets: the seed only once it is over)."""
+class TableFields(Declared):
+    """What every page watching an Omiga table is sent (no secrets: the seed only once it is over),
+    but the table's drawing."""
 
     type: Literal["state"]
     id: str
@@ -105,7 +107,6 @@ class TableView(Declared):
     to_move: str | None
     mover: int | None
     seats: list[SeatView]
-    table: str  # the table's drawing
     last: str | None  # the cell of the last card laid
     moves: list[MoveView]  # the last MOVES_SHOWN
     count: int  # actions so far
@@ -115,11 +116,34 @@ class TableView(Declared):
     result: ResultView | None
     problem: str | None
     pages: int  # pages open on the table, on every server process
-    zen: ZenView | None = None
+    zen: ZenView | None = None  # zen's only
 
     def shown(self) -> dict[str, Any]:
         """The view as JSON-ready data, with the fields that do not apply left out."""
         return self.model_dump(mode="json", exclude_unset=True)
 
 
-__all__ = ["HandCard", "HintView", "MoveView", "ResultView", "SeatView", "Supply", "TableView", "VerdictView", "ZenView"]
+class TableView(TableFields):
+    """An Omiga table as the JSON API answers it and a page that takes no deltas is sent it: with
+    the table's whole drawing."""
+
+    table: str
+
+
+class TableWire(TableFields):
+    """An Omiga table as a page that takes deltas holds it (web/core/delta.py): the drawing in its
+    parts (`ogames.draw.TableParts`), so that a delta carries only the cells that changed. Made
+    for every view; `whole_view` turns it into the `TableView`."""
+
+    seq: int | None = None  # the view's number in its server process (set when it is sent)
+    table_frame: str  # the drawing without its cells, marks and name (the same all game)
+    table_name: str  # the drawing's name: its title
+    cells: dict[str, str]  # each cell's drawing, by label, in drawing order
+    table_marks: str  # the last move's outline and the highlight, over the cells
+
+
+WIRE_ONLY = frozenset(TableWire.model_fields) - frozenset(TableView.model_fields)
+
+
+__all__ = ["WIRE_ONLY", "HandCard", "HintView", "MoveView", "ResultView", "SeatView", "Supply", "TableFields", "TableView",
+           "TableWire", "VerdictView", "ZenView"]
