@@ -30,7 +30,7 @@ from typing import Any
 # what came, by position in the new list.
 SPLICED = ("legal", "specials", "winning", "undo_seats", "present")
 BOARD_SPLICED = ("open", "marked", "winning", "captures")  # the same, in the view's `board` (named `board.open` …)
-KEYED = ("stones", "cells")  # dicts sent as the keys whose value changed (null: gone)
+KEYED = ("stones", "cells", "pictures")  # dicts sent as the keys whose value changed (null: gone)
 FRESH = itertools.count(1)
 
 

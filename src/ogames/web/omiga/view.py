@@ -15,6 +15,7 @@ page's hints, where each card may go now (the server still judges every action o
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypeIs
@@ -39,6 +40,9 @@ from ogames.web.omiga.views import (
     Supply,
     TableWire,
     VerdictView,
+    WireCard,
+    WireMove,
+    WireSeat,
     ZenView,
 )
 
@@ -287,6 +291,7 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
     ]
     first = max(1, len(state.history) - MOVES_SHOWN + 1)
     moves = [move_view(state, n, state.history[n - 1], language) for n in range(first, len(state.history) + 1)]
+    pictures = Pictures()
     result = state.result
     options = state.game.jsonable_options()
     turns = not state.is_over and not is_realtime(state)
@@ -306,9 +311,10 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
         clock=round(clock, 3),
         to_move=state.to_move if turns else None,
         mover=state.mover if turns else None,
-        seats=seats,
+        seats=[pictures.seat(seat) for seat in seats],
         last=last_cell(state),
-        moves=moves,
+        moves=[pictures.move(move) for move in moves],
+        pictures=pictures,
         count=state.ply,
         scores=_plain(state.scores),
         round=state.round if isinstance(state, TeamState) else None,
@@ -329,8 +335,34 @@ def whole_view(wire: dict[str, Any]) -> dict[str, Any]:
     """A table's view with its whole drawing (`table`), as the JSON API answers and a page that
     takes no deltas is sent it, from the view in parts (`TableWire.shown()`, stamped or not)."""
     whole = {key: value for key, value in wire.items() if key not in WIRE_ONLY}
+    pictures = wire["pictures"]
+    whole["seats"] = [{**seat, "hand": [{**{key: value for key, value in card.items() if key != "picture"},
+                                          "svg": pictures[card["picture"]]} for card in seat["hand"]]}
+                      for seat in wire["seats"]]
+    whole["moves"] = [{**{key: value for key, value in move.items() if key != "picture"},
+                       "card": None if move["picture"] is None else pictures[move["picture"]]} for move in wire["moves"]]
     whole["table"] = fill_frame(wire["table_frame"], wire["table_name"], wire["cells"].values(), wire["table_marks"])
     return whole
+
+
+class Pictures(dict[str, str]):
+    """The card drawings of a view in parts, each once, by a key made from the drawing (a card in a
+    hand and the same card laid unturned are one drawing): a page is sent each drawing once."""
+
+    def keep(self, svg: str) -> str:
+        """The key of a drawing, kept."""
+        key = hashlib.blake2s(svg.encode(), digest_size=6).hexdigest()
+        self[key] = svg
+        return key
+
+    def seat(self, seat: SeatView) -> WireSeat:
+        """A seat with its hand's drawings kept here."""
+        hand = [WireCard(**card.model_dump(exclude={"svg"}), picture=self.keep(card.svg)) for card in seat.hand]
+        return WireSeat(**seat.model_dump(exclude={"hand"}), hand=hand)
+
+    def move(self, move: MoveView) -> WireMove:
+        """A move with its card's drawing kept here."""
+        return WireMove(**move.model_dump(exclude={"card"}), picture=None if move.card is None else self.keep(move.card))
 
 
 def _plain(value: Any) -> Any:

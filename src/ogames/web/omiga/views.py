@@ -11,14 +11,21 @@ from typing import Any, Literal
 from ogames.web.core.protocol import Declared
 
 
-class HandCard(Declared):
+class CardFields(Declared):
     design: int  # the card's design number (the page sends it back in `place DESIGN CELL`)
     code: str  # its face's code
     owner: str  # its colour
     title: str  # the card in words: its button's label
-    svg: str  # its drawing
     act: str  # the start of the action that lays it: `place 15`, `place` (turns), `place 2` (zen)
     spots: list[tuple[str, bool]]  # where it may go now: [cell, turned]
+
+
+class HandCard(CardFields):
+    svg: str  # its drawing
+
+
+class WireCard(CardFields):
+    picture: str  # its drawing's key in the view's `pictures`
 
 
 class Supply(Declared):
@@ -26,7 +33,7 @@ class Supply(Declared):
     discards: int
 
 
-class SeatView(Declared):
+class SeatFields(Declared):
     seat: int
     name: str
     actor: str  # the name it acts under: `white`, 2v2's `white1`, zen's `player`
@@ -35,12 +42,19 @@ class SeatView(Declared):
     computer: bool
     level: int | None  # a bot's level 1–10 (None: a person, or a bot chosen by strategy and speed)
     ready: bool  # a page holding the seat is open, on any server process
-    hand: list[HandCard]
     supplies: dict[str, Supply]  # colour → its deck's and discard pile's sizes
     actions: list[str]  # the seat's other actions now: discard, zen's start, draw and end
 
 
-class MoveView(Declared):
+class SeatView(SeatFields):
+    hand: list[HandCard]
+
+
+class WireSeat(SeatFields):
+    hand: list[WireCard]
+
+
+class MoveFields(Declared):
     """One line of the move list, as people read it (no card numbers)."""
 
     n: int
@@ -50,8 +64,15 @@ class MoveView(Declared):
     kind: str  # place, start, discard, draw, end, resign
     cell: str | None
     turned: bool
-    card: str | None  # the laid card's drawing as it lies
     colour: str | None
+
+
+class MoveView(MoveFields):
+    card: str | None  # the laid card's drawing as it lies
+
+
+class WireMove(MoveFields):
+    picture: str | None  # the laid card's drawing's key in the view's `pictures`
 
 
 class HintView(Declared):
@@ -106,9 +127,7 @@ class TableFields(Declared):
     clock: float | int  # game time now
     to_move: str | None
     mover: int | None
-    seats: list[SeatView]
     last: str | None  # the cell of the last card laid
-    moves: list[MoveView]  # the last MOVES_SHOWN
     count: int  # actions so far
     scores: dict[str, Any] | None
     round: int | None  # 2v2's round
@@ -127,15 +146,21 @@ class TableView(TableFields):
     """An Omiga table as the JSON API answers it and a page that takes no deltas is sent it: with
     the table's whole drawing."""
 
+    seats: list[SeatView]
+    moves: list[MoveView]  # the last MOVES_SHOWN
     table: str
 
 
 class TableWire(TableFields):
     """An Omiga table as a page that takes deltas holds it (web/core/delta.py): the drawing in its
-    parts (`ogames.draw.TableParts`), so that a delta carries only the cells that changed. Made
-    for every view; `whole_view` turns it into the `TableView`."""
+    parts (`ogames.draw.TableParts`) and the cards' drawings by key, so that a delta carries only
+    the cells that changed and a card's drawing once. Made for every view; `whole_view` turns it
+    into the `TableView`."""
 
     seq: int | None = None  # the view's number in its server process (set when it is sent)
+    seats: list[WireSeat]
+    moves: list[WireMove]  # the last MOVES_SHOWN
+    pictures: dict[str, str]  # the drawings of the cards in the hands and the moves, each once, by a key made from it
     table_frame: str  # the drawing without its cells, marks and name (the same all game)
     table_name: str  # the drawing's name: its title
     cells: dict[str, str]  # each cell's drawing, by label, in drawing order
@@ -145,5 +170,5 @@ class TableWire(TableFields):
 WIRE_ONLY = frozenset(TableWire.model_fields) - frozenset(TableView.model_fields)
 
 
-__all__ = ["WIRE_ONLY", "HandCard", "HintView", "MoveView", "ResultView", "SeatView", "Supply", "TableFields", "TableView",
-           "TableWire", "VerdictView", "ZenView"]
+__all__ = ["WIRE_ONLY", "CardFields", "HandCard", "HintView", "MoveFields", "MoveView", "ResultView", "SeatFields", "SeatView",
+           "Supply", "TableFields", "TableView", "TableWire", "VerdictView", "WireCard", "WireMove", "WireSeat", "ZenView"]

@@ -18,7 +18,8 @@
   const linkState = window.OgamesPage.linkState;
   const colourName = window.OgamesPage.colourName;
   const fill = window.OgamesWords.fill;
-  let view = JSON.parse(document.getElementById("view").textContent);
+  let sentView = JSON.parse(document.getElementById("view").textContent);  // the view as the server sent it (deltas apply to it)
+  let view = shown(sentView);  // ... with its cards' drawings in place: what the page shows
   let receivedAt = performance.now();
   const held = loadTokens();
   let socket = null;
@@ -80,12 +81,13 @@
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "delta" && message.base !== view.seq) {
+      if (message.type === "delta" && message.base !== sentView.seq) {
         socket.close();  // a delta for a view this page does not hold (never, while the server is right): start again whole
         return;
       }
       if (message.type === "state" || message.type === "delta") {
-        view = message.type === "state" ? message : window.OgamesPage.applyDelta(view, message);
+        sentView = message.type === "state" ? message : window.OgamesPage.applyDelta(sentView, message);
+        view = shown(sentView);
         receivedAt = performance.now();
         render();
       }
@@ -98,6 +100,18 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
+  }
+  // A view with its cards' drawings in the hands and the moves: a view in parts names each by its
+  // key in `pictures` (sent once however many cards show it); a whole view has them in place.
+  function shown(sent) {
+    const pictures = sent.pictures;
+    if (!pictures) return sent;
+    const out = Object.assign({}, sent);
+    out.seats = sent.seats.map(function (seat) {
+      return Object.assign({}, seat, { hand: seat.hand.map(function (card) { return Object.assign({}, card, { svg: pictures[card.picture] || "" }); }) });
+    });
+    out.moves = sent.moves.map(function (move) { return Object.assign({}, move, { card: move.picture ? pictures[move.picture] || null : null }); });
+    return out;
   }
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }

@@ -41,7 +41,7 @@ window.OgamesPage = (function () {
       next.board = Object.assign({}, old.board || {}, delta.set.board);
       delete next.board.$part;
     }
-    ["stones", "cells"].forEach(function (key) {  // dicts sent as the keys that changed (null: gone)
+    ["stones", "cells", "pictures"].forEach(function (key) {  // dicts sent as the keys that changed (null: gone)
       if (!delta[key]) return;
       next[key] = Object.assign({}, old[key] || {});
       Object.keys(delta[key]).forEach(function (label) {
