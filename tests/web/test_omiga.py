@@ -145,6 +145,11 @@ def test_hostile_actions_are_refused_with_the_reason_and_change_nothing(client: 
     assert stored(client, body["id"]) == 1
     record = client.get(f"/o/{body['id']}/record.json").json()
     assert len(record["moves"]) == 1 and any(r["reason"].endswith("is taken") for r in record["meta"]["rejected"])
+    # Stored with the accepted action: its entry as the rules wrote it and the refusals until then
+    # (the last one, after it, waits for the next accepted action).
+    kept, held = client.app.state.store.load_game(body["id"]).record(), client.app.state.omiga.tables[body["id"]].state.record()
+    assert kept["moves"] == held["moves"] and kept["meta"]["rejected"] == held["meta"]["rejected"][:-1]
+    assert kept["meta"]["rejected"] and {**kept, "meta": None} == {**held, "meta": None}
 
 
 @pytest.mark.parametrize(
