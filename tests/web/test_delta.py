@@ -160,16 +160,21 @@ def test_what_an_action_wrote_in_the_record_keeps_the_stored_record_the_rules_ow
         assert {**live.state.record_head(), "moves": stored} == live.state.record()
 
 
-def test_a_card_table_s_socket_asking_for_deltas_gets_whole_views_and_a_bad_flag_is_no_flag(client) -> None:
-    """Only the board games' views are stamped: Omiga's table sends whole views whatever the page
-    asks, and anything but `deltas=1` on a board game's socket is a socket without deltas."""
+def test_a_card_table_s_socket_asking_for_deltas_gets_the_table_in_parts_and_a_bad_flag_is_no_flag(client) -> None:
+    """Omiga's table page takes deltas too: its first view has the table's drawing in parts (the
+    frame and each cell) rather than whole; anything but `deltas=1` is a socket without deltas."""
     made = client.post("/api/omiga", json={"options": {"variant": "zen"}, "seats": [{"kind": "here"}]})
     assert made.status_code == 201, made.text
-    with client.websocket_connect(f"/ws/o/{made.json()['id']}?deltas=1") as table:
+    table_id = made.json()["id"]
+    with client.websocket_connect(f"/ws/o/{table_id}?deltas=1") as table:
         first = table.receive_json()
-        assert first["type"] == "state" and "table" in first
+        assert first["type"] == "state" and "table" not in first and isinstance(first["seq"], int)
+        assert first["cells"] and all(f'data-cell="{label}"' in cell for label, cell in first["cells"].items())
         table.send_json({"type": "ping"})
         assert any(table.receive_json()["type"] == "pong" for _ in range(5))
+    with client.websocket_connect(f"/ws/o/{table_id}?deltas=yes") as table:
+        first = table.receive_json()
+        assert "<svg" in first["table"] and "cells" not in first and "seq" not in first
     game_id, _ = create(client, options={"variant": "y", "size": 4})
     for flag in ("yes", "2", "true", "", "%00"):
         with client.websocket_connect(f"/ws/g/{game_id}?deltas={flag}") as page:

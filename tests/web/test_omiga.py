@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ogames.web import create_app
+from ogames.web.omiga import bots as omiga_bots
 from ogames.web.omiga import live as omiga_live
 from ogames.web.omiga import routes as omiga_routes
 
@@ -144,6 +145,11 @@ def test_hostile_actions_are_refused_with_the_reason_and_change_nothing(client: 
     assert stored(client, body["id"]) == 1
     record = client.get(f"/o/{body['id']}/record.json").json()
     assert len(record["moves"]) == 1 and any(r["reason"].endswith("is taken") for r in record["meta"]["rejected"])
+    # Stored with the accepted action: its entry as the rules wrote it and the refusals until then
+    # (the last one, after it, waits for the next accepted action).
+    kept, held = client.app.state.store.load_game(body["id"]).record(), client.app.state.omiga.tables[body["id"]].state.record()
+    assert kept["moves"] == held["moves"] and kept["meta"]["rejected"] == held["meta"]["rejected"][:-1]
+    assert kept["meta"]["rejected"] and {**kept, "meta": None} == {**held, "meta": None}
 
 
 @pytest.mark.parametrize(
@@ -260,7 +266,7 @@ def test_a_2v2_table_of_bots_starts_and_plays(client: TestClient) -> None:
 
 
 def test_toddler_for_four_takes_turns_with_bots(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(omiga_live, "TURN_BOT_PAUSE", 0.01)
+    monkeypatch.setattr(omiga_bots, "TURN_BOT_PAUSE", 0.01)
     seats = [{"kind": "here"}, {"kind": "bot"}, {"kind": "here"}, {"kind": "bot"}]
     body = new_table(client, {"variant": "toddler", "players": 4}, seats)
     tokens = tokens_of(body)

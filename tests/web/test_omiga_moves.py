@@ -11,7 +11,18 @@ import pytest
 
 import ogames
 from ogames.players.omiga.zen_greedy import greedy_move
-from ogames.web.omiga.view import hint_view, move_view
+from ogames.web.omiga import view
+
+
+def move_view(state, n: int, entry: dict) -> dict:
+    """A move-list line as the page gets it (`view.move_view`'s model as JSON)."""
+    return view.move_view(state, n, entry).model_dump(mode="json")
+
+
+def hint_view(state, hint: str | None) -> dict | None:
+    """A zen hint as the page gets it (the fields that apply)."""
+    shown = view.hint_view(state, hint)
+    return None if shown is None else shown.model_dump(mode="json", exclude_unset=True)
 
 
 def played(options: dict, moves: int = 40, seed: int = 1):

@@ -12,11 +12,12 @@ fit, like puzzle pieces. On the table Black's home edge is the bottom row and Wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ogames.draw import style
-from ogames.draw.markup import Point, document, element, group, num, polygon, text, title
+from ogames.draw.markup import Point, attrs, document, element, group, num, polygon, text, title
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.contract import TableState
 from ogames.wording import say
@@ -120,10 +121,44 @@ def card_svg(face: Face | str, owner: str = "white", *, label: str | None = None
 
 
 # ----- the table -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableParts:
+    """The table's drawing in the parts a page may keep apart: the frame (the felt, the home edges,
+    the labels: the same all game), each cell's group by label (in drawing order), the marks over
+    them (last move, highlight, preview) and the drawing's name. `svg()` is the whole drawing; a
+    page given the frame once puts the cells and marks into its two empty groups (`g.cells`,
+    `g.marks`) and its name into its title, and then replaces only the cells that change."""
+
+    frame: str
+    name: str
+    cells: dict[str, str]
+    marks: str
+
+    def svg(self) -> str:
+        """The whole drawing: the frame with its name, cells and marks filled in."""
+        return fill_frame(self.frame, self.name, self.cells.values(), self.marks)
+
+
+_EMPTY_CELLS, _EMPTY_MARKS = group([], class_="cells"), group([], class_="marks")
+
+
+def fill_frame(frame: str, name: str, cells: Iterable[str], marks: str) -> str:
+    """A table's whole drawing from its parts (`TableParts`): the frame's empty name, cells and marks filled in."""
+    return (frame.replace(_EMPTY_CELLS, group(cells, class_="cells"), 1).replace(_EMPTY_MARKS, group([marks], class_="marks"), 1)
+            .replace('aria-label=""', attrs({"aria_label": name}).lstrip(), 1).replace(title(""), title(name), 1))
+
+
 def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], highlight: frozenset[int],
               preview: tuple[int, str, Face | None] | None, name: str, speak: Callable[[str], str] = str) -> str:
     """The Omiga table of any mode: slots, cards, home edges, frozen 2v2 ends, the zen form when
     its place is settled, marks and labels."""
+    return table_parts(state, coordinates=coordinates, last=last, highlight=highlight, preview=preview, name=name,
+                       speak=speak).svg()
+
+
+def table_parts(state: TableState, *, coordinates: bool, last: frozenset[int], highlight: frozenset[int],
+                preview: tuple[int, str, Face | None] | None, name: str, speak: Callable[[str], str] = str) -> TableParts:
+    """The Omiga table of any mode in its parts (`TableParts`): see `table_svg`."""
     # (Omiga's modes load with their first drawing, not with ogames.draw)
     from ogames.rules.omiga.realtime import RealtimeState
     from ogames.rules.omiga.zen.state import ZenState
@@ -135,6 +170,8 @@ def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], hig
         return (col * s, (H - 1 - row) * s)
 
     body: list[str] = []
+    cells: dict[str, str] = {}
+    marks: list[str] = []
     gap, band = 0.12 * s, 0.3 * s  # room for seams poking out of the outer rows, then the home bands
     reach = gap + band + (0.45 * s if coordinates else 0.12 * s)
     side = 0.62 * s if coordinates else 0.2 * s
@@ -178,15 +215,14 @@ def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], hig
             words.append(say("last-move", "last move"))
         if cell in highlight:
             words.append(say("highlighted", "highlighted"))
-        body.append(group([title(speak(say("cell-title", "{label}: {words}", label=label, words=words))), *parts],
-                          class_=" ".join(["cell", *classes]), data_cell=label,
-                          data_stone=placed.owner if placed else None))
+        cells[label] = group([title(speak(say("cell-title", "{label}: {words}", label=label, words=words))), *parts],
+                             class_=" ".join(["cell", *classes]), data_cell=label, data_stone=placed.owner if placed else None)
     for cell in sorted(last):
         placed = table.at(cell)
         if placed is None:
             continue
         x, y = corner(*table.position(cell))
-        body.append(polygon(card_outline(placed.face, x, y, s), class_="last-move", data_cell=table.label(cell), fill="none",
+        marks.append(polygon(card_outline(placed.face, x, y, s), class_="last-move", data_cell=table.label(cell), fill="none",
                             stroke="#ffd43b", stroke_width=3.2, stroke_linejoin="round", pointer_events="none"))
     if highlight:
         from ogames.draw.boards import outline_edges, path_of_edges
@@ -195,7 +231,7 @@ def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], hig
         for cell in sorted(highlight):
             x, y = corner(*table.position(cell))
             squares.append([(x, y), (x + s, y), (x + s, y + s), (x, y + s)])
-        body.append(element("path", class_="highlight", data_cells=" ".join(table.label(c) for c in sorted(highlight)),
+        marks.append(element("path", class_="highlight", data_cells=" ".join(table.label(c) for c in sorted(highlight)),
                             d=path_of_edges(outline_edges(squares)), fill="none", stroke=style.HIGHLIGHT, stroke_width=4,
                             stroke_linecap="round", pointer_events="none"))
     if preview is not None:
@@ -207,8 +243,9 @@ def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], hig
             fill, rim, width = card_colours(owner)
             parts = [element("rect", x=x + GAP * s, y=y + GAP * s, width=(1 - 2 * GAP) * s, height=(1 - 2 * GAP) * s,
                              rx=0.06 * s, fill=fill, stroke=rim, stroke_width=width)]
-        body.append(group(parts, class_="preview", data_cell=table.label(cell), data_colour=owner, opacity="0.55",
+        marks.append(group(parts, class_="preview", data_cell=table.label(cell), data_colour=owner, opacity="0.55",
                           pointer_events="none"))
+    body += [_EMPTY_CELLS, _EMPTY_MARKS]
     if coordinates:
         size = 0.3 * s
         for col in range(W):
@@ -218,7 +255,8 @@ def table_svg(state: TableState, *, coordinates: bool, last: frozenset[int], hig
         for row in range(H):
             for lx in (-0.32 * s, W * s + 0.32 * s):
                 body.append(_coord(lx, (H - 1 - row) * s + s / 2, str(row + 1), size))
-    return document(body, box, name, class_="ogames-board ogames-table")
+    frame = document(body, box, "", class_="ogames-board ogames-table")
+    return TableParts(frame, name, cells, "".join(marks))
 
 
 def _coord(x: float, y: float, words: str, size: float) -> str:

@@ -20,14 +20,15 @@ from typing import Any, cast
 from ogames.boards.graph import LATTICE, POLAR, Board
 from ogames.draw import style
 from ogames.draw.boards import Marks, Speak, hex_svg, onyx_svg, polar_svg
-from ogames.draw.cards import BASE_OWNERS, card_colours, card_svg, form_svg, table_svg
+from ogames.draw.cards import BASE_OWNERS, TableParts, card_colours, card_svg, form_svg, table_parts, table_svg
 from ogames.draw.markup import document, element, group, text
 from ogames.rules.omiga.cards import Face
 from ogames.rules.omiga.contract import is_table_state
 from ogames.rules.protocol import Game, State, is_board_game, is_board_state
 from ogames.wording import say
 
-__all__ = ["board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg", "stone_svg"]
+__all__ = ["TableParts", "board_frame", "board_svg", "card_svg", "form_svg", "last_move_cells", "legend", "legend_svg",
+           "stone_svg", "table_drawing"]
 
 
 def board_of(state: State) -> Board:
@@ -83,13 +84,8 @@ def board_svg(
     """
     game = state.game
     board = board_of(state)
-    winning = False
-    if highlight is None:
-        highlight = state.winning_cells() if is_board_state(state) else ()
-        winning = True
-    lit = _cells(board, highlight)
-    last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
-    name = speak(say("board-name", "{game} board: {status}", game=game.title, status=_status(state)))
+    winning = highlight is None
+    lit, last, name = _marked(state, board, last_move, highlight, speak)
     if is_table_state(state):  # Omiga's card table
         ghost = None
         if preview is not None:
@@ -112,6 +108,27 @@ def board_svg(
         return polar_svg(state, board, marks, coordinates=coordinates, name=name)
     stars = game.star_cells if is_board_game(game) else frozenset()
     return hex_svg(state, board, marks, coordinates=coordinates, stars=stars, number_sides=game.numbered_sides, name=name)
+
+
+def _marked(state: State, board: Board, last_move: bool, highlight: Iterable[str] | None,
+            speak: Speak) -> tuple[frozenset[int], frozenset[int], str]:
+    """(the cells to outline, the last move's cells, the drawing's name) of `board_svg`'s arguments."""
+    if highlight is None:
+        highlight = state.winning_cells() if is_board_state(state) else ()
+    lit = _cells(board, highlight)
+    last = _occupied(state, board, last_move_cells(state)) if last_move else frozenset()
+    name = speak(say("board-name", "{game} board: {status}", game=state.game.title, status=_status(state)))
+    return lit, last, name
+
+
+def table_drawing(state: State, *, speak: Speak = str) -> TableParts:
+    """An Omiga table's drawing as `board_svg(state, speak=speak)` draws it, in its parts
+    (`TableParts`: the frame, each cell, the marks), for a page that keeps the frame and
+    replaces only the cells that change. TypeError for a state with no card table."""
+    if not is_table_state(state):
+        raise TypeError(f"{state.game.title} is not played on a card table")
+    lit, last, name = _marked(state, board_of(state), True, None, speak)
+    return table_parts(state, coordinates=True, last=last, highlight=lit, preview=None, name=name, speak=speak)
 
 
 def board_frame(state: State, *, coordinates: bool = True, speak: Speak = str) -> str:

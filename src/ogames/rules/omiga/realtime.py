@@ -316,8 +316,13 @@ class RealtimeState(State):
     def record(self) -> dict[str, Any]:
         """The protocol record, plus the rejected actions under meta (replays may show them)."""
         out = super().record()
-        out["meta"] = {"rejected": [dict(r) for r in self.rejected]}
+        out["meta"] = out.pop("meta")  # after the moves, where records have always had it
         return out
+
+    def record_head(self) -> dict[str, Any]:
+        """The record without its moves, the rejected actions included (a server stores them with
+        the next accepted action's entry)."""
+        return {**super().record_head(), "meta": {"rejected": [dict(r) for r in self.rejected]}}
 
     def undo_by_replay(self) -> State:
         """Take back the last accepted action (rebuilt from the seed by replaying the earlier ones)."""

@@ -17,7 +17,7 @@ from ogames.web.boards.correspondence import deadline_of, stored_clock
 from ogames.web.boards.live import LiveGame, rebuild
 from ogames.web.core.bus import Bus
 from ogames.web.core.common import Refusal
-from ogames.web.core.hub import unavailable
+from ogames.web.core.hub import new_entries, unavailable
 from ogames.web.core.store import ABORTED, StaleMove, Store
 from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
@@ -115,17 +115,5 @@ class Recorder:
                 log.exception("game %s: could not be read again from the database", live.id)
             if self.held.get(live.id) is live:
                 del self.held[live.id]  # the next visit rebuilds it
-
-def new_entries(before: State, after: State) -> tuple[int, list[dict[str, Any]]]:
-    """What an action wrote in a game's record: the index of the first entry it changed and the
-    entries from there on (usually the one it appended; an Omega placement within a turn rewrites
-    the turn's entry; an undo leaves none, the record ending before `first`). Looked for from the
-    end of the record, as both copies share every entry before the last few."""
-    old, new = before.history, after.history
-    first = min(len(old), len(new))
-    while first and old[first - 1] is not new[first - 1] and old[first - 1] != new[first - 1]:
-        first -= 1
-    return first, [dict(entry) for entry in new[first:]]
-
 
 __all__ = ["Recorder", "new_entries"]

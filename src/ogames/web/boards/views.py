@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Declared(BaseModel):
-    """A message part whose every field is declared (strictly typed, nothing extra)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
+from ogames.web.core.protocol import Declared
 
 
 class SeatView(Declared):

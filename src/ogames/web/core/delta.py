@@ -7,7 +7,7 @@ differs, whole. Every view carries `seq`, a number no other view of this server 
 delta says the view it applies to (`base`) and the one it makes (`seq`), so that a page never
 applies one to a view it does not hold (it reconnects and gets a full view instead, which never
 happens while the server is right). `apply_delta(old, make_delta(old, new)) == new` for any two
-views: the unit test plays random games of every board game to check it.
+views: the unit tests play random games of every board game and Omiga mode to check it.
 
     delta = {"type": "delta", "base": 41, "seq": 42, "version": 7,
              "set": {"ply": 7, "to_move": "white", "mover": 1, "last": "c3"},   # fields whole
@@ -15,6 +15,10 @@ views: the unit test plays random games of every board game to check it.
              "lists": {"legal": {"drop": ["c3"], "add": [[5, "d4"]]}},           # by position in the new list
                                                                                  # (`board.open`: the board's `open`)
              "moves": {"keep": 6, "add": [{"n": 7, "by": "black", "move": "c3"}]}}  # the list cut, then added to
+
+Omiga's table pages get the same kind of delta: the table's `cells` (each cell's drawing, by label)
+as what changed, like `stones`, and its window of the last moves as `{"drop": 1, "keep": 11, "add":
+[...]}` (the first `drop` items left out, then cut and added to).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 # what came, by position in the new list.
 SPLICED = ("legal", "specials", "winning", "undo_seats", "present")
 BOARD_SPLICED = ("open", "marked", "winning", "captures")  # the same, in the view's `board` (named `board.open` …)
+KEYED = ("stones", "cells", "pictures")  # dicts sent as the keys whose value changed (null: gone)
 FRESH = itertools.count(1)
 
 
@@ -46,12 +51,13 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         before = old.get(key, _MISSING)
         if before is value or before == value:
             continue
-        if key == "stones" and isinstance(before, dict):
-            delta["stones"] = {label: value.get(label) for label in before.keys() | value.keys()
-                               if before.get(label) != value.get(label)}
+        if key in KEYED and isinstance(before, dict):
+            delta[key] = {label: value.get(label) for label in before.keys() | value.keys()
+                          if before.get(label) != value.get(label)}
         elif key == "moves" and isinstance(before, list):
-            keep = _common_prefix(before, value)
-            delta["moves"] = {"keep": keep, "add": value[keep:]}
+            drop = _dropped(before, value)
+            keep = _common_prefix(before[drop:], value)
+            delta["moves"] = {"drop": drop, "keep": keep, "add": value[keep:]} if drop else {"keep": keep, "add": value[keep:]}
         elif key in SPLICED and isinstance(before, list) and (splice := _splice(before, value)) is not None:
             lists[key] = splice
         elif key == "board" and isinstance(before, dict) and isinstance(value, dict) and before.keys() <= value.keys():
@@ -92,16 +98,18 @@ def apply_delta(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
             new[key] = {**old.get(key, {}), **{k: v for k, v in value.items() if k != "$part"}}
         else:
             new[key] = value
-    if "stones" in delta:
-        stones = dict(old.get("stones", {}))
-        for label, colour in delta["stones"].items():
-            if colour is None:
-                stones.pop(label, None)
-            else:
-                stones[label] = colour
-        new["stones"] = stones
+    for key in KEYED:
+        if key in delta:
+            kept = dict(old.get(key, {}))
+            for label, value in delta[key].items():
+                if value is None:
+                    kept.pop(label, None)
+                else:
+                    kept[label] = value
+            new[key] = kept
     if "moves" in delta:
-        new["moves"] = [*old.get("moves", [])[: delta["moves"]["keep"]], *delta["moves"]["add"]]
+        moves = delta["moves"]
+        new["moves"] = [*old.get("moves", [])[moves.get("drop", 0):][: moves["keep"]], *moves["add"]]
     if any(key.startswith("board.") for key in delta.get("lists", {})):
         new["board"] = dict(new.get("board", {}))  # changed here: never the old view's
     for key, splice in delta.get("lists", {}).items():
@@ -115,6 +123,14 @@ def apply_delta(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
 
 
 _MISSING = object()
+
+
+def _dropped(before: list[Any], after: list[Any]) -> int:
+    """How many first items of `before` a window of the last items (Omiga's last moves) left
+    behind: where `after` starts in it (0 when it starts where `before` does, or is not in it)."""
+    if not before or not after or before[0] == after[0]:
+        return 0
+    return next((index for index, item in enumerate(before) if item == after[0]), 0)
 
 
 def _common_prefix(before: list[Any], after: list[Any]) -> int:

@@ -10,6 +10,7 @@ import logging
 from typing import Any, Protocol, TypeVar
 
 from ogames.rules import TABLE, game_class
+from ogames.rules.protocol import State
 from ogames.web.core.common import Announcer, Outbox, Refusal
 from ogames.web.core.presence import Presence
 from ogames.web.core.store import GameRow, Store
@@ -46,12 +47,17 @@ NO_SUCH_GAME = say("no-such-game-id", "there is no such game")
 BAD_TOKEN = say("bad-token", "that token holds no seat in this game")
 
 
-def first_change(before: list[Any], after: list[Any]) -> int:
-    """The index of the first record entry an action changed (usually the one it appended)."""
-    for index, (old, new) in enumerate(zip(before, after, strict=False)):
-        if old != new:
-            return index
-    return min(len(before), len(after))
+def new_entries(before: State, after: State) -> tuple[int, list[dict[str, Any]]]:
+    """What an action wrote in a game's record: the index of the first entry it changed and the
+    entries from there on (usually the one it appended; an Omega placement within a turn rewrites
+    the turn's entry; an undo leaves none, the record ending before `first`). Looked for from the
+    end of the record, as both copies share every entry before the last few: what a hub stores
+    of an action, whatever the length of the game."""
+    old, new = before.history, after.history
+    first = min(len(old), len(new))
+    while first and old[first - 1] is not new[first - 1] and old[first - 1] != new[first - 1]:
+        first -= 1
+    return first, [dict(entry) for entry in new[first:]]
 
 
 class Held(Protocol):
@@ -108,5 +114,5 @@ def valid_id(game_id: object) -> bool:
     return isinstance(game_id, str) and 1 <= len(game_id) <= 32
 
 
-__all__ = ["BAD_TOKEN", "NO_SUCH_GAME", "BaseHub", "Held", "first_change", "not_your_turn", "other_kind", "unavailable",
+__all__ = ["BAD_TOKEN", "NO_SUCH_GAME", "BaseHub", "Held", "new_entries", "not_your_turn", "other_kind", "unavailable",
            "valid_id"]

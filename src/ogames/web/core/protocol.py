@@ -38,6 +38,13 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+class Declared(BaseModel):
+    """A part of what the server sends a page (a view, a seat, a move) whose every field is
+    declared: strictly typed, nothing extra (a field added to a view is declared first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 # The computer's levels are those of `ogames.players.levels` (1 weakest … 10 strongest). The names
 # the web used before levels (seconds of search) still arrive from old pages and clients.
 DEFAULT_LEVEL = 5
@@ -90,5 +97,5 @@ def explain(error: ValidationError, tags: tuple[str, ...] = ()) -> str:
     return say("more-problems", "{text} (and {n} more problem{s})", text=text, n=more, s="s" if more > 1 else "")
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVEL_RANGE", "MAX_NAME", "MAX_OPTIONS", "MAX_OPTION_TEXT", "MAX_TOKEN", "MAX_VERSION", "Level",
-           "Message", "OptionValue", "Token", "Version", "explain", "level_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVEL_RANGE", "MAX_NAME", "MAX_OPTIONS", "MAX_OPTION_TEXT", "MAX_TOKEN", "MAX_VERSION", "Declared",
+           "Level", "Message", "OptionValue", "Token", "Version", "explain", "level_of"]

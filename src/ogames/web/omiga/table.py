@@ -13,7 +13,7 @@ from ogames.rules.protocol import State
 from ogames.web.core.common import Outbox
 from ogames.web.core.store import seat_of_token
 from ogames.web.i18n import DEFAULT as ENGLISH
-from ogames.web.omiga.view import is_realtime, is_zen, table_view
+from ogames.web.omiga.view import is_realtime, is_zen, table_view, whole_view
 
 HUMAN = "human"
 
@@ -85,10 +85,16 @@ class LiveTable:
         return greedy_move(self.state)
 
     def view(self, language: str = ENGLISH) -> dict[str, Any]:
-        """What every watcher sees now, in a language (the JSON API's: English)."""
+        """What every watcher sees now, in a language (the JSON API's: English), with the table's
+        whole drawing."""
+        return whole_view(self.wire(language))
+
+    def wire(self, language: str = ENGLISH) -> dict[str, Any]:
+        """What every watcher sees now, the drawing in its parts (a page that takes deltas holds
+        it); a new dict, for the sender to stamp (web/core/delta.py)."""
         if self.remote and self.relayed is not None:
-            return self.relayed.get(language) or self.relayed.get(ENGLISH) or {}
-        return table_view(self, self.clock(), self.signal_in(), language)
+            return dict(self.relayed.get(language) or self.relayed.get(ENGLISH) or {})
+        return table_view(self, self.clock(), self.signal_in(), language).shown()
 
 
 __all__ = ["HUMAN", "LiveTable"]

@@ -15,12 +15,13 @@ page's hints, where each card may go now (the server still judges every action o
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypeIs
 
-from ogames.draw import board_svg, card_svg, form_svg
-from ogames.draw.cards import card_words
+from ogames.draw import card_svg, form_svg, table_drawing
+from ogames.draw.cards import card_words, fill_frame
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.omiga.teams import TeamState
 from ogames.rules.omiga.turn_based import TurnCardState
@@ -29,6 +30,24 @@ from ogames.rules.protocol import State
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
+from ogames.web.omiga.views import (
+    WIRE_ONLY,
+    HandCard,
+    HintView,
+    MoveView,
+    ResultView,
+    SeatView,
+    Supply,
+    TableWire,
+    VerdictView,
+    WireCard,
+    WireMove,
+    WireSeat,
+    ZenView,
+)
+
+if TYPE_CHECKING:
+    from ogames.web.omiga.table import LiveTable
 
 MOVES_SHOWN = 12
 HIDDEN_OPTIONS = ("seed",)  # what the rules keep secret while the game is on: the decks' order
@@ -105,11 +124,11 @@ def _hand(state: State, seat: int) -> list[tuple[str, int]]:
     return [(colour, design) for design in hands[actor_of(state, seat)]]
 
 
-def _supplies(state: State, seat: int) -> dict[str, dict[str, int]]:
+def _supplies(state: State, seat: int) -> dict[str, Supply]:
     """Deck and discard pile sizes of the colours a seat draws from."""
     supplies = card_state(state).supplies
     colours = [str(c) for c in supplies] if is_zen(state) else [str(colour_of(state, seat))]
-    return {c: {"deck": len(supplies[c].cards), "discards": len(supplies[c].discards)} for c in colours if c in supplies}
+    return {c: Supply(deck=len(supplies[c].cards), discards=len(supplies[c].discards)) for c in colours if c in supplies}
 
 
 def _prefix(state: State, index: int, design: int) -> str:
@@ -121,10 +140,10 @@ def _prefix(state: State, index: int, design: int) -> str:
     return "place"
 
 
-def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[Any]]], list[str]]:
-    """Where each hand card (by index) may go now, as [cell, turned], and the seat's other actions
+def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[tuple[str, bool]]], list[str]]:
+    """Where each hand card (by index) may go now, as (cell, turned), and the seat's other actions
     (discard, zen's start, draw and end) — empty for a seat that cannot act now."""
-    spots: dict[int, list[list[Any]]] = {}
+    spots: dict[int, list[tuple[str, bool]]] = {}
     if state.is_over or not started:
         return spots, []
     if isinstance(state, RealtimeState):
@@ -132,7 +151,7 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
         hand = state.hands[actor]
         designs = state.table.card_set.designs
         for design, cell, face in state.placements(actor):
-            spots.setdefault(hand.index(design), []).append([state.table.label(cell), face != designs[design]])
+            spots.setdefault(hand.index(design), []).append((state.table.label(cell), face != designs[design]))
         return spots, (["discard"] if state.discard_problem(actor) is None else [])
     if state.mover != seat:
         return spots, []
@@ -144,11 +163,11 @@ def _spots(state: State, seat: int, started: bool) -> tuple[dict[int, list[list[
             continue
         index = int(words[1]) - 1 if is_zen(state) else 0
         label = words[2] if is_zen(state) else words[1]
-        spots.setdefault(index, []).append([label, words[-1] == "turned"])
+        spots.setdefault(index, []).append((label, words[-1] == "turned"))
     return spots, others
 
 
-def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> dict[str, Any]:
+def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool, language: str = ENGLISH) -> SeatView:
     """One seat: who plays it, its hand with drawings (titled in `language`) and spots, its supplies and actions."""
     spots, actions = _spots(state, seat, started)
     designs = card_state(state).table.card_set.designs
@@ -156,40 +175,39 @@ def seat_view(state: State, seat: int, *, kind: str, ready: bool, started: bool,
     hand = []
     for index, (owner, design) in enumerate(_hand(state, seat)):
         face = designs[design]
-        hand.append({
-            "design": design,
-            "code": face.code,
-            "owner": owner,
-            "title": speak(card_words(owner, face)),  # the card in words (its button's label)
-            "svg": card_svg(face, owner, speak=speak),
-            "act": _prefix(state, index, design),
-            "spots": spots.get(index, []),
-        })
-    return {
-        "seat": seat,
-        "name": state.players[seat],
-        "actor": actor_of(state, seat),
-        "colour": colour_of(state, seat),
-        "kind": kind,
-        "computer": kind != "human",
-        "level": None if kind == "human" else level_shown(kind),  # None: a bot chosen by strategy and speed
-        "ready": ready,
-        "hand": hand,
-        "supplies": _supplies(state, seat),
-        "actions": actions,
-    }
+        hand.append(HandCard(
+            design=design,
+            code=face.code,
+            owner=owner,
+            title=speak(card_words(owner, face)),  # the card in words (its button's label)
+            svg=card_svg(face, owner, speak=speak),
+            act=_prefix(state, index, design),
+            spots=spots.get(index, []),
+        ))
+    return SeatView(
+        seat=seat,
+        name=state.players[seat],
+        actor=actor_of(state, seat),
+        colour=colour_of(state, seat),
+        kind=kind,
+        computer=kind != "human",
+        level=None if kind == "human" else level_shown(kind),  # None: a bot chosen by strategy and speed
+        ready=ready,
+        hand=hand,
+        supplies=_supplies(state, seat),
+        actions=actions,
+    )
 
 
-def hint_view(state: State, hint: str | None) -> dict[str, Any] | None:
+def hint_view(state: State, hint: str | None) -> HintView | None:
     """A zen hint as the page shows it: which hand card to lay on which cell and whether turned
     (the page lights them), or which button to press; `action` is the move itself, for programs."""
     if not hint:
         return None
     words = hint.split()
-    shown: dict[str, Any] = {"action": hint, "kind": words[0]}
     if words[0] == "place":
-        shown.update(card=int(words[1]) - 1, cell=words[2], turned=words[-1] == "turned")
-    return shown
+        return HintView(action=hint, kind=words[0], card=int(words[1]) - 1, cell=words[2], turned=words[-1] == "turned")
+    return HintView(action=hint, kind=words[0])
 
 
 def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, language: str) -> str | None:
@@ -201,17 +219,15 @@ def _card_drawing(state: State, colour: str | None, design: Any, turned: bool, l
     return card_svg(face, colour, speak=speaker(language))
 
 
-def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLISH) -> MoveView:
     """One line of the move list as people read it: what was done (`kind`: place, start, discard,
     draw, end, resign), the cell, turned or not, and the card drawn as it lies — no card numbers.
     `move` keeps the recorded action for programs."""
     text = str(entry.get("move", ""))
     words, by = text.split(), entry.get("by")
     kind = words[0] if words else ""
-    shown: dict[str, Any] = {"n": n, "by": by, "move": text, "t": entry.get("t"), "kind": kind, "cell": None, "turned": False,
-                             "card": None, "colour": None}
     turned = bool(words) and words[-1] == "turned"
-    design, colour, cell = entry.get("card"), None, None
+    design, colour, cell, drawn = entry.get("card"), None, None, None
     if kind == "place":
         if isinstance(state, RealtimeState):  # place DESIGN CELL [turned]
             design, cell, colour = int(words[1]), words[2], state.colour_of(str(by))
@@ -226,34 +242,32 @@ def move_view(state: State, n: int, entry: dict[str, Any], language: str = ENGLI
     elif kind == "discard" and not isinstance(state, RealtimeState):  # kids in turns: the one card
         colour = by
     elif kind == "draw":
-        shown["colour"] = words[1]
+        drawn = words[1]
     card = _card_drawing(state, colour, design, turned, language) if kind != "draw" else None
-    shown.update(cell=cell, turned=turned, card=card)
-    if colour is not None:
-        shown["colour"] = colour
-    return shown
+    return MoveView(n=n, by=None if by is None else str(by), move=text, t=entry.get("t"), kind=kind, cell=cell, turned=turned,
+                    card=card, colour=colour if colour is not None else drawn)
 
 
-def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> dict[str, Any]:
+def zen_view(state: State, verdict: tuple[str, str] | None, hint: str | None, language: str = ENGLISH) -> ZenView:
     """The form beside the table (`name`: as the page names it), the solver's verdict and a hint,
     in `language`."""
     if not is_zen(state):
         raise TypeError(f"{state.game.title} {state.game.options.get('variant')} builds no form")
     form = state.form
     placed = len(state.layout)
-    return {
-        "form": form.key,
-        "english": form.english,
-        "russian": form.russian,
-        "name": f"{form.english} · {form.russian}" if language == ENGLISH else form.russian,  # as the page names it
-        "level": form.level,
-        "cells": len(form.cells),
-        "placed": placed,
-        "form_svg": form_svg(form, speak=speaker(language)),
-        "verdict": None if verdict is None else {"status": verdict[0], "reason": word(verdict[1], language)},
-        "hint": hint_view(state, hint),
-        "completed": state.result is not None and state.result.winner != "nobody",
-    }
+    return ZenView(
+        form=form.key,
+        english=form.english,
+        russian=form.russian,
+        name=f"{form.english} · {form.russian}" if language == ENGLISH else form.russian,  # as the page names it
+        level=form.level,
+        cells=len(form.cells),
+        placed=placed,
+        form_svg=form_svg(form, speak=speaker(language)),
+        verdict=None if verdict is None else VerdictView(status=verdict[0], reason=word(verdict[1], language)),
+        hint=hint_view(state, hint),
+        completed=state.result is not None and state.result.winner != "nobody",
+    )
 
 
 def last_cell(state: State) -> str | None:
@@ -266,8 +280,9 @@ def last_cell(state: State) -> str | None:
     return None
 
 
-def table_view(live: Any, clock: float, signal_in: float | None, language: str = ENGLISH) -> dict[str, Any]:
-    """Everything every watcher of an Omiga table sees (its words and drawings in `language`)."""
+def table_view(live: LiveTable, clock: float, signal_in: float | None, language: str = ENGLISH) -> TableWire:
+    """Everything every watcher of an Omiga table sees (its words and drawings in `language`), the
+    table's drawing in its parts (`whole_view` joins them)."""
     state = live.state
     started = live.started
     seats = [
@@ -276,38 +291,78 @@ def table_view(live: Any, clock: float, signal_in: float | None, language: str =
     ]
     first = max(1, len(state.history) - MOVES_SHOWN + 1)
     moves = [move_view(state, n, state.history[n - 1], language) for n in range(first, len(state.history) + 1)]
+    pictures = Pictures()
     result = state.result
     options = state.game.jsonable_options()
-    view: dict[str, Any] = {
-        "type": "state",
-        "id": live.id,
-        "game": "omiga",
-        "variant": options.get("variant"),
-        "options": {k: v for k, v in shown_options(options, state.is_over).items() if v is not None},
-        "realtime": is_realtime(state),
-        "version": live.version,
-        "over": state.is_over,
-        "started": started,
-        "signal_in": signal_in,
-        "clock": round(clock, 3),
-        "to_move": None if state.is_over or is_realtime(state) else state.to_move,
-        "mover": None if state.is_over or is_realtime(state) else state.mover,
-        "seats": seats,
-        "table": board_svg(state, speak=speaker(language)),
-        "last": last_cell(state),
-        "moves": moves,
-        "count": state.ply,
-        "scores": _plain(state.scores),
-        "round": state.round if isinstance(state, TeamState) else None,
-        "target": options.get("target"),
-        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
-                                               "text": word(result.describe(), language)},
-        "problem": None if live.problem is None else word(live.problem, language),
-        "pages": max(0, getattr(live, "pages", 0)),  # pages open on the table, on every server process
-    }
-    if is_zen(state):
-        view["zen"] = zen_view(state, live.zen_verdict, live.zen_hint(), language)
-    return view
+    turns = not state.is_over and not is_realtime(state)
+    zen: dict[str, Any] = {"zen": zen_view(state, live.zen_verdict, live.zen_hint(), language)} if is_zen(state) else {}
+    drawing = table_drawing(state, speak=speaker(language))
+    return TableWire(
+        type="state",
+        id=live.id,
+        game="omiga",
+        variant=options.get("variant"),
+        options={k: v for k, v in shown_options(options, state.is_over).items() if v is not None},
+        realtime=is_realtime(state),
+        version=live.version,
+        over=state.is_over,
+        started=started,
+        signal_in=signal_in,
+        clock=round(clock, 3),
+        to_move=state.to_move if turns else None,
+        mover=state.mover if turns else None,
+        seats=[pictures.seat(seat) for seat in seats],
+        last=last_cell(state),
+        moves=[pictures.move(move) for move in moves],
+        pictures=pictures,
+        count=state.ply,
+        scores=_plain(state.scores),
+        round=state.round if isinstance(state, TeamState) else None,
+        target=options.get("target"),
+        result=None if result is None else ResultView(winner=result.winner, reason=word(result.reason, language),
+                                                      text=word(result.describe(), language)),
+        problem=None if live.problem is None else word(live.problem, language),
+        pages=max(0, live.pages),  # pages open on the table, on every server process
+        table_frame=drawing.frame,
+        table_name=drawing.name,
+        cells=drawing.cells,
+        table_marks=drawing.marks,
+        **zen,
+    )
+
+
+def whole_view(wire: dict[str, Any]) -> dict[str, Any]:
+    """A table's view with its whole drawing (`table`), as the JSON API answers and a page that
+    takes no deltas is sent it, from the view in parts (`TableWire.shown()`, stamped or not)."""
+    whole = {key: value for key, value in wire.items() if key not in WIRE_ONLY}
+    pictures = wire["pictures"]
+    whole["seats"] = [{**seat, "hand": [{**{key: value for key, value in card.items() if key != "picture"},
+                                          "svg": pictures[card["picture"]]} for card in seat["hand"]]}
+                      for seat in wire["seats"]]
+    whole["moves"] = [{**{key: value for key, value in move.items() if key != "picture"},
+                       "card": None if move["picture"] is None else pictures[move["picture"]]} for move in wire["moves"]]
+    whole["table"] = fill_frame(wire["table_frame"], wire["table_name"], wire["cells"].values(), wire["table_marks"])
+    return whole
+
+
+class Pictures(dict[str, str]):
+    """The card drawings of a view in parts, each once, by a key made from the drawing (a card in a
+    hand and the same card laid unturned are one drawing): a page is sent each drawing once."""
+
+    def keep(self, svg: str) -> str:
+        """The key of a drawing, kept."""
+        key = hashlib.blake2s(svg.encode(), digest_size=6).hexdigest()
+        self[key] = svg
+        return key
+
+    def seat(self, seat: SeatView) -> WireSeat:
+        """A seat with its hand's drawings kept here."""
+        hand = [WireCard(**card.model_dump(exclude={"svg"}), picture=self.keep(card.svg)) for card in seat.hand]
+        return WireSeat(**seat.model_dump(exclude={"hand"}), hand=hand)
+
+    def move(self, move: MoveView) -> WireMove:
+        """A move with its card's drawing kept here."""
+        return WireMove(**move.model_dump(exclude={"card"}), picture=None if move.card is None else self.keep(move.card))
 
 
 def _plain(value: Any) -> Any:
@@ -318,4 +373,5 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "shown_options", "shown_record", "table_view"]
+__all__ = ["actor_of", "colour_of", "is_realtime", "is_zen", "seat_count", "shown_options", "shown_record", "table_view",
+           "whole_view"]

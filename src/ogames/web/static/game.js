@@ -74,35 +74,7 @@
     });
   }
 
-  // A view with a delta applied (web/core/delta.py says what a delta holds; apply_delta there is this).
-  function applyDelta(old, delta) {
-    const next = Object.assign({}, old, delta.set || {});
-    next.type = "state"; next.seq = delta.seq; next.version = delta.version;
-    (delta.unset || []).forEach(function (key) { delete next[key]; });
-    if (delta.set && delta.set.board && delta.set.board.$part) {
-      next.board = Object.assign({}, old.board || {}, delta.set.board);
-      delete next.board.$part;
-    }
-    if (delta.stones) {
-      next.stones = Object.assign({}, old.stones || {});
-      Object.keys(delta.stones).forEach(function (label) {
-        if (delta.stones[label] === null) delete next.stones[label]; else next.stones[label] = delta.stones[label];
-      });
-    }
-    if (delta.moves) next.moves = (old.moves || []).slice(0, delta.moves.keep).concat(delta.moves.add);
-    const lists = Object.keys(delta.lists || {});
-    if (lists.some(function (key) { return key.startsWith("board."); })) next.board = Object.assign({}, next.board || {});
-    lists.forEach(function (key) {  // "board.open": the list `open` in the view's board
-      const splice = delta.lists[key];
-      const within = key.startsWith("board.") ? next.board : next;
-      const name = key.startsWith("board.") ? key.slice(6) : key;
-      const dropped = new Set(splice.drop);
-      const items = (within[name] || []).filter(function (item) { return !dropped.has(item); });
-      splice.add.forEach(function (pair) { items.splice(pair[0], 0, pair[1]); });
-      within[name] = items;
-    });
-    return next;
-  }
+  const applyDelta = window.OgamesPage.applyDelta;  // web/core/delta.py's apply_delta, in page.js
 
   // Say which seats this page holds: the others' pages show them as here while it is open.
   function sayHere() {

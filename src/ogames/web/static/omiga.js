@@ -18,7 +18,8 @@
   const linkState = window.OgamesPage.linkState;
   const colourName = window.OgamesPage.colourName;
   const fill = window.OgamesWords.fill;
-  let view = JSON.parse(document.getElementById("view").textContent);
+  let sentView = JSON.parse(document.getElementById("view").textContent);  // the view as the server sent it (deltas apply to it)
+  let view = shown(sentView);  // ... with its cards' drawings in place: what the page shows
   let receivedAt = performance.now();
   const held = loadTokens();
   let socket = null;
@@ -69,8 +70,9 @@
   // ----- talking to the server ---------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    // In the page's language: the server words its views and verdicts for it.
-    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId) + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
+    // In the page's language: the server words its views and verdicts for it. With deltas: a full
+    // view first (the table's drawing in parts), then only what changed (the cells among them).
+    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId) + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
     socket.addEventListener("open", function () {
       retry = 500;
       linkState(true);
@@ -79,7 +81,16 @@
     socket.addEventListener("message", function (event) {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") { view = message; receivedAt = performance.now(); render(); }
+      if (message.type === "delta" && message.base !== sentView.seq) {
+        socket.close();  // a delta for a view this page does not hold (never, while the server is right): start again whole
+        return;
+      }
+      if (message.type === "state" || message.type === "delta") {
+        sentView = message.type === "state" ? message : window.OgamesPage.applyDelta(sentView, message);
+        view = shown(sentView);
+        receivedAt = performance.now();
+        render();
+      }
       else if (message.type === "verdict") verdict(message);
       else if (message.type === "error") showMessage(message.message);
     });
@@ -89,6 +100,18 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
+  }
+  // A view with its cards' drawings in the hands and the moves: a view in parts names each by its
+  // key in `pictures` (sent once however many cards show it); a whole view has them in place.
+  function shown(sent) {
+    const pictures = sent.pictures;
+    if (!pictures) return sent;
+    const out = Object.assign({}, sent);
+    out.seats = sent.seats.map(function (seat) {
+      return Object.assign({}, seat, { hand: seat.hand.map(function (card) { return Object.assign({}, card, { svg: pictures[card.picture] || "" }); }) });
+    });
+    out.moves = sent.moves.map(function (move) { return Object.assign({}, move, { card: move.picture ? pictures[move.picture] || null : null }); });
+    return out;
   }
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }
@@ -286,10 +309,43 @@
     return node;
   }
 
+  // The table's drawing: whole (the view the page was made with), or in its parts — the frame
+  // drawn once, then only the cells whose drawing changed put in place of theirs.
+  let drawn = { frame: null, cells: {}, marks: null };
+  function renderTable() {
+    if (view.table !== undefined) {
+      tableBox.innerHTML = view.table;
+      drawn = { frame: null, cells: {}, marks: null };
+      return;
+    }
+    const svg = tableBox.querySelector("svg");
+    if (drawn.frame !== view.table_frame || !svg) {
+      tableBox.innerHTML = view.table_frame;
+      drawn = { frame: view.table_frame, cells: {}, marks: null };
+      tableBox.querySelector("g.cells").innerHTML = Object.values(view.cells).join("");
+    } else {
+      Object.keys(view.cells).forEach(function (label) {
+        if (drawn.cells[label] === view.cells[label]) return;
+        const old = cellOf(label);
+        const holder = document.createElementNS(SVG, "g");
+        holder.innerHTML = view.cells[label];
+        if (old && holder.firstElementChild) old.replaceWith(holder.firstElementChild);
+      });
+    }
+    drawn.cells = view.cells;
+    if (drawn.marks !== view.table_marks) tableBox.querySelector("g.marks").innerHTML = view.table_marks;
+    drawn.marks = view.table_marks;
+    const drawing = tableBox.querySelector("svg");
+    drawing.setAttribute("aria-label", view.table_name);
+    const name = drawing.querySelector(":scope > title");
+    if (name) name.textContent = view.table_name;
+  }
+
   function render() {
     ghost.hidden = true;
-    document.getElementById("table").innerHTML = view.table;
+    renderTable();
     const last = view.last;
+    document.querySelectorAll("#table [data-last]").forEach(function (cell) { delete cell.dataset.last; });
     document.querySelectorAll("#table [data-cell]").forEach(function (cell) {
       if (cell.dataset.cell === last) cell.dataset.last = "true";
     });

@@ -1,7 +1,7 @@
 // What the page scripts share (every page loads it, after the words script): the page's words (the
 // `words` JSON the server puts in the page, if it has one), a colour's name in them, the message
-// box and the state of the page's connection. The scripts of the game, replay, analysis and Omiga
-// pages take these from here rather than each keeping its own copy.
+// box, the state of the page's connection and a live view with a delta applied. The scripts of the
+// game, replay, analysis and Omiga pages take these from here rather than each keeping its own copy.
 "use strict";
 window.OgamesPage = (function () {
   const source = document.getElementById("words");
@@ -35,8 +35,39 @@ window.OgamesPage = (function () {
   // refuses a state-changing request from a browser without it: web/accounts/identity.py).
   function jsonHeaders() {
     const meta = document.querySelector('meta[name="csrf-token"]');
-    return { "content-type": "application/json", "x-csrftoken": meta ? meta.content : "" };
+  
+  // A view with a delta applied (web/core/delta.py says what a delta holds; apply_delta there is
+  // this): a new object, the old view unchanged.
+  function applyDelta(old, delta) {
+    const next = Object.assign({}, old, delta.set || {});
+    next.type = "state"; next.seq = delta.seq; next.version = delta.version;
+    (delta.unset || []).forEach(function (key) { delete next[key]; });
+    if (delta.set && delta.set.board && delta.set.board.$part) {
+      next.board = Object.assign({}, old.board || {}, delta.set.board);
+      delete next.board.$part;
+    }
+    ["stones", "cells", "pictures"].forEach(function (key) {  // dicts sent as the keys that changed (null: gone)
+      if (!delta[key]) return;
+      next[key] = Object.assign({}, old[key] || {});
+      Object.keys(delta[key]).forEach(function (label) {
+        if (delta[key][label] === null) delete next[key][label]; else next[key][label] = delta[key][label];
+      });
+    });
+    if (delta.moves) next.moves = (old.moves || []).slice(delta.moves.drop || 0).slice(0, delta.moves.keep).concat(delta.moves.add);
+    const lists = Object.keys(delta.lists || {});
+    if (lists.some(function (key) { return key.startsWith("board."); })) next.board = Object.assign({}, next.board || {});
+    lists.forEach(function (key) {  // "board.open": the list `open` in the view's board
+      const splice = delta.lists[key];
+      const within = key.startsWith("board.") ? next.board : next;
+      const name = key.startsWith("board.") ? key.slice(6) : key;
+      const dropped = new Set(splice.drop);
+      const items = (within[name] || []).filter(function (item) { return !dropped.has(item); });
+      splice.add.forEach(function (pair) { items.splice(pair[0], 0, pair[1]); });
+      within[name] = items;
+    });
+    return next;
   }
 
-  return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders };
+  return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders,
+           applyDelta: applyDelta };
 })();
