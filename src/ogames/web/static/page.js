@@ -35,7 +35,9 @@ window.OgamesPage = (function () {
   // refuses a state-changing request from a browser without it: web/accounts/identity.py).
   function jsonHeaders() {
     const meta = document.querySelector('meta[name="csrf-token"]');
-  
+    return { "content-type": "application/json", "x-csrftoken": meta ? meta.content : "" };
+  }
+
   // A view with a delta applied (web/core/delta.py says what a delta holds; apply_delta there is
   // this): a new object, the old view unchanged.
   function applyDelta(old, delta) {
