@@ -33,7 +33,7 @@ from .test_browser import PHONE, WIDE, expect, new_page, pytestmark
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 
-ALLOWED = {"omny", "odd-y", "omega", "onyx", "omiga", "flanx", "ogames", "json"}
+ALLOWED = {"omny", "odd-y", "omega", "onyx", "omiga", "flanx", "ogames", "json", "sgf"}  # names, and formats
 CELL_LABEL = re.compile(r"^[a-z]{1,3}[0-9]{1,3}$", re.IGNORECASE)
 WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 LIVE = "на связи"  # the link state once the page's socket is open
