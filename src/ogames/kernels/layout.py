@@ -11,12 +11,25 @@ search's settings that the playouts read.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy.typing as npt
 
 Array = npt.NDArray[Any]  # the kernels' arrays (numba types them by the arrays passed)
-Arrays = tuple[Array, ...]  # a board's rule arrays (`Adapter.rule_arrays`; unpacked in `kernels/step.py`)
+
+
+class BoardArrays(NamedTuple):
+    """A board's rule arrays, one tuple for every game (`Adapter.rule_arrays`); a game's turn
+    kernels read the fields they need (numba compiles `arrays.table` to a plain field access).
+    A game without one of them holds a one-cell placeholder."""
+
+    table: Array  # the padded neighbour table
+    stars: Array  # Omny: the star cells' mask
+    star_list: Array  # Omny: the star cells
+    cell_sides: Array  # Odd-Y: each cell's sides as bits
+    runs: Array  # Odd-Y: the losing runs of sides as bits
+    square_table: Array  # Onyx: the squares each point is a corner of
+    side_bits: Array  # Onyx: each point's sides as bits
 
 # var slots.
 V_TURN = 0  # colour index to move (Omega: the colour of the next stone)

@@ -30,8 +30,8 @@ from numba import njit
 
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_sides, group_of
-from ogames.kernels.layout import P_N, V_TURN, V_WINNER, Array
-from ogames.kernels.stones import answering_colours, cell_moves, empty_count, fill, pie_open, place_stone, playout_pie, swap_seats
+from ogames.kernels.layout import Array, BoardArrays
+from ogames.kernels.stones import shuffled_empties
 
 
 def run_masks(m: int) -> np.ndarray:
@@ -161,21 +161,6 @@ def winning_group_counts_reference(
 # ----- whole random games --------------------------------------------------------------------
 
 
-@leaf
-def shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
-    """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG); return
-    how many there are. The compiled search's fills use it too (`step_playout` here, in `omny.py` and `omega.py`)."""
-    count = 0
-    for c in range(stones.shape[0]):
-        if stones[c] == 0:
-            order[count] = c
-            count += 1
-    for k in range(count - 1, 0, -1):
-        j = np.random.randint(0, k + 1)
-        order[k], order[j] = order[j], order[k]
-    return count
-
-
 @njit(cache=True)
 def playout_fill(
     stones: np.ndarray, table: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray, first: int, seed: int, order: np.ndarray
@@ -266,74 +251,24 @@ def playout_stepwise_reference(
     return 0, len(order), order
 
 
-# ----- the compiled search's turn (`kernels/step.py` calls these; `kernels/layout.py` the arrays) --
+# ----- the compiled search's pieces (`kernels/stones.py` has the turn; `kernels/layout.py` the arrays) --
 
 
 @leaf
-def step_moves(stones: Array, var: Array, params: Array, out: Array) -> int:
-    """Odd-Y's legal move codes into `out`: the empty cells, then the swap; how many."""
-    return cell_moves(stones, var, params, out)
+def step_wins(
+    stones: Array, var: Array, params: Array, arrays: BoardArrays, cell: int, work: Array, mark: Array, stamp: int
+) -> bool:
+    """Whether the stone on `cell` made a group touching a winning set of sides."""
+    return group_wins_into(stones, arrays.table, arrays.cell_sides, arrays.runs, cell, work[1], mark, stamp)
 
 
 @leaf
-def step_play(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    move: int,
-    table: Array,
-    cell_sides: Array,
-    runs: Array,
-    queue: Array,
-    mark: Array,
-    stamp: int,
-    ends: bool,
-) -> int:
-    """Odd-Y's move on the search's arrays: the swap, or a stone and (if `ends`) the win test."""
-    if move == params[P_N]:
-        swap_seats(var, owner)
-        return stamp
-    turn = place_stone(stones, var, move)
-    if ends:
-        if group_wins_into(stones, table, cell_sides, runs, move, queue, mark, stamp):
-            var[V_WINNER] = turn
-        stamp += 1
-    var[V_TURN] = 1 - turn
-    return stamp
-
-
-@njit(cache=True)
-def step_playout(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    table: Array,
-    cell_sides: Array,
-    runs: Array,
-    work: Array,
-    mark: Array,
-    stamp: int,
-    bridges: Array,
-) -> tuple[int, int, int]:
-    """Odd-Y's playout: the pie drawn like any move, then one fill (answering bridges as asked) and
-    one test: exactly one colour has winning groups on the full board (see `playout_fill`)."""
-    n = params[P_N]
-    if pie_open(var, params):
-        playout_pie(var, owner, empty_count(stones))
-    turn = var[V_TURN]
-    use_bridges = answering_colours(owner, params)
-    order, where = work[3], work[4]
-    count = shuffled_empties(stones, order)
-    if use_bridges != 0:
-        for k in range(count):
-            where[order[k]] = k
-    fill(stones, order, where, 0, count, -1, turn, bridges, use_bridges)
-    queue = work[1]
-    for seed in range(n):
-        if mark[seed] == stamp:
-            continue
-        if group_wins_into(stones, table, cell_sides, runs, seed, queue, mark, stamp):
-            return owner[stones[seed] - 1], stamp + 1, -1
-    return owner[0], stamp + 1, -1  # unreachable: Odd-Y has no draws
+def step_judge(
+    stones: Array, var: Array, params: Array, arrays: BoardArrays, work: Array, mark: Array, stamp: int
+) -> tuple[int, int]:
+    """The full board's winning colour (exactly one has winning groups: see `playout_fill`)."""
+    table, cell_sides, runs = arrays.table, arrays.cell_sides, arrays.runs
+    for seed in range(stones.shape[0]):
+        if mark[seed] != stamp and group_wins_into(stones, table, cell_sides, runs, seed, work[1], mark, stamp):
+            return stones[seed] - 1, stamp + 1
+    return -1, stamp + 1  # unreachable: Odd-Y has no draws

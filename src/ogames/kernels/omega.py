@@ -21,7 +21,7 @@ from numba import njit
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group, fill_group_stamped
 from ogames.kernels.layout import P_COLOURS, P_END_EMPTY, P_N, V_PIESEAT, V_PLAYED, V_TURN, V_TURNCOL, V_WINNER, Array
-from ogames.kernels.oddy import shuffled_empties
+from ogames.kernels.stones import empty_cells, empty_count, shuffled_empties
 
 
 @njit(cache=True)
@@ -205,39 +205,21 @@ def scores_into(
 
 
 @leaf
-def end_turn(
-    stones: Array,
-    var: Array,
-    params: Array,
-    played: int,
-    table: Array,
-    logs: Array,
-    queue: Array,
-    mark: Array,
-    stamp: int,
-    sums: Array,
-    ends: bool,
-) -> None:
+def end_turn(var: Array, params: Array, played: int) -> bool:
     """A seat's turn over (`played` 1: it placed its stones, 0: it swapped in the pie phase): the
-    next seat of the pie phase or the next colour's turn; after a round, with fewer than p² cells
-    empty (and `ends`), the game's end and its winner."""
+    next seat of the pie phase or the next colour's turn. Returns whether a round is over (then
+    the game ends if fewer than p² cells are empty)."""
     p = params[P_COLOURS]
     if var[V_PIESEAT] >= 0:
         var[V_PLAYED] += played
         var[V_PIESEAT] += 1
         if var[V_PIESEAT] < p:
-            return
+            return False
         var[V_PIESEAT] = -1
         var[V_TURNCOL] = var[V_PLAYED] % p
     else:
         var[V_TURNCOL] = (var[V_TURNCOL] + 1) % p
-    if var[V_TURNCOL] == 0 and ends:
-        empty = 0
-        for c in range(stones.shape[0]):
-            if stones[c] == 0:
-                empty += 1
-        if empty < p * p:
-            var[V_WINNER] = scores_into(stones, table, p, logs, queue, mark, stamp, sums)
+    return var[V_TURNCOL] == 0
 
 
 @leaf
@@ -253,11 +235,7 @@ def step_moves(stones: Array, var: Array, owner: Array, params: Array, out: Arra
     """Omega's legal move codes into `out`: the empty cells, then in the pie phase before a seat's
     first stone `n + c` for every colour c held by an earlier seat; how many."""
     n = params[P_N]
-    count = 0
-    for c in range(n):
-        if stones[c] == 0:
-            out[count] = c
-            count += 1
+    count = empty_cells(stones, n, out)
     seat = var[V_PIESEAT]
     if seat >= 1 and var[V_TURN] == 0:
         for colour in range(params[P_COLOURS]):
@@ -269,52 +247,39 @@ def step_moves(stones: Array, var: Array, owner: Array, params: Array, out: Arra
 
 @leaf
 def step_play(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    move: int,
-    table: Array,
-    logs: Array,
-    queue: Array,
-    mark: Array,
-    stamp: int,
-    sums: Array,
+    stones: Array, var: Array, owner: Array, params: Array, move: int, table: Array,
+    logs: Array, queue: Array, mark: Array, stamp: int, sums: Array,
     ends: bool,
 ) -> int:
     """Omega's move on the search's arrays: one stone of the next colour (the turn ends after the
-    last), or the pie phase's swap with the holder of colour move − n (a whole turn)."""
-    n = params[P_N]
+    last), or the pie phase's swap with the holder of colour move − n (a whole turn). After a
+    round, with fewer than p² cells empty (and `ends`), the game's end and its winner."""
+    n, p = params[P_N], params[P_COLOURS]
+    round_over = False
     if move >= n:
         seat = var[V_PIESEAT]
         mine = 0
-        for colour in range(params[P_COLOURS]):
+        for colour in range(p):
             if owner[colour] == seat:
                 mine = colour
         target = move - n
         owner[mine], owner[target] = owner[target], owner[mine]
-        end_turn(stones, var, params, 0, table, logs, queue, mark, stamp, sums, ends)
-        return stamp + 1
-    stones[move] = var[V_TURN] + 1
-    var[V_TURN] += 1
-    if var[V_TURN] == params[P_COLOURS]:
-        var[V_TURN] = 0
-        end_turn(stones, var, params, 1, table, logs, queue, mark, stamp, sums, ends)
+        round_over = end_turn(var, params, 0)
+    else:
+        stones[move] = var[V_TURN] + 1
+        var[V_TURN] += 1
+        if var[V_TURN] == p:
+            var[V_TURN] = 0
+            round_over = end_turn(var, params, 1)
+    if round_over and ends and empty_count(stones) < p * p:
+        var[V_WINNER] = scores_into(stones, table, p, logs, queue, mark, stamp, sums)
     return stamp + 1
 
 
 @njit(cache=True)
 def step_playout(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    table: Array,
-    logs: Array,
-    work: Array,
-    mark: Array,
-    stamp: int,
-    sums: Array,
+    stones: Array, var: Array, owner: Array, params: Array, table: Array,
+    logs: Array, work: Array, mark: Array, stamp: int, sums: Array,
 ) -> tuple[int, int, int]:
     """Omega's playout: the board filled at random to its end, colours in turn, then the scores
     (each colour's sum of log group sizes left in `sums`)."""

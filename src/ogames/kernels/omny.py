@@ -20,9 +20,8 @@ from numba import njit
 
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_stamped
-from ogames.kernels.layout import P_FILL, P_KOMI_PIE, P_N, P_TOTAL, V_KOMI, V_TURN, V_WINNER, Array
-from ogames.kernels.oddy import shuffled_empties
-from ogames.kernels.stones import answering_colours, cell_moves, empty_count, fill, pie_open, place_stone, playout_pie, swap_seats
+from ogames.kernels.layout import P_KOMI_PIE, P_N, P_TOTAL, V_KOMI, V_TURN, Array, BoardArrays
+from ogames.kernels.stones import cell_moves
 
 NO_WINNER = -1
 
@@ -284,7 +283,7 @@ def fill_winner_reference(
     return NO_WINNER
 
 
-# ----- the compiled search's turn (`kernels/step.py` calls these; `kernels/layout.py` the arrays) --
+# ----- the compiled search's pieces (`kernels/stones.py` has the turn; `kernels/layout.py` the arrays) --
 
 
 @leaf
@@ -301,89 +300,31 @@ def step_moves(stones: Array, var: Array, params: Array, out: Array) -> int:
 
 
 @leaf
-def step_play(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    move: int,
-    table: Array,
-    stars: Array,
-    star_list: Array,
-    work: Array,
-    mark: Array,
-    stamp: int,
-    ends: bool,
-) -> int:
-    """Omny's move on the search's arrays: the komi chosen, the swap, or a stone and (if `ends`)
-    the region test against the mover's bound."""
-    n = params[P_N]
-    if move > n:  # the komi choice
-        var[V_KOMI] = move - n - 1
-        if params[P_KOMI_PIE] == 0:
-            var[V_TURN] = 1
-        return stamp
-    if move == n:
-        swap_seats(var, owner)
-        return stamp
-    turn = place_stone(stones, var, move)
-    if ends:
-        total = params[P_TOTAL]
-        bound = total - var[V_KOMI] if turn == 0 else total + var[V_KOMI]
-        wins, _ = group_wins_into(stones, table, stars, star_list, total, move, bound, work[0], work[1], mark, stamp)
-        if wins:
-            var[V_WINNER] = turn
-        stamp += 2
-    var[V_TURN] = 1 - turn
-    return stamp
+def step_komi(var: Array, params: Array, move: int) -> None:
+    """The komi chosen (the code n + 1 + 2k); with no pie to follow, White places first."""
+    var[V_KOMI] = move - params[P_N] - 1
+    if params[P_KOMI_PIE] == 0:
+        var[V_TURN] = 1
 
 
-@njit(cache=True)
-def step_playout(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    table: Array,
-    stars: Array,
-    star_list: Array,
-    work: Array,
-    mark: Array,
-    stamp: int,
-    bridges: Array,
-) -> tuple[int, int, int]:
-    """Omny's playout: an unchosen komi drawn uniformly, the pie drawn like any move, then one fill
-    and one test when S + 2k is odd (P_FILL: one colour only can hold the condition on a full
-    board), else a test after every stone."""
-    n = params[P_N]
-    if var[V_KOMI] < 0:
-        komi = n + 1 + np.random.randint(0, params[P_TOTAL] + 1)
-        stamp = step_play(stones, var, owner, params, komi, table, stars, star_list, work, mark, stamp, True)
-    if pie_open(var, params):
-        playout_pie(var, owner, empty_count(stones))
-    turn = var[V_TURN]
-    use_bridges = answering_colours(owner, params)
-    order, where = work[3], work[4]
-    count = shuffled_empties(stones, order)
-    if use_bridges != 0:
-        for k in range(count):
-            where[order[k]] = k
+@leaf
+def step_wins(
+    stones: Array, var: Array, params: Array, arrays: BoardArrays, cell: int, work: Array, mark: Array, stamp: int
+) -> bool:
+    """Whether the group of the stone on `cell` meets the region test against its colour's bound."""
     total = params[P_TOTAL]
-    black_bound = total - var[V_KOMI]
-    white_bound = total + var[V_KOMI]
-    if params[P_FILL] != 0:
-        fill(stones, order, where, 0, count, -1, turn, bridges, use_bridges)
-        colour, stamp = full_board_winner(
-            stones, table, stars, star_list, total, black_bound, white_bound, work[0], work[1], mark, stamp, work[4], work[5]
-        )
-        return owner[max(colour, 0)], stamp, -1
-    cell = -1
-    for k in range(count):
-        cell = fill(stones, order, where, k, k + 1, cell, turn, bridges, use_bridges)
-        bound = black_bound if turn == 0 else white_bound
-        wins, _ = group_wins_into(stones, table, stars, star_list, total, cell, bound, work[0], work[1], mark, stamp)
-        stamp += 2
-        if wins:
-            return owner[turn], stamp, -1
-        turn = 1 - turn
-    return owner[0], stamp, -1  # unreachable: Omny has no draws
+    bound = total - var[V_KOMI] if stones[cell] == 1 else total + var[V_KOMI]
+    table, stars, star_list = arrays.table, arrays.stars, arrays.star_list
+    wins, _ = group_wins_into(stones, table, stars, star_list, total, cell, bound, work[0], work[1], mark, stamp)
+    return wins
+
+
+@leaf
+def step_judge(
+    stones: Array, var: Array, params: Array, arrays: BoardArrays, work: Array, mark: Array, stamp: int
+) -> tuple[int, int]:
+    """The full board's colour meeting the win condition (S + 2k odd: exactly one does)."""
+    total = params[P_TOTAL]
+    bounds = total - var[V_KOMI], total + var[V_KOMI]
+    table, stars, star_list = arrays.table, arrays.stars, arrays.star_list
+    return full_board_winner(stones, table, stars, star_list, total, *bounds, work[0], work[1], mark, stamp, work[4], work[5])

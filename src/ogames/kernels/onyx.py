@@ -16,8 +16,8 @@ from numba import njit
 
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group_sides
-from ogames.kernels.layout import P_N, V_TURN, V_WINNER, Array
-from ogames.kernels.stones import pie_open, place_stone, playout_pie, swap_seats
+from ogames.kernels.layout import P_N, V_TURN, Array, BoardArrays
+from ogames.kernels.stones import pie_open, playout_pie, with_swap
 
 # The side bits each colour must touch: index by stone value (1 black, 2 white).
 GOALS = np.array([0, 1 | 2, 4 | 8], dtype=np.int8)
@@ -195,54 +195,34 @@ def playout(
     return 0, played
 
 
-# ----- the compiled search's turn (`kernels/step.py` calls these; `kernels/layout.py` the arrays) --
+# ----- the compiled search's pieces (`kernels/stones.py` has the turn; `kernels/layout.py` the arrays) --
 
 
 @leaf
 def step_moves(stones: Array, var: Array, params: Array, midpoint_corners: Array, out: Array) -> int:
     """Onyx's legal move codes into `out`: the empty points open to play, then the swap; how many."""
-    n = params[P_N]
     count = 0
-    for c in range(n):
+    for c in range(params[P_N]):
         if stones[c] == 0 and midpoint_open(stones, midpoint_corners, c):
             out[count] = c
             count += 1
-    if pie_open(var, params):
-        out[count] = n
-        count += 1
-    return count
+    return with_swap(var, params, out, count)
 
 
 @leaf
-def step_play(
-    stones: Array,
-    var: Array,
-    owner: Array,
-    params: Array,
-    move: int,
-    table: Array,
-    square_table: Array,
-    side_bits: Array,
-    work: Array,
-    mark: Array,
-    stamp: int,
-    ends: bool,
-) -> int:
-    """Onyx's move on the search's arrays: the swap, or a stone, its captures (made even when the
-    move is known not to end the game: they change the position) and (if `ends`) the connection test."""
-    if move == params[P_N]:
-        swap_seats(var, owner)
-        return stamp
-    turn = place_stone(stones, var, move)
-    taken = find_captures(stones, square_table, move, work[2])
-    for k in range(taken):
-        stones[work[2][k]] = 0
-    if ends:
-        if connects_into(stones, table, side_bits, GOALS[stones[move]], move, work[1], mark, stamp):
-            var[V_WINNER] = turn
-        stamp += 1
-    var[V_TURN] = 1 - turn
-    return stamp
+def step_captures(stones: Array, arrays: BoardArrays, cell: int, work: Array) -> None:
+    """Take off the stones that a stone on `cell` captures."""
+    captured = work[2]
+    for k in range(find_captures(stones, arrays.square_table, cell, captured)):
+        stones[captured[k]] = 0
+
+
+@leaf
+def step_wins(
+    stones: Array, var: Array, params: Array, arrays: BoardArrays, cell: int, work: Array, mark: Array, stamp: int
+) -> bool:
+    """Whether the group of the stone on `cell` connects its colour's two sides."""
+    return connects_into(stones, arrays.table, arrays.side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp)
 
 
 @njit(cache=True)
@@ -251,9 +231,7 @@ def step_playout(
     var: Array,
     owner: Array,
     params: Array,
-    table: Array,
-    square_table: Array,
-    side_bits: Array,
+    arrays: BoardArrays,
     midpoint_corners: Array,
     work: Array,
     mark: Array,
@@ -282,11 +260,11 @@ def step_playout(
         if recorded < moves_out.shape[0]:
             moves_out[recorded] = cell * 4 + turn
             recorded += 1
-        taken = find_captures(stones, square_table, cell, captured)
+        taken = find_captures(stones, arrays.square_table, cell, captured)
         for k in range(taken):
             stones[captured[k]] = 0
             count = bag_add(empties, where, count, captured[k])
-        if connects_into(stones, table, side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
+        if connects_into(stones, arrays.table, arrays.side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
             return owner[turn], stamp + 1, recorded
         stamp += 1
         turn = 1 - turn

@@ -1,28 +1,47 @@
 """The two-colour stone games' shared turn on the search's arrays (`kernels/layout.py`), as
-`rules/stones.py` is their shared rules: the pie's swap, placing a stone, the legal cells, and the
-playouts' fills that answer intrusions into bridges (Odd-Y, Omny). Each game's own turn kernels
-(`step_*` in `kernels/oddy.py`, `omny.py`, `onyx.py`) call them; `tests/test_compiled_mcts.py`
-plays them side by side with the rules, their plain reference.
+`rules/stones.py` is their shared rules: the pie's swap, placing a stone, the legal cells, a whole
+move (`stone_play`) and a whole playout (`stone_playout`) with the playouts' fills that answer
+intrusions into bridges (Odd-Y, Omny).
+
+`stone_play` and `stone_playout` are written once and take the game's own pieces as arguments:
+compiled functions from `kernels/<game>.py` (`step_wins`, `step_judge`, Omny's `step_komi`, Onyx's
+`step_captures`), or None for a piece the game lacks. numba compiles a separate copy of the shared
+body for each game's pieces, with direct calls (no function pointers), and drops the branches of a
+None piece, so each game's turn runs as if written out for it (`kernels/step.py` picks the copy).
+`tests/test_compiled_mcts.py` plays them side by side with the rules, their plain reference.
+
+A piece's contract: `wins(stones, var, params, arrays, cell, work, mark, stamp)` says whether the
+stone on `cell` made its colour win; it may use the marks `stamp` and `stamp + 1` (Omny's region
+fill takes the second), so every test moves the stamp on by two. `judge(stones, var, params,
+arrays, work, mark, stamp)` names the winning colour of a full board (−1: none) and the next free stamp.
+`komi(var, params, move)` makes Omny's komi choice, a code after the swap. `captures(stones,
+arrays, cell, work)` takes the stones a stone on `cell` captures off the board.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from numba import njit
 
 from ogames.kernels import leaf
 from ogames.kernels.layout import (
     P_BRIDGE,
     P_BRIDGE_SEAT,
+    P_FILL,
     P_KOMI_PIE,
     P_N,
     P_PIE,
     P_PIE_AT,
+    P_TOTAL,
     V_KOMI,
     V_PLACEMENTS,
     V_SWAPPED,
     V_TURN,
     V_WINNER,
     Array,
+    BoardArrays,
 )
 
 
@@ -75,18 +94,29 @@ def place_stone(stones: Array, var: Array, move: int) -> int:
 
 
 @leaf
-def cell_moves(stones: Array, var: Array, params: Array, out: Array) -> int:
-    """The empty cells, then the swap when it is open, into `out`; how many."""
-    n = params[P_N]
+def empty_cells(stones: Array, n: int, out: Array) -> int:
+    """The empty cells of the first `n` into `out`; how many."""
     count = 0
     for c in range(n):
         if stones[c] == 0:
             out[count] = c
             count += 1
+    return count
+
+
+@leaf
+def with_swap(var: Array, params: Array, out: Array, count: int) -> int:
+    """After the `count` moves in `out`, the swap when it is open; how many moves now."""
     if pie_open(var, params):
-        out[count] = n
+        out[count] = params[P_N]
         count += 1
     return count
+
+
+@leaf
+def cell_moves(stones: Array, var: Array, params: Array, out: Array) -> int:
+    """The empty cells, then the swap when it is open, into `out`; how many (Odd-Y's moves)."""
+    return with_swap(var, params, out, empty_cells(stones, params[P_N], out))
 
 
 @leaf
@@ -103,6 +133,21 @@ def empty_count(stones: Array) -> int:
     for c in range(stones.shape[0]):
         if stones[c] == 0:
             count += 1
+    return count
+
+
+@leaf
+def shuffled_empties(stones: np.ndarray, order: np.ndarray) -> int:
+    """Write the empty cells into `order` in a uniformly random order (numba's seeded RNG); return
+    how many there are. The playouts' fills (`stone_playout`, Omega's, `oddy.playout_fill`) start from it."""
+    count = 0
+    for c in range(stones.shape[0]):
+        if stones[c] == 0:
+            order[count] = c
+            count += 1
+    for k in range(count - 1, 0, -1):
+        j = np.random.randint(0, k + 1)
+        order[k], order[j] = order[j], order[k]
     return count
 
 
@@ -171,3 +216,71 @@ def fill(
         last = cell
         turn = 1 - turn
     return last
+
+
+# ----- a whole move and a whole playout, with the game's pieces --------------------------------
+
+
+@leaf
+def stone_play(
+    stones: Array, var: Array, owner: Array, params: Array, move: int, arrays: BoardArrays,
+    work: Array, mark: Array, stamp: int, ends: bool,
+    wins: Callable[..., bool], komi: Callable[..., None] | None, captures: Callable[..., None] | None,
+) -> int:
+    """A stone game's move: Omny's komi choice, the swap, or a stone, its captures (made even when
+    the move is known not to end the game: they change the position) and, if `ends`, the win test;
+    then the turn passes. Returns the next free stamp."""
+    n = params[P_N]
+    if komi is not None and move > n:
+        komi(var, params, move)
+        return stamp
+    if move == n:
+        swap_seats(var, owner)
+        return stamp
+    turn = place_stone(stones, var, move)
+    if captures is not None:
+        captures(stones, arrays, move, work)
+    if ends:
+        if wins(stones, var, params, arrays, move, work, mark, stamp):
+            var[V_WINNER] = turn
+        stamp += 2
+    var[V_TURN] = 1 - turn
+    return stamp
+
+
+@njit(cache=True)
+def stone_playout(
+    stones: Array, var: Array, owner: Array, params: Array, arrays: BoardArrays,
+    work: Array, mark: Array, stamp: int, bridges: Array,
+    wins: Callable[..., bool], judge: Callable[..., tuple[int, int]], komi: Callable[..., None] | None,
+) -> tuple[int, int, int]:
+    """A playout of a stone game without captures (Odd-Y, Omny): an unchosen komi drawn uniformly,
+    the pie drawn like any move, then the empty cells filled in a random order, answering bridges
+    as asked. With P_FILL (Odd-Y; Omny when S + 2k is odd) one colour only can win on the full
+    board and the first to win is that one, so one fill and one `judge` decide; otherwise every
+    stone is tested. Returns (winning seat, next stamp, −1: the playout's moves are read from the
+    final board)."""
+    if komi is not None and var[V_KOMI] < 0:
+        komi(var, params, params[P_N] + 1 + np.random.randint(0, params[P_TOTAL] + 1))
+    if pie_open(var, params):
+        playout_pie(var, owner, empty_count(stones))
+    turn = var[V_TURN]
+    answers = answering_colours(owner, params)
+    order, where = work[3], work[4]
+    count = shuffled_empties(stones, order)
+    if answers != 0:
+        for k in range(count):
+            where[order[k]] = k
+    if params[P_FILL] != 0:
+        fill(stones, order, where, 0, count, -1, turn, bridges, answers)
+        colour, stamp = judge(stones, var, params, arrays, work, mark, stamp)
+        return owner[max(colour, 0)], stamp, -1  # a colour always wins: there are no draws
+    cell = -1
+    for k in range(count):
+        cell = fill(stones, order, where, k, k + 1, cell, turn, bridges, answers)
+        won = wins(stones, var, params, arrays, cell, work, mark, stamp)
+        stamp += 2
+        if won:
+            return owner[turn], stamp, -1
+        turn = 1 - turn
+    return owner[0], stamp, -1  # unreachable: no draws

@@ -118,10 +118,12 @@ class Adapter:
         var[P.V_SWAPPED] = int(state.swapped)
         var[P.V_PLACEMENTS] = state.placements
 
-    def rule_arrays(self) -> tuple[Array, ...]:
+    def rule_arrays(self) -> P.BoardArrays:
         """The board arrays the kernel's rules take, as the one tuple `play_move`, `playout` and
         `run` take (`arrays`)."""
-        return (self.table, self.stars, self.star_list, self.cell_sides, self.runs, self.square_table, self.side_bits)
+        return P.BoardArrays(
+            self.table, self.stars, self.star_list, self.cell_sides, self.runs, self.square_table, self.side_bits
+        )
 
     def use_bridges(self) -> None:
         """Give the playouts their bridge table (games whose playouts answer bridges)."""

@@ -43,7 +43,7 @@ from ogames.kernels.layout import (
     V_TURN,
     V_WINNER,
     Array,
-    Arrays,
+    BoardArrays,
 )
 from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
@@ -266,7 +266,7 @@ def run(
     root_owner: Array,
     params: Array,
     fparams: Array,
-    arrays: Arrays,
+    arrays: BoardArrays,
     midpoint_corners: Array,
     bridges: Array,
     iterations: int,
