@@ -185,7 +185,7 @@ def test_kernel_playouts_follow_the_generic_playout_distribution(options: dict, 
 @given(seed=st.integers(0, 10**6), komi=st.sampled_from([0, 1, 2]), size=st.integers(2, 5), pre=st.integers(0, 6))
 def test_one_fill_and_one_judgement_give_the_stepwise_winner_when_no_race_is_possible(seed, komi, size, pre):
     # sunder (every cell a star) has S odd; whole komi keeps S + 2k odd, so no race is possible.
-    from ogames.kernels.omny import fill_then_judge, fill_winner
+    from ogames.kernels.omny import fill_winner
 
     game = ogames.load("omny", variant="sunder", size=size, komi=min(komi, size))
     rng = np.random.default_rng(seed)
@@ -201,4 +201,4 @@ def test_one_fill_and_one_judgement_give_the_stepwise_winner_when_no_race_is_pos
     bounds = (state.bound(0), state.bound(1))
     args = (state.stones, game.board.neighbour_table, game.star_mask, game.total_stars, state.turn, *bounds)
     assert state.bound(1) % 2 == 1
-    assert fill_then_judge(*args, order) == fill_winner(*args, order)
+    assert fill_winner(*args, order, True) == fill_winner(*args, order)

@@ -108,9 +108,13 @@ def fill_winner(
     black_bound: int,
     white_bound: int,
     order: np.ndarray,
+    once: bool = False,
 ) -> int:
     """Place alternating stones (colour `turn` first) on the empty cells in `order`, testing the
-    mover's group after every placement; return the first colour index to win (−1 if none)."""
+    mover's group after every placement; return the first colour index to win (−1 if none).
+    `once`, for S + 2k (= white_bound) odd: no race is possible then, so the first colour to meet
+    its condition is the one colour that meets it on the full board: fill every empty cell, then
+    judge the full board once."""
     board = stones.copy()
     star_list, group, queue, mark = win_test_buffers(stones, stars)
     stamp = 1
@@ -119,13 +123,19 @@ def fill_winner(
         if board[cell] != 0:
             continue
         board[cell] = turn + 1
-        bound = black_bound if turn == 0 else white_bound
-        wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
-        stamp += 2
-        if wins:
-            return turn
+        if not once:
+            bound = black_bound if turn == 0 else white_bound
+            wins, _ = group_wins_into(board, table, stars, star_list, total, cell, bound, group, queue, mark, stamp)
+            stamp += 2
+            if wins:
+                return turn
         turn = 1 - turn
-    return NO_WINNER
+    if not once:
+        return NO_WINNER
+    sizes, reps = np.empty(board.shape[0], dtype=np.int32), np.empty(board.shape[0], dtype=np.int32)
+    bounds = (black_bound, white_bound)
+    colour, _ = full_board_winner(board, table, stars, star_list, total, *bounds, group, queue, mark, stamp, sizes, reps)
+    return colour
 
 
 @leaf
@@ -189,38 +199,7 @@ def random_playout(
     np.random.seed(seed)
     empty = np.flatnonzero(stones == 0).astype(np.int32)
     np.random.shuffle(empty)
-    if white_bound % 2 == 1:
-        return fill_then_judge(stones, table, stars, total, turn, black_bound, white_bound, empty)
-    return fill_winner(stones, table, stars, total, turn, black_bound, white_bound, empty)
-
-
-@njit(cache=True)
-def fill_then_judge(
-    stones: np.ndarray,
-    table: np.ndarray,
-    stars: np.ndarray,
-    total: int,
-    turn: int,
-    black_bound: int,
-    white_bound: int,
-    order: np.ndarray,
-) -> int:
-    """`fill_winner` when S + 2k (= white_bound) is odd: no race is possible then, so the first
-    colour to meet its condition is the one colour that meets it on the full board: fill every
-    empty cell in `order`, then judge the full board once."""
-    n = stones.shape[0]
-    board = stones.copy()
-    for i in range(order.shape[0]):
-        cell = order[i]
-        if board[cell] == 0:
-            board[cell] = turn + 1
-            turn = 1 - turn
-    star_list, group, queue, mark = win_test_buffers(stones, stars)
-    sizes = np.empty(n, dtype=np.int32)
-    reps = np.empty(n, dtype=np.int32)
-    bounds = (black_bound, white_bound)
-    colour, _ = full_board_winner(board, table, stars, star_list, total, *bounds, group, queue, mark, 1, sizes, reps)
-    return colour
+    return fill_winner(stones, table, stars, total, turn, black_bound, white_bound, empty, white_bound % 2 == 1)
 
 
 # ----- plain-Python references -----------------------------------------------------------------
