@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import ogames
-from ogames.envs.drawing import position_text, print_position
+from ogames.envs.drawing import render_position
 from ogames.envs.encoding import Encoding, encoding, outcome
 from ogames.rules.protocol import State
 
@@ -134,12 +134,7 @@ class BoardGameEnv(AECEnv):
     def render(self) -> str | None:
         """render_mode "ansi": the position as text (returned); "human": the board as the terminal
         draws it, printed to stdout (as after every step; returns None); no render_mode: nothing."""
-        if self.render_mode == "human":
-            print_position(self.rules_state)
-            return None
-        if self.render_mode != "ansi":
-            return None
-        return position_text(self.rules_state)
+        return render_position(self.rules_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -23,3 +23,14 @@ def print_position(state: State) -> None:
     console = Console(file=sys.stdout, highlight=False)
     console.print(render_state(state))
     console.print(position_text(state), markup=False)
+
+
+def render_position(state: State, render_mode: str | None) -> str | None:
+    """An environment's `render`: "ansi", the position as text (returned); "human", the board as
+    the terminal draws it, printed to stdout (returns None); any other mode, nothing."""
+    if render_mode == "human":
+        print_position(state)
+        return None
+    if render_mode != "ansi":
+        return None
+    return position_text(state)

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 import ogames
-from ogames.envs.drawing import position_text, print_position
+from ogames.envs.drawing import render_position
 from ogames.envs.encoding import encoding, outcome
 from ogames.players import computer_player
 from ogames.rules.protocol import State
@@ -121,9 +121,4 @@ class SingleAgentEnv(gymnasium.Env):
     def render(self) -> str | None:
         """render_mode "ansi": the position as text (returned); "human": the board as the terminal
         draws it, printed to stdout (as after every reset and step; returns None); else nothing."""
-        if self.render_mode == "human":
-            print_position(self.rules_state)
-            return None
-        if self.render_mode != "ansi":
-            return None
-        return position_text(self.rules_state)
+        return render_position(self.rules_state, self.render_mode)

@@ -417,12 +417,7 @@ class OmegaState(State):
         words = last["move"].split()
         if words[0] not in ("swap", "resign") and len(words) > 1:
             entries.append({**last, "move": " ".join(words[:-1])})
-        fresh = self.game.new_state(self.players)
-        for entry in entries:
-            fresh.replay_entry(entry)
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
-        return self
+        return self._become_replayed(entries)
 
     def replay_entry(self, entry: dict[str, Any]) -> None:
         """Make one recorded turn again (a swap, a resignation, or up to p labels starting a turn)."""

@@ -365,11 +365,14 @@ class State(ABC):
         reference for `undo`, and its fallback)."""
         if not self.history:
             raise IllegalMove("undo", say("nothing-to-undo", "there is no move to take back"))
-        earlier = self.history[:-1]
+        return self._become_replayed(self.history[:-1])
+
+    def _become_replayed(self, entries: list[dict[str, Any]]) -> Self:
+        """Become a new state that made the recorded `entries` again (`replay_entry`): in place,
+        so that references to this state stay valid."""
         fresh = self.game.new_state(self.players)
-        for entry in earlier:
+        for entry in entries:
             fresh.replay_entry(entry)
-        # Become the rebuilt state in place, so that references to this state stay valid.
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         return self
