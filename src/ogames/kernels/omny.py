@@ -100,15 +100,8 @@ def win_test_buffers(stones: np.ndarray, stars: np.ndarray) -> tuple[np.ndarray,
 
 @njit(cache=True)
 def fill_winner(
-    stones: np.ndarray,
-    table: np.ndarray,
-    stars: np.ndarray,
-    total: int,
-    turn: int,
-    black_bound: int,
-    white_bound: int,
-    order: np.ndarray,
-    once: bool = False,
+    stones: np.ndarray, table: np.ndarray, stars: np.ndarray, total: int, turn: int,
+    black_bound: int, white_bound: int, order: np.ndarray, once: bool = False,
 ) -> int:
     """Place alternating stones (colour `turn` first) on the empty cells in `order`, testing the
     mover's group after every placement; return the first colour index to win (−1 if none).

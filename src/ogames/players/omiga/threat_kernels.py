@@ -29,6 +29,7 @@ from ogames.kernels.omiga import (
     TableArrays,
     fits,
     fits_reference,
+    orthogonal_contacts,
     touches_opponent,
     touches_opponent_reference,
     win_cell,
@@ -166,19 +167,11 @@ def race(t: TableArrays, me: int, depth: int, decay: float, dist: np.ndarray) ->
     tail = 0
     for c in range(n):
         dist[c] = 0
-    for c in range(n):
-        if owner[c] >= 0 or blocked[c] or not touches_opponent(t, c, me):
-            continue
-        col = c % width
-        row = c // width
-        for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            c2 = col + dc
-            r2 = row + dr
-            if 0 <= c2 < width and 0 <= r2 < height and owner[r2 * width + c2] == me:
-                dist[c] = 1
-                queue[tail] = c
-                tail += 1
-                break
+    for c in range(n):  # one placement away: open, touching another owner's card and one of `me`'s
+        if owner[c] < 0 and not blocked[c] and touches_opponent(t, c, me) and orthogonal_contacts(t, c, me)[0]:
+            dist[c] = 1
+            queue[tail] = c
+            tail += 1
     while head < tail:
         c = queue[head]
         head += 1
