@@ -86,10 +86,11 @@ def playout(
     game = params[P_GAME]
     if game == OMEGA:
         return omega.step_playout(stones, var, owner, params, arrays.table, logs, work, mark, stamp, sums)
-    if game == OMNY:  # the stone games without captures: their pieces (win test, judge, komi) given to the shared playout
+    if game == ONYX:
+        return onyx.step_playout(stones, var, owner, params, arrays, midpoint_corners, work, mark, stamp, moves_out)
+    # The stone games without captures: their pieces (win test, judge, komi) given to the shared playout.
+    if game == OMNY:
         return stone_playout(
             stones, var, owner, params, arrays, work, mark, stamp, bridges, omny.step_wins, omny.step_judge, omny.step_komi
         )
-    if game == ONYX:
-        return onyx.step_playout(stones, var, owner, params, arrays, midpoint_corners, work, mark, stamp, moves_out)
     return stone_playout(stones, var, owner, params, arrays, work, mark, stamp, bridges, oddy.step_wins, oddy.step_judge, None)
