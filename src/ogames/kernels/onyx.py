@@ -241,6 +241,9 @@ def step_playout(
     """Onyx's playout, move by move: the pie drawn like any move, then random open points, captures
     reopening points, until a connection. The moves go to `moves_out` (cell * 4 + colour) for AMAF."""
     n = params[P_N]
+    # Read out of the tuple once: in a function with reference counting (not a leaf) each read of
+    # a field in the loop would count the array in and out again.
+    table, square_table, side_bits = arrays.table, arrays.square_table, arrays.side_bits
     if pie_open(var, params):
         legal = 0
         for c in range(n):
@@ -260,11 +263,11 @@ def step_playout(
         if recorded < moves_out.shape[0]:
             moves_out[recorded] = cell * 4 + turn
             recorded += 1
-        taken = find_captures(stones, arrays.square_table, cell, captured)
+        taken = find_captures(stones, square_table, cell, captured)
         for k in range(taken):
             stones[captured[k]] = 0
             count = bag_add(empties, where, count, captured[k])
-        if connects_into(stones, arrays.table, arrays.side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
+        if connects_into(stones, table, side_bits, GOALS[stones[cell]], cell, work[1], mark, stamp):
             return owner[turn], stamp + 1, recorded
         stamp += 1
         turn = 1 - turn

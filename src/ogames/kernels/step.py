@@ -93,4 +93,4 @@ def playout(
         return stone_playout(
             stones, var, owner, params, arrays, work, mark, stamp, bridges, omny.step_wins, omny.step_judge, omny.step_komi
         )
-    return stone_playout(stones, var, owner, params, arrays, work, mark, stamp, bridges, oddy.step_wins, oddy.step_judge, None)
+    return stone_playout(stones, var, owner, params, arrays, work, mark, stamp, bridges, None, oddy.step_judge, None)

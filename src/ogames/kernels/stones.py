@@ -12,10 +12,12 @@ None piece, so each game's turn runs as if written out for it (`kernels/step.py`
 
 A piece's contract: `wins(stones, var, params, arrays, cell, work, mark, stamp)` says whether the
 stone on `cell` made its colour win; it may use the marks `stamp` and `stamp + 1` (Omny's region
-fill takes the second), so every test moves the stamp on by two. `judge(stones, var, params,
-arrays, work, mark, stamp)` names the winning colour of a full board (−1: none) and the next free stamp.
-`komi(var, params, move)` makes Omny's komi choice, a code after the swap. `captures(stones,
-arrays, cell, work)` takes the stones a stone on `cell` captures off the board.
+fill takes the second), so every test moves the stamp on by two. Given to `stone_playout` as None,
+the game's playouts always fill the board and judge it once (Odd-Y's), and the stone-by-stone loop
+is not compiled for it. `judge(stones, var, params, arrays, work, mark, stamp)` names the winning
+colour of a full board (−1: none) and the next free stamp. `komi(var, params, move)` makes Omny's
+komi choice, a code after the swap. `captures(stones, arrays, cell, work)` takes the stones a stone
+on `cell` captures off the board.
 """
 
 from __future__ import annotations
@@ -252,7 +254,7 @@ def stone_play(
 def stone_playout(
     stones: Array, var: Array, owner: Array, params: Array, arrays: BoardArrays,
     work: Array, mark: Array, stamp: int, bridges: Array,
-    wins: Callable[..., bool], judge: Callable[..., tuple[int, int]], komi: Callable[..., None] | None,
+    wins: Callable[..., bool] | None, judge: Callable[..., tuple[int, int]], komi: Callable[..., None] | None,
 ) -> tuple[int, int, int]:
     """A playout of a stone game without captures (Odd-Y, Omny): an unchosen komi drawn uniformly,
     the pie drawn like any move, then the empty cells filled in a random order, answering bridges
@@ -271,7 +273,7 @@ def stone_playout(
     if answers != 0:
         for k in range(count):
             where[order[k]] = k
-    if params[P_FILL] != 0:
+    if wins is None or params[P_FILL] != 0:  # None: the game's playouts always fill (Odd-Y)
         fill(stones, order, where, 0, count, -1, turn, bridges, answers)
         colour, stamp = judge(stones, var, params, arrays, work, mark, stamp)
         return owner[max(colour, 0)], stamp, -1  # a colour always wins: there are no draws
