@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
 from ogames.kernels import leaf
 from ogames.kernels.layout import (
@@ -250,7 +249,7 @@ def stone_play(
     return stamp
 
 
-@njit(cache=True)
+@leaf  # allocates nothing: no reference counting, not even for the rows of `work`
 def stone_playout(
     stones: Array, var: Array, owner: Array, params: Array, arrays: BoardArrays,
     work: Array, mark: Array, stamp: int, bridges: Array,
