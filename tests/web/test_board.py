@@ -162,9 +162,10 @@ def test_earlier_positions_are_the_game_replayed_to_that_move() -> None:
         earlier = position_state(state, k)
         assert earlier.history == state.history[:k]
         shown = position_view(state, k)
-        assert (shown["k"], shown["of"]) == (k, len(state.history))
-        assert cell_groups(shown["board"]["svg"]).keys() == set(state.board.labels)  # type: ignore[attr-defined]
-    assert position_view(state, len(state.history))["result"]["winner"] == state.winner
+        assert (shown.k, shown.of) == (k, len(state.history))
+        assert cell_groups(shown.board.svg or "").keys() == set(state.board.labels)  # type: ignore[attr-defined]
+    last = position_view(state, len(state.history)).result
+    assert last is not None and last.winner == state.winner
     with pytest.raises(ValueError, match="no position"):
         position_state(state, len(state.history) + 1)
 

@@ -13,16 +13,19 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 import ogames
 from conformance.cases import CASES
 from ogames.rules import BOARD
+from ogames.rules.protocol import State
+from ogames.web.boards.board import Position, position_facts
 from ogames.web.boards.game_view import view
 from ogames.web.boards.live import LiveGame
 from ogames.web.boards.recorder import new_entries
 from ogames.web.boards.views import DeltaView, GameView
 from ogames.web.core.common import Outbox
-from ogames.web.core.delta import apply_delta, make_delta, stamp
+from ogames.web.core.delta import apply_delta, jsonable, make_delta, stamp, written
 
 from .conftest import create, receive_state
 
@@ -54,19 +57,38 @@ def test_the_deltas_of_a_random_game_applied_from_its_start_give_every_view_of_i
 ) -> None:
     rng = random.Random(seed)
     live = live_game(game, options)
-    held = stamp(view(live, language))  # what the page has: its first view, whole
+    shown = stamp(view(live, language))
+    held = json.loads(written(shown))  # what the page has: its first view, whole
     while not live.state.is_over and live.version < 120:
         step(live, rng, undo_chance)
         new = stamp(view(live, language))
         labels = live.state.board.labels  # type: ignore[attr-defined]
-        assert new["stones"] == {label: colour for label in labels if (colour := live.state.stone_at(label)) is not None}
-        delta = make_delta(held, new)
-        GameView.model_validate_json(json.dumps(new))  # every field declared and of its type
-        DeltaView.model_validate_json(json.dumps(delta))
-        wire = json.loads(json.dumps(delta))  # as the page receives it
+        assert new.stones == {label: colour for label in labels if (colour := live.state.stone_at(label)) is not None}
+        # Made from the position before (the live game's last facts), the facts are those made afresh.
+        assert made_afresh(live.state, language) == new_position(live, language)
+        delta = make_delta(shown, new)
+        GameView.model_validate_json(written(new))  # every field declared and of its type
+        DeltaView.model_validate_json(written(delta))
+        wire = json.loads(written(delta))  # as the page receives it
         held = apply_delta(held, wire)
-        assert held == json.loads(json.dumps(new))
+        assert held == json.loads(written(new)) == jsonable(new)
+        shown = new
     assert live.version > 0
+
+
+def made_afresh(state: State, language: str) -> dict[str, Any]:
+    """A position's facts made from its state alone (a copy of it: nothing kept of it is used)."""
+    return facts_json(position_facts(state.clone(), language))
+
+
+def new_position(live: LiveGame, language: str) -> dict[str, Any]:
+    return facts_json(live.positions[language][1])
+
+
+def facts_json(position: Position) -> dict[str, Any]:
+    return {name: jsonable(value) if isinstance(value, BaseModel) else
+            [jsonable(item) for item in value] if name == "moves" else value
+            for name, value in vars(position).items()}
 
 
 def test_a_move_s_delta_is_what_changed_and_small() -> None:
@@ -75,7 +97,7 @@ def test_a_move_s_delta_is_what_changed_and_small() -> None:
     live.state = live.state.clone()
     live.state.play("c3")
     live.version += 1
-    delta = make_delta(first, stamp(view(live)))
+    delta = jsonable(make_delta(first, stamp(view(live))))
     assert delta["stones"] == {"c3": "black"}
     assert delta["lists"]["legal"] == {"drop": ["c3"], "add": []}
     assert delta["set"]["last"] == "c3" and delta["set"]["board"]["marked"] == ["c3"]
@@ -87,13 +109,15 @@ def test_a_delta_for_another_view_is_refused() -> None:
     live = live_game("omny", {"variant": "y", "size": 4})
     one, two = stamp(view(live)), stamp(view(live))
     with pytest.raises(ValueError, match="for view"):
-        apply_delta(one, make_delta(two, stamp(view(live))))
+        apply_delta(jsonable(one), jsonable(make_delta(two, stamp(view(live)))))
 
 
 def drained(outbox: Outbox) -> list[dict[str, Any]]:
+    """What an outbox sends, as the page receives it."""
     out = []
     while not outbox.empty():
-        out.append(outbox.get_nowait())
+        message = outbox.get_nowait()
+        out.append(json.loads(written(message)) if isinstance(message, BaseModel) else message)
     return out
 
 
@@ -104,7 +128,7 @@ def test_an_outbox_sends_the_delta_from_the_view_its_page_holds_and_a_full_view_
     views = [stamp(view(live))]
     outbox.show(views[0], make_delta)
     page = drained(outbox)[0]
-    assert page["type"] == "state" and page == views[0]
+    assert page["type"] == "state" and page == jsonable(views[0])
     for _ in range(3):  # three views while the page reads nothing: one delta, from the view it holds
         step(live, rng, 0.0)
         views.append(stamp(view(live)))
@@ -112,7 +136,7 @@ def test_an_outbox_sends_the_delta_from_the_view_its_page_holds_and_a_full_view_
     (message,) = drained(outbox)
     assert message["type"] == "delta" and message["base"] == page["seq"]
     page = apply_delta(page, message)
-    assert page == views[-1]
+    assert page == jsonable(views[-1])
     for _ in range(Outbox.FULL_AFTER + 1):  # far behind: the newest view whole
         step(live, rng, 0.0)
         outbox.show(stamp(view(live)), make_delta)

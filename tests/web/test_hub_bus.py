@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from ogames.web.boards.hub import Hub, Refusal
 from ogames.web.boards.protocol import NewGame
 from ogames.web.core.bus import Bus
+from ogames.web.core.common import Outbox
+from ogames.web.core.delta import jsonable
 from ogames.web.core.store import Store
 
 from .conftest import quick_settings
@@ -36,6 +39,12 @@ class Linked(Bus):
             for hub in self.hubs:
                 if hub.bus is not self:
                     await hub.heard(game_id, version, action)
+
+
+def received(outbox: Outbox) -> dict[str, Any]:
+    """The next message an outbox sends, as its page receives it (a typed view is written as JSON)."""
+    message = outbox.get_nowait()
+    return jsonable(message) if isinstance(message, BaseModel) else message
 
 
 class CountingStore(Store):
@@ -68,7 +77,7 @@ def test_an_action_stored_by_one_hub_is_applied_by_the_other(tmp_path: Path) -> 
         assert (game_id, version, action["move"]) == (live_a.id, 1, "a1")
         assert action["entry"] == live_a.state.record()["moves"][-1]  # as stored, with its time
         assert live_b.version == 1 and live_b.state.record() == live_a.state.record()
-        assert watching.get_nowait()["version"] == 1  # the page on the other process sees it at once
+        assert received(watching)["version"] == 1  # the page on the other process sees it at once
         await b.move(live_a.id, tokens[1], 1, "b2")  # and the other seat moves there
         await a.resign(live_a.id, tokens[0], 2)
         assert live_b.version == 3 and live_b.state.is_over and live_b.state.record() == live_a.state.record()
@@ -115,7 +124,7 @@ def test_a_copy_that_missed_messages_reads_the_store_and_refuses_the_stale_move(
             await b.move(live_a.id, tokens[0], 0, "c3")
         assert refused.value.code == "stale"
         assert live_b.version == 2 and live_b.state.record() == live_a.state.record()
-        assert watching.get_nowait()["version"] == 2
+        assert received(watching)["version"] == 2
         # A message from further ahead than the next version: the copy reads the store too.
         await a.move(live_a.id, tokens[0], 2, "c3")
         await a.move(live_a.id, tokens[1], 3, "a2")
@@ -150,7 +159,7 @@ def test_a_page_opening_on_a_copy_that_missed_an_action_is_shown_the_store(tmp_p
         reads = b.store.reads
         opened = await b.opened(live_a.id)  # seat 0's page reconnects on B
         assert opened is live_b and live_b.version == 1 and live_b.state.record() == live_a.state.record()
-        assert watching.get_nowait()["version"] == 1  # and seat 1's page sees whose turn it is
+        assert received(watching)["version"] == 1  # and seat 1's page sees whose turn it is
         assert b.store.reads == reads + 1
         await b.opened(live_a.id)  # up to date: only the version is read, never the game
         assert b.store.reads == reads + 1 and watching.empty()
@@ -187,7 +196,7 @@ def test_a_take_back_asked_on_one_process_is_agreed_to_on_the_other(tmp_path: Pa
         await a.undo(live_a.id, tokens[0], 2)  # seat 1 asks on process a ...
         assert bus_a.sent[-1] == (live_a.id, 2, {"undo": {"asked": 0, "agreed": [], "declined": None}})
         assert live_b.pending_undo() == 0  # ... process b knows, and its pages show it
-        assert watching.get_nowait()["undo_request"] == {"seat": 0, "agreed": []}
+        assert received(watching)["undo_request"] == {"seat": 0, "agreed": []}
         await b.undo(live_a.id, tokens[1], 2)  # seat 2 agrees on process b: both moves are taken back
         assert live_b.version == live_a.version == 3 and live_a.state.history == live_b.state.history == []
         with pytest.raises(Refusal, match="nobody has asked"):
@@ -202,7 +211,7 @@ def test_a_take_back_asked_on_one_process_is_agreed_to_on_the_other(tmp_path: Pa
         assert live_b.declined_undo() == 1  # the asker's page on b is told it was declined
         while watching.qsize() > 1:
             watching.get_nowait()
-        assert watching.get_nowait()["undo_declined"] == 1
+        assert received(watching)["undo_declined"] == 1
 
     asyncio.run(scenario())
 

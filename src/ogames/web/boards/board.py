@@ -17,7 +17,9 @@ An earlier position (`position_state`) is rebuilt by replaying the game's first 
 
 from __future__ import annotations
 
+import functools
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,6 +33,8 @@ from ogames.draw.markup import num
 from ogames.draw.style import stone as stone_shape
 from ogames.errors import OgamesError
 from ogames.rules.protocol import State, is_board_state
+from ogames.web.boards.views import BoardView, MoveView, OutcomeView, PositionView
+from ogames.web.core.delta import Stones
 from ogames.web.core.names import move_words
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import plural
@@ -79,41 +83,105 @@ def cells(state: State) -> int:
     return len(board.labels) if board is not None else 0
 
 
-def position_facts(state: State, language: str = ENGLISH) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Position:
+    """What a game's view says about one position in one language (`position_facts`): shared by
+    every view of the position, so never changed (a later position makes new lists)."""
+
+    stones: dict[str, str]  # the stone on each occupied cell
+    moves: list[MoveView]  # the moves as listed, each made once (with its words in the language)
+    legal: list[str]  # the legal moves on cells
+    specials: list[str]  # the other legal moves (a swap, a komi)
+    last: str | None  # the cell of the last stone placed
+    winning: list[str]
+    board: BoardView
+
+
+# A position of a game and its facts in a language, from which the next position's are made.
+Made = tuple[State, Position]
+
+
+def position_facts(state: State, language: str = ENGLISH, previous: Made | None = None) -> Position:
     """What a game's view says about its position, made once per position and language (a large
     board's takes a while; the server makes it off the event loop): the stones by cell, the moves
     as listed (with their words in `language`), the legal moves split into cells and others
-    (`specials`: a swap, a komi), the last move placed, the winning cells and the board part. The
-    lists are shared by every view of the position: never change them."""
+    (`specials`: a swap, a komi), the last move placed, the winning cells and the board's facts.
+
+    Given the `previous` position of the same game (a live game's last one), what the moves since
+    changed is all that is made again: the moves listed from the first record entry they rewrote
+    (the entries before it are the very same objects: a state's copy shares them), and the stones
+    of the cells whose stone changed. The legal moves and the board's facts are the rules' own."""
     stamp = _stamp(state)
     kept = _facts.setdefault(state, {}).get(language)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     board = board_of(state)
     labels = board.labels if board is not None else ()
-    stones = stones_by_label(state, labels)
     legal: list[str] = []
     specials: list[str] = []
     if not state.is_over:
-        on_board = set(labels)
+        on_board = _label_set(board) if board is not None else frozenset()
         for move in state.legal_moves():
             (legal if move in on_board else specials).append(move)
-    moves = move_list(state)
-    if language != ENGLISH:  # the move as the page's language says it (the API's English views show the notation)
-        for item in moves:
-            item["text"] = move_words(item["move"], language)
+    follows = previous is not None and previous[0] is not state and previous[0].game is state.game
+    if previous is not None and follows:
+        moves = _moves_since(previous, state, language)
+        stones = _stones_since(previous, state, labels)
+    else:
+        moves = [move_view(n, entry, language) for n, entry in enumerate(state.history, start=1)]
+        stones = stones_by_label(state, labels)
     placed = next((entry for entry in reversed(state.history) if entry.get("move") in stones), None)
-    facts = {
-        "stones": stones,
-        "moves": moves,
-        "legal": legal,
-        "specials": specials,
-        "last": placed.get("move") if placed else None,
-        "winning": winning_cells(state),
-        "board": board_facts(state, legal),
-    }
+    facts = Position(stones=stones, moves=moves, legal=legal, specials=specials, last=placed.get("move") if placed else None,
+                     winning=winning_cells(state), board=BoardView(**board_facts(state, legal)))
     _facts[state][language] = (stamp, facts)
     return facts
+
+
+def move_view(n: int, entry: dict[str, Any], language: str = ENGLISH) -> MoveView:
+    """Record entry `n` (from 1) as the page lists it: number, colour, notation, what an Onyx move
+    captured, and in a language other than English its words (the API's English views show the notation)."""
+    item: dict[str, Any] = {"n": n, "by": entry.get("by"), "move": entry.get("move")}
+    if entry.get("captures"):
+        item["captures"] = list(entry["captures"])
+    if language != ENGLISH:
+        item["text"] = move_words(item["move"], language)
+    return MoveView(**item)
+
+
+def _moves_since(previous: Made, state: State, language: str) -> list[MoveView]:
+    """The moves listed, from those of an earlier (or later: a take-back) position of the game:
+    kept up to the first entry that is not the very same object in both records."""
+    before, made = previous
+    old, new = before.history, state.history
+    first = min(len(old), len(new), len(made.moves))
+    while first and old[first - 1] is not new[first - 1]:
+        first -= 1
+    return [*made.moves[:first], *(move_view(n, entry, language) for n, entry in enumerate(new[first:], start=first + 1))]
+
+
+def _stones_since(previous: Made, state: State, labels: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The stones by cell, from those of another position of the game: changed on the cells
+    whose stone differs (compared in the rules' arrays), knowing which (`delta.Stones`)."""
+    before, made = previous
+    if not (is_board_state(state) and is_board_state(before)) or before.stones.shape != state.stones.shape:
+        return stones_by_label(state, labels)
+    colours, cells = state.game.colours, state.stones
+    changed = np.flatnonzero(before.stones != cells).tolist()
+    stones = Stones(made.stones, origin=made.stones, changed=tuple(labels[cell] for cell in changed))
+    for cell in changed:
+        if cells[cell]:
+            stones[labels[cell]] = colours[cells[cell] - 1]
+        else:
+            stones.pop(labels[cell], None)
+    if isinstance(made.stones, Stones):
+        made.stones.origin = None  # one step back is all a delta uses: no chain of every position's stones
+    return stones
+
+
+@functools.lru_cache(maxsize=64)
+def _label_set(board: Board) -> frozenset[str]:
+    """A board's labels as a set (boards are immutable and shared by every game on them)."""
+    return frozenset(board.labels)
 
 
 def stones_by_label(state: State, labels: tuple[str, ...] | list[str]) -> dict[str, str]:
@@ -131,7 +199,7 @@ def _stamp(state: State) -> tuple[Any, ...]:
 
 
 # The latest facts of each live state in each language, dropped with the state.
-_facts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], dict[str, Any]]]] = weakref.WeakKeyDictionary()
+_facts: weakref.WeakKeyDictionary[State, dict[str, tuple[tuple[Any, ...], Position]]] = weakref.WeakKeyDictionary()
 
 
 # The latest board part of each live state in each language, dropped with the state.
@@ -224,21 +292,21 @@ def position_state(state: State, k: int) -> State:
     return earlier
 
 
-def position_view(state: State, k: int, language: str = ENGLISH) -> dict[str, Any]:
+def position_view(state: State, k: int, language: str = ENGLISH) -> PositionView:
     """What the page shows of an earlier position (read-only): its board, whose turn it was, its
     result (in `language`)."""
     earlier = position_state(state, k)
     result = earlier.result
-    return {
-        "type": "position",
-        "k": k,
-        "of": len(state.history),
-        "to_move": None if earlier.is_over else earlier.to_move,
-        "scores": earlier.scores,
-        "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
-                                               "text": word(result.describe(), language)},
-        "board": board_part(earlier, language),
-    }
+    return PositionView(
+        type="position",
+        k=k,
+        of=len(state.history),
+        to_move=None if earlier.is_over else earlier.to_move,
+        scores=earlier.scores,
+        result=None if result is None else OutcomeView(winner=result.winner, reason=word(result.reason, language),
+                                                       text=word(result.describe(), language)),
+        board=BoardView(**board_part(earlier, language)),
+    )
 
 
 __all__ = [

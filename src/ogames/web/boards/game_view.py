@@ -1,15 +1,17 @@
 """What everyone watching a board game sees (`view`: no secrets, so every watcher gets the same
-one; its type is `views.GameView`), with the board's drawing for a page that takes no deltas
-(`drawn`), and the position's facts made ahead, off the event loop for a large board."""
+one: a `views.GameView`), with the board's drawing for a page that takes no deltas (`drawn`),
+and the position's facts made ahead, off the event loop for a large board, from the position
+shown before (`live_position`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ogames.rules.protocol import State
-from ogames.web.boards.board import board_part, cells, position_drawn, position_facts
+from ogames.web.boards.board import Position, board_part, cells, position_drawn, position_facts
 from ogames.web.boards.endings import abort_refusal, claims
 from ogames.web.boards.live import HUMAN, INVITED, OPEN, LiveGame, describe_result, may_analyse, on_time_reason, undo_seats
+from ogames.web.boards.views import ClaimView, ClockView, GameView, ResultView, SeatView, UndoRequestView
 from ogames.web.core.common import heavy
 from ogames.web.core.computer import level_shown
 from ogames.web.core.names import move_words, seat_name
@@ -22,87 +24,116 @@ def large(state: State) -> bool:
     """Whether a state's board is large enough that its views are made off the event loop."""
     return cells(state) > SMALL_BOARD
 
-async def draw_position(state: State, language: str = ENGLISH) -> None:
-    """Make a position's facts (`board.position_facts`) before a view of it is made: at once for
-    a small board or a position drawn already, else in the thread of heavy work (a 25-sided polar
-    board takes a second), so that the event loop serves every other game meanwhile."""
-    if large(state) and not position_drawn(state, language):
-        await heavy(position_facts, state, language)
-    else:
-        position_facts(state, language)
-
-def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
-    """What everyone watching a game sees (no secrets): position, turn, moves, result, seats; its
-    sentences, names and drawing in `language` (the JSON API's views are English)."""
+def live_position(live: LiveGame, language: str = ENGLISH) -> Position:
+    """The facts of a live game's position in a language (`board.position_facts`), made from those
+    of the position its views showed last: a move costs what it changed, not what the game holds."""
     state = live.state
-    position = position_facts(state, language)  # made once per position (Hub.prepare: off the loop for a large board)
+    position = position_facts(state, language, live.positions.get(language))
+    live.positions[language] = (state, position)
+    return position
+
+
+async def draw_position(live: LiveGame, language: str = ENGLISH) -> None:
+    """Make a live game's position's facts (`live_position`) before a view of it is made: at once
+    for a small board or a position made already, else in the thread of heavy work (a 25-sided polar
+    board takes a second), so that the event loop serves every other game meanwhile."""
+    if large(live.state) and not position_drawn(live.state, language):
+        await heavy(live_position, live, language)
+    else:
+        live_position(live, language)
+
+
+def view(live: LiveGame, language: str = ENGLISH) -> GameView:
+    """What everyone watching a game sees (no secrets): position, turn, moves, result, seats; its
+    sentences, names and drawing in `language` (the JSON API's views are English). Its parts are
+    typed as they are made (each move's once, when it is made); the whole is put together from them
+    without walking its lists again (`model_construct`): the tests check every field of it."""
+    state = live.state
+    position = live_position(live, language)  # made once per position (Hub.prepare: off the loop for a large board)
     over = live.ended  # a result, or aborted
     mover = None if over else state.mover
     computer_to_move = live.is_computer(mover)
-    moves = position["moves"]
+    moves = position.moves
     if moves and live.clock is not None and live.clock.flagged is not None:
-        moves = [*moves[:-1], {**moves[-1], "move": "lost on time"}]  # the record writes it as a resignation
+        lost = {"move": "lost on time"}  # the record writes it as a resignation
         if language != ENGLISH:
-            moves[-1]["text"] = move_words("lost on time", language)
+            lost["text"] = move_words("lost on time", language)
+        moves = [*moves[:-1], moves[-1].model_copy(update=lost)]
     offered = not over and not computer_to_move
-    legal, specials = (position["legal"], position["specials"]) if offered else ([], [])
-    seats = []
-    for seat, name in enumerate(state.players):
-        colours = [colour for colour, owner in state.owner.items() if owner == seat]
-        kind = live.seat_kinds[seat]
-        shown_kind = "computer" if live.is_computer(seat) else {HUMAN: "person", INVITED: "invited", OPEN: "open"}[kind]
-        computer = live.is_computer(seat)
-        level = level_shown(kind) if computer else None  # None: a person, or a computer stored before levels
-        seats.append({"seat": seat, "name": seat_name(name, language), "computer": computer, "level": level, "colours": colours,
-                      "kind": shown_kind})
+    legal, specials = (position.legal, position.specials) if offered else ([], [])
+    seats = seat_views(live, language)
     result = state.result
     late = on_time_reason(live)
     asker = live.pending_undo()
     may_undo = undo_seats(live)
-    return {
-        "type": "state",
-        "id": live.id,
-        "game": state.game.name,
-        "title": state.game.title,
-        "options": state.game.jsonable_options(),
-        "mode": live.mode,
-        "colours": list(state.game.colours),
-        "ply": state.ply,
-        "version": live.version,
-        "over": over,
-        "to_move": None if over else state.to_move,
-        "mover": mover,
-        "seats": seats,
-        "moves": moves,
-        "stones": position["stones"],
-        "last": position["last"],
-        "legal": legal,
-        "specials": specials,
-        "winning": position["winning"],
-        "scores": _plain(state.scores),
-        "result": None
-        if result is None
-        else {
-            "winner": result.winner,
-            "reason": word(late or result.reason, language),
-            "text": word(describe_result(live), language),
-            "on_time": bool(late),
-        },
-        "thinking": live.thinking,
-        "problem": None if live.problem is None else word(live.problem, language),
-        "board": position["board"],
-        "clock": None if live.clock is None else live.clock.view(mover),
-        "undo": bool(may_undo),
-        "undo_seats": may_undo,  # the page offers Undo to a browser holding one of these seats
-        "undo_request": None if asker is None else {"seat": asker, "agreed": sorted(live.undo_agreed)},
-        "undo_declined": live.declined_undo(),  # the seat whose request the others declined just now
-        "analysis": may_analyse(live),
-        "present": sorted(live.present),  # seats with a page open, on every server process
-        "pages": live.pages,
-        "aborted": live.aborted,  # ended before every person had moved: no result
-        "abort": abort_refusal(live) is None,  # the page offers Abort (web/boards/endings.py)
-        "claims": claims(live),  # people away from a live game: the win may be claimed over them (web/boards/endings.py)
-    }
+    return GameView.model_construct(
+        type="state",
+        id=live.id,
+        game=state.game.name,
+        title=state.game.title,
+        options=state.game.jsonable_options(),
+        mode=live.mode,
+        colours=list(state.game.colours),
+        ply=state.ply,
+        version=live.version,
+        over=over,
+        to_move=None if over else state.to_move,
+        mover=mover,
+        seats=seats,
+        moves=moves,
+        stones=position.stones,
+        last=position.last,
+        legal=legal,
+        specials=specials,
+        winning=position.winning,
+        scores=_plain(state.scores),
+        result=None if result is None else ResultView(
+            winner=result.winner,
+            reason=word(late or result.reason, language),
+            text=word(describe_result(live), language),
+            on_time=bool(late),
+        ),
+        thinking=live.thinking,
+        problem=None if live.problem is None else word(live.problem, language),
+        board=position.board,
+        clock=None if live.clock is None else ClockView(**live.clock.view(mover)),
+        undo=bool(may_undo),
+        undo_seats=may_undo,  # the page offers Undo to a browser holding one of these seats
+        undo_request=None if asker is None else UndoRequestView(seat=asker, agreed=sorted(live.undo_agreed)),
+        undo_declined=live.declined_undo(),  # the seat whose request the others declined just now
+        analysis=may_analyse(live),
+        present=sorted(live.present),  # seats with a page open, on every server process
+        pages=live.pages,
+        aborted=live.aborted,  # ended before every person had moved: no result
+        abort=abort_refusal(live) is None,  # the page offers Abort (web/boards/endings.py)
+        # People away from a live game: the win may be claimed over them (web/boards/endings.py).
+        claims=[ClaimView(**claim) for claim in claims(live)],
+    )
+
+SeatKind = Literal["person", "invited", "open", "computer"]
+SEAT_KINDS: dict[str, SeatKind] = {HUMAN: "person", INVITED: "invited", OPEN: "open"}
+
+
+def seat_views(live: LiveGame, language: str) -> list[SeatView]:
+    """Who sits where, as the views show it: made again only when a seat, its kind or its colours
+    change (a seat taken, a swap), so that a view's seats are the very same list as the last one's."""
+    state = live.state
+    key = (tuple(state.players), tuple(state.owner.items()), tuple(live.seat_kinds))
+    kept = live.seats_shown.get(language)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    seats = []
+    for seat, name in enumerate(state.players):
+        colours = [colour for colour, owner in state.owner.items() if owner == seat]
+        kind = live.seat_kinds[seat]
+        computer = live.is_computer(seat)
+        shown_kind: SeatKind = "computer" if computer else SEAT_KINDS[kind]
+        level = level_shown(kind) if computer else None  # None: a person, or a computer stored before levels
+        seats.append(SeatView(seat=seat, name=seat_name(name, language), computer=computer, level=level, colours=colours,
+                              kind=shown_kind))
+    live.seats_shown[language] = (key, seats)
+    return seats
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, dict):
@@ -114,12 +145,13 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def drawn(live: LiveGame, shown: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+def drawn(live: LiveGame, shown: GameView, language: str = ENGLISH) -> GameView:
     """A view of a game with its board's drawing (`board.board_part`, made once per position and
     language): what the JSON API answers and a page that takes no deltas is sent."""
-    if not shown.get("board"):
+    if not shown.board.model_fields_set:
         return shown
-    return {**shown, "board": {**shown["board"], "svg": board_part(live.state, language)["svg"]}}
+    board = shown.board.model_copy(update={"svg": board_part(live.state, language)["svg"]})
+    return shown.model_copy(update={"board": board})
 
 
-__all__ = ["SMALL_BOARD", "draw_position", "drawn", "large", "view"]
+__all__ = ["SMALL_BOARD", "draw_position", "drawn", "large", "live_position", "view"]

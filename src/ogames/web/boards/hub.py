@@ -55,6 +55,7 @@ from ogames.web.boards.recorder import Recorder
 from ogames.web.boards.sync import Sync
 from ogames.web.boards.takebacks import TakeBacks
 from ogames.web.boards.timekeeper import Timekeeper
+from ogames.web.boards.views import GameView
 from ogames.web.core.bus import Bus
 from ogames.web.core.common import Refusal
 from ogames.web.core.computer import board_spec
@@ -369,19 +370,19 @@ class Hub(BaseHub[LiveGame]):
 
     deltas = True  # its pages may ask for deltas (web/core/delta.py): every view it makes is stamped
 
-    def view_of(self, live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
+    def view_of(self, live: LiveGame, language: str = ENGLISH) -> GameView:
         """What watchers are sent (watch, unwatch and announce come from `Announcer`): the view
         without the board's drawing, stamped (web/core/delta.py)."""
         return stamp(view(live, language))
 
-    def whole(self, live: LiveGame, shown: dict[str, Any], language: str = ENGLISH) -> dict[str, Any]:
+    def whole(self, live: LiveGame, shown: GameView, language: str = ENGLISH) -> GameView:
         """A view as a page that takes no deltas is sent it: with the board drawn (`board_part`)."""
         return drawn(live, shown, language)
 
     async def prepare(self, live: LiveGame) -> None:
-        """Draw a game's position in every language watched before its views are made (`draw_position`)."""
+        """Make a game's position's facts in every language watched before its views are made (`draw_position`)."""
         for language in set(live.watchers.values()):
-            await draw_position(live.state, language)
+            await draw_position(live, language)
 
 def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[str], list[str]]:
     """(mode, seat kinds, player names) of a new game: from `request.seats` (one choice per seat),

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import ogames
 from ogames.errors import BadRecord
 from ogames.rules.protocol import State
+from ogames.web.boards.board import Made
 from ogames.web.boards.correspondence import GameClock
+from ogames.web.boards.views import SeatView
 from ogames.web.core.common import Outbox, Refusal
 from ogames.web.core.store import GameRow, seat_of_token
 from ogames.wording import say
@@ -67,6 +70,11 @@ class LiveGame:
     # When each person's seat was last seen leaving (or found away), on this process's clock: the
     # others may claim the win once it has been away long enough (web/boards/endings.py).
     gone_since: dict[int, float] = field(default_factory=dict)
+    # The position its views showed last in each language, and its facts: the next position's are
+    # made from them (web/boards/game_view.py `live_position`).
+    positions: dict[str, Made] = field(default_factory=dict)
+    # The seats as its views showed them last in each language (what they were made from, and the list).
+    seats_shown: dict[str, tuple[Hashable, list[SeatView]]] = field(default_factory=dict)
 
     @property
     def ended(self) -> bool:

@@ -27,15 +27,13 @@ with each move.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 from collections.abc import MutableMapping
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
@@ -66,6 +64,7 @@ from ogames.web.boards.protocol import (
     explain_client,
     parse_client,
 )
+from ogames.web.boards.views import CreatedGame, GameView, Invitation, JoinedSeat, PositionView
 from ogames.web.core.common import (
     Refusal,
     api_language,
@@ -80,6 +79,7 @@ from ogames.web.core.common import (
     script_json,
     serve_socket,
 )
+from ogames.web.core.delta import jsonable, written
 from ogames.web.core.deps import SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
@@ -96,24 +96,25 @@ HubDep = Annotated[Hub, Depends(board_hub)]
 router = APIRouter()
 
 
-async def drawn_view(live: LiveGame, language: str = i18n.DEFAULT) -> dict[str, Any]:
+async def drawn_view(live: LiveGame, language: str = i18n.DEFAULT) -> GameView:
     """A game's view with its board drawn (a large board's facts made off the event loop first)."""
-    await draw_position(live.state, language)
+    await draw_position(live, language)
     shown = view(live, language)
     if not large(live.state):
         return drawn(live, shown, language)
     return await heavy(drawn, live, shown, language)
 
 
-async def view_answer(live: LiveGame, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
-    """A JSON answer holding a game's view (in `extra`'s "view" if given, else alone); a large
-    board's (megabytes of SVG) is written off the event loop."""
-    shown = await drawn_view(live)
-    content = shown if extra is None else {**extra, "view": shown}
-    if not large(live.state):
-        return JSONResponse(content, status_code=status)
-    text = await heavy(functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":")), content)
+async def answer(live: LiveGame, content: BaseModel, status: int = 200) -> Response:
+    """A typed JSON answer about a game, written once (the route declares its model for the API's
+    schema, and FastAPI does not check it again); a large board's (megabytes of SVG) off the event loop."""
+    text = await heavy(written, content) if large(live.state) else written(content)
     return Response(text, status_code=status, media_type="application/json")
+
+
+async def view_answer(live: LiveGame) -> Response:
+    """A JSON answer holding a game's view with its board drawn."""
+    return await answer(live, await drawn_view(live))
 
 
 # ----- pages --------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
     language = request_language(request)
     # The board drawn once, with no stones (the same for every game on that board), and the
     # view without a drawing: the page puts the stones on the board, and then what changed.
-    await draw_position(live.state, language)
+    await draw_position(live, language)
     shown = hub.view_of(live, language)
     if large(live.state):
         setup, frame = await heavy(board_setup, live.state, language), await heavy(board_frame, live.state, language)
@@ -170,8 +171,8 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
         "game.html",
         game=shown,
         board=frame,
-        options_text=options_text(shown["options"], language),
-        view_json=script_json(shown),
+        options_text=options_text(shown.options, language),
+        view_json=script_json(jsonable(shown)),
         setup_json=script_json(setup),
         max_seconds=settings.max_analysis_seconds,
         sgf=sgf.writes(live.state.game),
@@ -211,17 +212,18 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
 # ----- JSON API (a refusal or an invalid body is answered by the app's handlers) --------------------
 
 
-@router.post("/api/games", response_model=None)
+@router.post("/api/games", response_model=CreatedGame, status_code=201)
 async def api_create(hub: HubDep, visitor: VisitorDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
     live, tokens = await hub.create(asked)
     await sit(hub.store, visitor, live.id, held_here(live, tokens))
     given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
     invitations = {
-        str(seat): {"token": token, "link": f"/g/{live.id}#seats={seat}.{token}"}
+        str(seat): Invitation(token=token, link=f"/g/{live.id}#seats={seat}.{token}")
         for seat, token in tokens.items()
         if live.seat_kinds[seat] == INVITED
     }
-    return await view_answer(live, {"id": live.id, "url": f"/g/{live.id}", "tokens": given, "invitations": invitations}, 201)
+    made = CreatedGame(id=live.id, url=f"/g/{live.id}", tokens=given, invitations=invitations, view=await drawn_view(live))
+    return await answer(live, made, 201)
 
 
 @router.get("/api/open-games", response_model=None)
@@ -229,50 +231,50 @@ async def api_open_games(hub: HubDep) -> Response:
     return JSONResponse({"games": await asyncio.to_thread(hub.store.open_games)})
 
 
-@router.post("/api/games/{game_id}/undo", response_model=None)
+@router.post("/api/games/{game_id}/undo", response_model=GameView)
 async def api_undo(game_id: str, hub: HubDep, asked: Annotated[UndoRequest, Depends(json_body(UndoRequest))]) -> Response:
     return await view_answer(await hub.undo(game_id, asked.token, asked.version, decline=asked.decline))
 
 
-@router.post("/api/games/{game_id}/abort", response_model=None)
+@router.post("/api/games/{game_id}/abort", response_model=GameView)
 async def api_abort(game_id: str, hub: HubDep, asked: Annotated[AbortRequest, Depends(json_body(AbortRequest))]) -> Response:
     return await view_answer(await hub.abort(game_id, asked.token, asked.version))
 
 
-@router.post("/api/games/{game_id}/claim", response_model=None)
+@router.post("/api/games/{game_id}/claim", response_model=GameView)
 async def api_claim(game_id: str, hub: HubDep, asked: Annotated[ClaimRequest, Depends(json_body(ClaimRequest))]) -> Response:
     return await view_answer(await hub.claim(game_id, asked.token, asked.version, asked.seat))
 
 
-@router.post("/api/games/{game_id}/join", response_model=None)
+@router.post("/api/games/{game_id}/join", response_model=JoinedSeat, status_code=201)
 async def api_join(game_id: str, hub: HubDep, visitor: VisitorDep,
                    asked: Annotated[JoinRequest, Depends(json_body(JoinRequest))]) -> Response:
     live, token = await hub.join(game_id, asked.seat)
     await sit(hub.store, visitor, live.id, [asked.seat])
-    return await view_answer(live, {"seat": asked.seat, "token": token}, 201)
+    return await answer(live, JoinedSeat(seat=asked.seat, token=token, view=await drawn_view(live)), 201)
 
 
-@router.get("/api/games/{game_id}", response_model=None)
+@router.get("/api/games/{game_id}", response_model=GameView)
 async def api_view(game_id: str, hub: HubDep) -> Response:
     return await view_answer(await hub.get(game_id))
 
 
-@router.get("/api/games/{game_id}/position/{k}", response_model=None)
+@router.get("/api/games/{game_id}/position/{k}", response_model=PositionView)
 async def api_position(request: Request, game_id: str, k: str, hub: HubDep) -> Response:
     live = await hub.get(game_id)
     state = live.state  # replaced, never changed, by each move: safe to read in a thread
     if not (k.isdigit() and len(k) <= 7 and int(k) <= state.ply):
         why = say("no-position", "there is no position {k}: positions are 0 to {last} (moves made)", k=quoted(k), last=state.ply)
         return error_response(why, "not-found", 404, api_language(request))
-    return JSONResponse(await asyncio.to_thread(position_view, state, int(k), api_language(request)))
+    return await answer(live, await asyncio.to_thread(position_view, state, int(k), api_language(request)))
 
 
-@router.post("/api/games/{game_id}/moves", response_model=None)
+@router.post("/api/games/{game_id}/moves", response_model=GameView)
 async def api_move(game_id: str, hub: HubDep, asked: Annotated[MoveRequest, Depends(json_body(MoveRequest))]) -> Response:
     return await view_answer(await hub.move(game_id, asked.token, asked.version, asked.move))
 
 
-@router.post("/api/games/{game_id}/resign", response_model=None)
+@router.post("/api/games/{game_id}/resign", response_model=GameView)
 async def api_resign(game_id: str, hub: HubDep, asked: Annotated[ResignRequest, Depends(json_body(ResignRequest))]) -> Response:
     return await view_answer(await hub.resign(game_id, asked.token, asked.version))
 

@@ -1,14 +1,18 @@
-"""What a board game's page is sent, as types: the view of a live game and the delta between two
-views (web/core/delta.py). The hub makes its views as plain dicts, once per position and language
-and on every change, so no validation runs on that path; these models say what every field is,
-and the tests check every view and delta of random games of every board game against them
-(unknown fields are errors: a field added to a view is declared here first)."""
+"""What a board game's page and the JSON API are sent, as types: the view of a live game, the
+delta between two views (web/core/delta.py) and the API's answers that carry a view.
+
+The hub makes its views as these models (web/boards/game_view.py): each part is made typed (a
+move's `MoveView` once, when the move is made; the seats, result and clock with every view) and
+the `GameView` is put together from them without walking its lists again, so a move costs what
+it changed; a view is written as JSON once per language (`delta.written`, unset parts left out).
+The tests check every view and delta of random games of every board game against these models
+strictly (unknown fields are errors: a field added to a view is declared here first)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ogames.web.core.protocol import Declared
 
@@ -48,6 +52,8 @@ class ClockView(Declared):
 
 
 class ClaimView(Declared):
+    model_config = ConfigDict(extra="forbid", strict=True, serialize_by_alias=True)  # written as on the wire: `in`
+
     seat: int  # a person whose page is closed
     # seconds until the others may claim the win over it (0: now)
     in_: float = Field(alias="in")
@@ -151,4 +157,48 @@ class DeltaView(Declared):
     moves: MovesChange | None = None
 
 
-__all__ = ["BoardView", "DeltaView", "GameView", "MoveView", "SeatView"]
+class OutcomeView(Declared):
+    winner: str
+    reason: str
+    text: str
+
+
+class PositionView(Declared):
+    """An earlier position of a game, read-only (`GET /api/games/{id}/position/{k}`): the board
+    after its first `k` record entries (of `of`), whose turn it was, its result."""
+
+    type: Literal["position"]
+    k: int
+    of: int
+    to_move: str | None
+    scores: dict[str, Any] | None
+    result: OutcomeView | None
+    board: BoardView
+
+
+class Invitation(Declared):
+    token: str
+    link: str
+
+
+class CreatedGame(Declared):
+    """The answer to `POST /api/games`: the new game, its link, the tokens of the seats played
+    where it was made and the invitations to pass on, and its view."""
+
+    id: str
+    url: str
+    tokens: dict[str, str]
+    invitations: dict[str, Invitation]
+    view: GameView
+
+
+class JoinedSeat(Declared):
+    """The answer to `POST /api/games/{id}/join`: the seat taken, its token (given once) and the view."""
+
+    seat: int
+    token: str
+    view: GameView
+
+
+__all__ = ["BoardView", "ClockView", "CreatedGame", "DeltaView", "GameView", "Invitation", "JoinedSeat", "MoveView",
+           "OutcomeView", "PositionView", "ResultView", "SeatView", "UndoRequestView"]

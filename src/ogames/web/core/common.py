@@ -19,12 +19,12 @@ from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from markupsafe import Markup, escape
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 import ogames
 from ogames.web import i18n, option_help
-from ogames.web.core.delta import make_delta
+from ogames.web.core.delta import make_delta, written
 from ogames.web.limits import ConnectionLimit
 from ogames.web.messages import word
 from ogames.wording import say
@@ -172,6 +172,17 @@ async def heavy(function: Callable[..., Result], *args: Any) -> Result:
 
 MAX_UNSENT_ANSWERS = 256  # answers waiting for a page that does not read them before it is closed
 
+# A message for a page: a typed view or delta (the board games': pydantic models, written without
+# their unset parts, `delta.written`), or a plain JSON object (answers; Omiga's views).
+Sent = dict[str, Any] | BaseModel
+DeltaMaker = Callable[[Any, Any], Sent]
+
+
+def numbered(message: Sent, name: str) -> int:
+    """A view's `version` or `seq` (0 when it has none)."""
+    value = getattr(message, name, 0) if isinstance(message, BaseModel) else message.get(name, 0)
+    return value if isinstance(value, int) else 0
+
 
 class Outbox:
     """What a page's connection has yet to send, in order: answers for that page alone (pongs,
@@ -191,10 +202,10 @@ class Outbox:
         self.limit = limit
         self.deltas = deltas
         self.overflowed = False
-        self._items: deque[dict[str, Any]] = deque()
-        self._view: dict[str, Any] | None = None  # the unsent view (or delta) among the items
-        self._held: dict[str, Any] | None = None  # the view the page holds once everything sent so far arrives
-        self._queued: dict[str, Any] | None = None  # the view the unsent view message makes
+        self._items: deque[Sent] = deque()
+        self._view: Sent | None = None  # the unsent view (or delta) among the items
+        self._held: Sent | None = None  # the view the page holds once everything sent so far arrives
+        self._queued: Sent | None = None  # the view the unsent view message makes
         self._arrived = asyncio.Event()
 
     def answer(self, message: dict[str, Any]) -> None:
@@ -206,7 +217,7 @@ class Outbox:
             self.overflowed = True
         self._arrived.set()
 
-    def show(self, view: dict[str, Any], delta: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None) -> None:
+    def show(self, view: Sent, delta: DeltaMaker | None = None) -> None:
         """Queue the newest view, in place of an older one not sent yet; to a page that asked for
         deltas, as the delta (`delta(old, new)`, web/core/delta.py's `make_delta`) from the view it holds."""
         if self._view is not None:
@@ -216,7 +227,7 @@ class Outbox:
                     break
         message = view
         base = self._held
-        near = base is not None and view.get("version", 0) - base.get("version", 0) <= self.FULL_AFTER
+        near = base is not None and numbered(view, "version") - numbered(base, "version") <= self.FULL_AFTER
         if self.deltas and delta is not None and base is not None and near:
             message = delta(base, view)
         self._items.append(message)
@@ -230,7 +241,7 @@ class Outbox:
         """Messages waiting to be sent."""
         return len(self._items)
 
-    def get_nowait(self) -> dict[str, Any]:
+    def get_nowait(self) -> Sent:
         """The next message to send; asyncio.QueueEmpty if there is none."""
         if not self._items:
             raise asyncio.QueueEmpty
@@ -239,7 +250,7 @@ class Outbox:
             self._view, self._held = None, self._queued
         return message
 
-    async def get(self) -> dict[str, Any]:
+    async def get(self) -> Sent:
         """The next message to send, once there is one."""
         while not self._items:
             self._arrived.clear()
@@ -249,19 +260,19 @@ class Outbox:
 
 def broadcast(
     watchers: dict[Outbox, str],
-    view: Callable[[str], dict[str, Any]],
-    whole: Callable[[dict[str, Any], str], dict[str, Any]] | None = None,
+    view: Callable[[str], Sent],
+    whole: Callable[[Any, str], Sent] | None = None,
 ) -> None:
     """Show every watcher the view in its page's language (`view(language)`, made once per
     language): a page that asked for deltas the delta from the view it holds (made once per view
     held: the pages of a game mostly hold the same one), any other page `whole(view, language)`
     (the view with what only pages without deltas are sent, such as the board's drawing)."""
-    made: dict[str, dict[str, Any]] = {}
-    completed: dict[str, dict[str, Any]] = {}
-    deltas: dict[tuple[int, int], dict[str, Any]] = {}
+    made: dict[str, Sent] = {}
+    completed: dict[str, Sent] = {}
+    deltas: dict[tuple[int, int], Sent] = {}
 
-    def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-        key = (old["seq"], new["seq"])
+    def delta(old: Any, new: Any) -> Sent:  # typed views (the board games') or dicts (Omiga's)
+        key = (numbered(old, "seq"), numbered(new, "seq"))
         if key not in deltas:
             deltas[key] = make_delta(old, new)
         return deltas[key]
@@ -294,16 +305,17 @@ class Announcer(Generic[LiveT]):
 
     deltas = False
 
-    def view_of(self, live: LiveT, language: str = i18n.DEFAULT) -> dict[str, Any]:
+    def view_of(self, live: LiveT, language: str = i18n.DEFAULT) -> Sent:
         raise NotImplementedError
 
     async def prepare(self, live: LiveT) -> None:
         """Draw the costly parts of a view ahead (off the event loop, if they take a while); the
         view itself is then made on the loop, from the live object as it is when it is sent."""
 
-    def whole(self, live: LiveT, view: dict[str, Any], language: str = i18n.DEFAULT) -> dict[str, Any]:
+    def whole(self, live: LiveT, view: Any, language: str = i18n.DEFAULT) -> Sent:
         """A view as a page that did not ask for deltas is sent it (the board games': with the board drawn)."""
-        return view
+        shown: Sent = view
+        return shown
 
     def watch(self, live: LiveT, language: str = i18n.DEFAULT, *, deltas: bool = False) -> Outbox:
         """An outbox that receives every new view in a language (the newest one, if it falls
@@ -329,7 +341,11 @@ async def send_all(websocket: WebSocket, outbox: Outbox) -> None:
     """Send a connection's messages in order until it closes."""
     try:
         while True:
-            await websocket.send_json(await outbox.get())
+            message = await outbox.get()
+            if isinstance(message, BaseModel):
+                await websocket.send_text(written(message))
+            else:
+                await websocket.send_json(message)
     except Exception:  # the connection closed: the receiving side ends the session
         return
 
@@ -349,9 +365,9 @@ class LiveHub(Protocol):
 
     def watch(self, live: Any, language: str = ..., *, deltas: bool = ...) -> Outbox: ...
 
-    def view_of(self, live: Any, language: str = ...) -> dict[str, Any]: ...
+    def view_of(self, live: Any, language: str = ...) -> Sent: ...
 
-    def whole(self, live: Any, view: dict[str, Any], language: str = ...) -> dict[str, Any]: ...
+    def whole(self, live: Any, view: Any, language: str = ...) -> Sent: ...
 
     def unwatch(self, live: Any, outbox: Outbox) -> None: ...
 
@@ -366,7 +382,7 @@ async def serve_socket(
     websocket: WebSocket,
     hub: LiveHub,
     live: Any,
-    first: Callable[[str], dict[str, Any]],
+    first: Callable[[str], Sent],
     limit: ConnectionLimit,
     handle: PageHandler,
     code: str,

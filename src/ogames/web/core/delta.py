@@ -6,8 +6,11 @@ down or taken off, the moves added, the legal cells dropped or added, and every 
 differs, whole. Every view carries `seq`, a number no other view of this server process has; a
 delta says the view it applies to (`base`) and the one it makes (`seq`), so that a page never
 applies one to a view it does not hold (it reconnects and gets a full view instead, which never
-happens while the server is right). `apply_delta(old, make_delta(old, new)) == new` for any two
-views: the unit tests play random games of every board game and Omiga mode to check it.
+happens while the server is right). The board games' views are pydantic models
+(`boards.views.GameView`) and their deltas `Delta`s; Omiga's are dicts, and their deltas too.
+`apply_delta` is what the page does with the JSON: `apply_delta(json(old), json(make_delta(old,
+new))) == json(new)` for any two views (`written` for a model): the unit tests play random games
+of every board game and Omiga mode to check it.
 
     delta = {"type": "delta", "base": 41, "seq": 42, "version": 7,
              "set": {"ply": 7, "to_move": "white", "mover": 1, "last": "c3"},   # fields whole
@@ -24,7 +27,9 @@ as what changed, like `stones`, and its window of the last moves as `{"drop": 1,
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
+
+from pydantic import BaseModel
 
 # Lists of distinct texts in an order both views agree on (board order): sent as what left and
 # what came, by position in the new list.
@@ -34,39 +39,88 @@ KEYED = ("stones", "cells", "pictures")  # dicts sent as the keys whose value ch
 FRESH = itertools.count(1)
 
 
-def stamp(view: dict[str, Any]) -> dict[str, Any]:
+class Delta(BaseModel):
+    """What changed between two typed views, as it is sent (`make_delta`): the parts a delta does
+    not carry are left unset, and a message is written without them (`written`). Its parts hold
+    the views' own typed parts (a move's `MoveView`, the board's facts); the board games' declared
+    schema of it is `boards.views.DeltaView`."""
+
+    type: Literal["delta"]
+    base: int
+    seq: int
+    version: int
+    set: dict[str, Any] | None = None
+    unset: list[str] | None = None
+    stones: dict[str, Any] | None = None
+    cells: dict[str, Any] | None = None
+    pictures: dict[str, Any] | None = None
+    lists: dict[str, dict[str, list[Any]]] | None = None
+    moves: dict[str, Any] | None = None
+
+
+ViewT = TypeVar("ViewT", bound=BaseModel | dict[str, Any])
+
+
+def stamp(view: ViewT) -> ViewT:
     """The view with a new `seq` (a view is stamped once, when it is made, and never changed after)."""
-    view["seq"] = next(FRESH)
+    if isinstance(view, BaseModel):
+        view.seq = next(FRESH)  # type: ignore[attr-defined]  # every stamped model declares `seq`
+    else:
+        view["seq"] = next(FRESH)
     return view
 
 
-def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The delta that turns the view `old` into `new` (both stamped)."""
-    delta: dict[str, Any] = {"type": "delta", "base": old["seq"], "seq": new["seq"], "version": new["version"]}
+def fields(view: BaseModel | dict[str, Any]) -> dict[str, Any]:
+    """A view's fields that were set, by name (its parts as they are, not copied); a dict as it is."""
+    if not isinstance(view, BaseModel):
+        return view
+    given = view.model_fields_set
+    return {name: value for name, value in view.__dict__.items() if name in given}
+
+
+@overload
+def make_delta(old: BaseModel, new: BaseModel) -> Delta: ...
+
+
+@overload
+def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def make_delta(old: BaseModel | dict[str, Any], new: BaseModel | dict[str, Any]) -> Delta | dict[str, Any]:
+    """The delta that turns the view `old` into `new` (both stamped): a `Delta` between typed views
+    (the board games'), a dict between dicts (Omiga's). The board games' views share their lists'
+    items (a move is made once) and their stones know what changed, so a move's delta costs what
+    the move changed."""
+    before_fields, after_fields = fields(old), fields(new)
     whole: dict[str, Any] = {}
     lists: dict[str, Any] = {}
-    for key, value in new.items():
+    parts: dict[str, Any] = {"type": "delta", "base": before_fields["seq"], "seq": after_fields["seq"],
+                             "version": after_fields["version"]}
+    for key, value in after_fields.items():
         if key in ("type", "seq", "version"):
             continue
-        before = old.get(key, _MISSING)
+        before = before_fields.get(key, _MISSING)
         if before is value or before == value:
             continue
         if key in KEYED and isinstance(before, dict):
-            delta[key] = {label: value.get(label) for label in before.keys() | value.keys()
-                          if before.get(label) != value.get(label)}
+            parts[key] = _keyed_change(before, value)
         elif key == "moves" and isinstance(before, list):
             drop = _dropped(before, value)
-            keep = _common_prefix(before[drop:], value)
-            delta["moves"] = {"drop": drop, "keep": keep, "add": value[keep:]} if drop else {"keep": keep, "add": value[keep:]}
+            keep = _common_prefix(before[drop:] if drop else before, value)
+            parts["moves"] = {"drop": drop, "keep": keep, "add": value[keep:]} if drop else {"keep": keep, "add": value[keep:]}
         elif key in SPLICED and isinstance(before, list) and (splice := _splice(before, value)) is not None:
             lists[key] = splice
-        elif key == "board" and isinstance(before, dict) and isinstance(value, dict) and before.keys() <= value.keys():
+        elif key == "board" and isinstance(before, BaseModel | dict) and isinstance(value, BaseModel | dict):
+            was, now = fields(before), fields(value)
+            if not was.keys() <= now.keys():
+                whole[key] = value
+                continue
             part: dict[str, Any] = {}
-            for name, item in value.items():
-                was = before.get(name, _MISSING)
-                if was == item:
+            for name, item in now.items():
+                earlier = was.get(name, _MISSING)
+                if earlier is item or earlier == item:
                     continue
-                if name in BOARD_SPLICED and isinstance(was, list) and (splice := _splice(was, item)) is not None:
+                if name in BOARD_SPLICED and isinstance(earlier, list) and (splice := _splice(earlier, item)) is not None:
                     lists[f"board.{name}"] = splice
                 else:
                     part[name] = item
@@ -74,14 +128,26 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
                 whole["board"] = {**part, "$part": True}
         else:
             whole[key] = value
-    gone = [key for key in old if key not in new and key not in ("type", "seq")]
+    gone = [key for key in before_fields if key not in after_fields and key not in ("type", "seq")]
     if whole:
-        delta["set"] = whole
+        parts["set"] = whole
     if lists:
-        delta["lists"] = lists
+        parts["lists"] = lists
     if gone:
-        delta["unset"] = gone
-    return delta
+        parts["unset"] = gone
+    if isinstance(new, BaseModel):
+        return Delta(**parts)  # checked: a delta is small (its parts' items are the views' own, typed already)
+    return parts
+
+
+def written(message: BaseModel) -> str:
+    """A view or delta as JSON text, as a page is sent it: without the parts it does not carry."""
+    return message.model_dump_json(exclude_unset=True)
+
+
+def jsonable(message: BaseModel) -> dict[str, Any]:
+    """A view or delta as the JSON value a page receives (`written`, read back)."""
+    return message.model_dump(mode="json", exclude_unset=True)
 
 
 def apply_delta(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
@@ -145,19 +211,42 @@ def _common_prefix(before: list[Any], after: list[Any]) -> int:
 
 
 def _splice(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
-    """A list of distinct texts as what left it and what came (with its position in `after`); None
-    when that would not make `after` (its items in another order, repeated, not texts) or would be
-    no shorter than `after` whole."""
-    if not all(isinstance(item, (str, int)) for item in after):
-        return None
-    old, new = set(before), set(after)
+    """A list of distinct texts (or numbers, as the views declare these lists) as what left it and
+    what came (with its position in `after`); None when that would not make `after` (its items in
+    another order, or repeated) or would be no shorter than `after` whole. The sets are compared in
+    C: a move changes a few items of a list of hundreds."""
+    try:
+        old, new = set(before), set(after)
+    except TypeError:
+        return None  # items that are not texts (Omiga's)
     if len(old) != len(before) or len(new) != len(after):
         return None
-    splice = {"drop": [item for item in before if item not in new],
-              "add": [[index, item] for index, item in enumerate(after) if item not in old]}
-    if len(splice["drop"]) + len(splice["add"]) >= len(after):
+    gone, came = old - new, new - old
+    if len(gone) + len(came) >= len(after):
         return None  # the list whole is as short
-    kept = [item for item in before if item in new]
-    if kept != [item for item in after if item in old]:
+    if ([item for item in before if item not in gone] if gone else before) != (
+            [item for item in after if item not in came] if came else after):
         return None  # the items both hold are in another order
-    return splice
+    return {"drop": sorted(gone, key=before.index), "add": sorted([after.index(item), item] for item in came)}
+
+
+class Stones(dict[str, str]):
+    """A view's stones by cell that knows the stones it was made from (`origin`, one step back:
+    the position before) and the cells whose stone changed since (`changed`), so that the delta
+    between the two views costs what changed, not what the board holds."""
+
+    __slots__ = ("changed", "origin")
+
+    def __init__(self, stones: dict[str, str], origin: dict[str, str] | None = None, changed: tuple[str, ...] = ()):
+        super().__init__(stones)
+        self.origin = origin
+        self.changed = changed
+
+
+def _keyed_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The keys whose value differs (None: gone); of stones that know what changed since `before`, those."""
+    if isinstance(after, Stones) and after.origin is before:
+        return {label: after.get(label) for label in after.changed}
+    changed: dict[str, Any] = {label: item for label, item in after.items() if before.get(label) != item}
+    changed.update((label, None) for label in before if label not in after)
+    return changed
