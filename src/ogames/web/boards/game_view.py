@@ -102,6 +102,9 @@ def view(live: LiveGame, language: str = ENGLISH) -> dict[str, Any]:
         "aborted": live.aborted,  # ended before every person had moved: no result
         "abort": abort_refusal(live) is None,  # the page offers Abort (web/boards/endings.py)
         "claims": claims(live),  # people away from a live game: the win may be claimed over them (web/boards/endings.py)
+        "rated": live.rated,  # its end changes the players' ratings (web/ratings/)
+        # Once a rated game is rated: each person's rating before and after, seat by seat (web/ratings/finish.py).
+        "ratings": live.rating_changes,
     }
 
 def _plain(value: Any) -> Any:

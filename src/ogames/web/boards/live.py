@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 import ogames
 from ogames.errors import BadRecord
@@ -67,6 +68,10 @@ class LiveGame:
     # When each person's seat was last seen leaving (or found away), on this process's clock: the
     # others may claim the win once it has been away long enough (web/boards/endings.py).
     gone_since: dict[int, float] = field(default_factory=dict)
+    # Made rated: its end changes its players' ratings (web/ratings/); once it is rated, what that
+    # did to each person's rating, as the view shows it (None: not known here yet; empty: not rated).
+    rated: bool = False
+    rating_changes: list[dict[str, Any]] | None = None
 
     @property
     def ended(self) -> bool:

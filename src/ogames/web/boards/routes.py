@@ -136,7 +136,7 @@ async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsD
     try:
         body = await read_body(request, settings.max_body_bytes)
         form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
-        live, tokens = await hub.create(new_game_from_form(game, form))
+        live, tokens = await hub.create(new_game_from_form(game, form), visitor)
     except Refusal as refusal:
         return page(request, "new.html", refusal.status, **form_context(game, form), message=refusal.message)
     except ValidationError as exc:
@@ -213,7 +213,7 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
 
 @router.post("/api/games", response_model=None)
 async def api_create(hub: HubDep, visitor: VisitorDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
-    live, tokens = await hub.create(asked)
+    live, tokens = await hub.create(asked, visitor)
     await sit(hub.store, visitor, live.id, held_here(live, tokens))
     given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
     invitations = {

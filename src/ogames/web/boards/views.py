@@ -47,6 +47,16 @@ class ClockView(Declared):
     deadline: float | None = None  # ... and when the seat to move runs out of them (epoch seconds)
 
 
+class RatingChangeView(Declared):
+    """What a rated game did to one person's rating (web/ratings/finish.py): "1500?" → "1523" ("+23")."""
+
+    seat: int
+    name: str
+    before: str
+    after: str
+    diff: str
+
+
 class ClaimView(Declared):
     seat: int  # a person whose page is closed
     # seconds until the others may claim the win over it (0: now)
@@ -125,6 +135,8 @@ class GameView(Declared):
     aborted: bool
     abort: bool
     claims: list[ClaimView]
+    rated: bool
+    ratings: list[RatingChangeView] | None
 
 
 class Splice(Declared):
