@@ -83,6 +83,7 @@ from ogames.web.core.common import (
 from ogames.web.core.deps import SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
+from ogames.web.ratings import records as rating_records
 from ogames.wording import Said, say
 
 
@@ -157,6 +158,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
     except Refusal as refusal:
         return page(request, "error.html", refusal.status, message=refusal.message)
     language = request_language(request)
+    names = await asyncio.to_thread(rating_records.seat_names_for, hub.store, [live.id])
     # The board drawn once, with no stones (the same for every game on that board), and the
     # view without a drawing: the page puts the stones on the board, and then what changed.
     await draw_position(live.state, language)
@@ -175,6 +177,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
         setup_json=script_json(setup),
         max_seconds=settings.max_analysis_seconds,
         sgf=sgf.writes(live.state.game),
+        player_names=sorted(names.get(live.id, {}).items()),  # accounts' names, linked to their profiles
     )
 
 

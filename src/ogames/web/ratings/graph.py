@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from ogames.ratings import HistoryPoint
 
-WIDTH, HEIGHT = 600.0, 160.0
-LEFT, RIGHT, TOP, BOTTOM = 44.0, 8.0, 10.0, 10.0  # room for the scale's numbers at the left
+WIDTH, HEIGHT = 400.0, 130.0  # drawn at about this size: its numbers stay readable on a phone
+LEFT, RIGHT, TOP, BOTTOM = 36.0, 8.0, 10.0, 10.0  # room for the scale's numbers at the left
 
 
 def rating_graph(points: Sequence[HistoryPoint], label: str) -> str:

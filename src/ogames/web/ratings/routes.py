@@ -12,6 +12,7 @@ Only accounts have profiles (a guest's name is not kept); a name is found whatev
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -22,8 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ogames.ratings import POOLS
 from ogames.web.accounts import records as accounts
 from ogames.web.accounts.names import MAX_LENGTH, name_key
-from ogames.web.catalogue import translations
-from ogames.web.core.common import request_language
+from ogames.web.catalogue import N_, translations
+from ogames.web.core.common import find_game, request_language
 from ogames.web.core.deps import page
 from ogames.web.core.store import Store
 from ogames.web.ratings import records
@@ -34,6 +35,15 @@ router = APIRouter()
 RECENT = 20  # games listed on a profile
 BOARD = 50  # players on a pool's leaderboard
 SHORT_BOARD = 10  # players of each pool on /leaderboard
+
+
+# The pools' titles are the games' names, the same in every language, but for Omega's tables.
+TABLE_TITLE = N_("pool-omega-table", "Omega, 3–4 players")
+HISTORY_LABEL = N_("rating-history", "Rating history: {pool}")
+
+
+def pool_title(pool: str, language: str) -> str:
+    return str(translations(language).pgettext(*TABLE_TITLE)) if pool == "omega-table" else POOLS[pool].title
 
 
 def _store(request: Request) -> Store:
@@ -54,15 +64,17 @@ async def profile(request: Request, name: str) -> HTMLResponse:
         if pool.name not in held:
             continue
         points = await asyncio.to_thread(records.history, store, account.id, pool.name)
-        title = translations(language).gettext(pool.title)
-        label = escape(translations(language).gettext("Rating history: {pool}").format(pool=title))
+        title = pool_title(pool.name, language)
+        label = escape(str(translations(language).pgettext(*HISTORY_LABEL)).format(pool=title))
         pools.append({"name": pool.name, "title": title, "rating": held[pool.name],
                       "graph": Markup(rating_graph(points, str(label)))})
     finished = await asyncio.to_thread(records.finished_games_of, store, account.id)
     recent = finished[:RECENT]
     names = await asyncio.to_thread(records.seat_names_for, store, [game["id"] for game in recent])
     games: list[dict[str, Any]] = [
-        {**game, "outcome": outcome(game["head"], game["seats"]), "opponents": opponents(game, names.get(game["id"], {}))}
+        {**game, "title": (find_game(game["game"]) or {}).get("title", game["game"]),
+         "day": time.strftime("%Y-%m-%d", time.gmtime(game["updated_at"])),
+         "outcome": outcome(game["head"], game["seats"]), "opponents": opponents(game, names.get(game["id"], {}))}
         for game in recent
     ]
     return page(request, "profile.html", player=account.name, pools=pools, games=games, levels=against_levels(finished))
@@ -86,7 +98,7 @@ async def _boards(request: Request, pools: list[str], limit: int) -> list[dict[s
     for pool in pools:
         standings = await asyncio.to_thread(records.leaderboard, store, pool, limit)
         names = await asyncio.to_thread(records.names_of, store, [standing.player_id for standing in standings])
-        boards.append({"name": pool, "title": translations(language).gettext(POOLS[pool].title),
+        boards.append({"name": pool, "title": pool_title(pool, language),
                        "rows": [{"name": names[s.player_id], "rating": s.rating} for s in standings if s.player_id in names]})
     return boards
 
