@@ -54,6 +54,7 @@ from ogames.web.limits import ClientLimits, storage_for
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
+from ogames.web.ratings import routes as ratings_routes
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(boards.router)
     app.include_router(review.router)
     app.include_router(accounts.router)
+    app.include_router(ratings_routes.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)

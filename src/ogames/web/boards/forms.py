@@ -65,6 +65,8 @@ def new_game_from_form(game: dict[str, Any], form: dict[str, str]) -> NewGame:
         request["seats"] = seat_choices_from_form(game["name"], options, form)
     else:
         request.update(mode=mode, seat=int(seat) - 1)
+    if form.get("rated") == "on":
+        request["rated"] = True
     timing = form.get("timing", "live")
     if timing == "days":  # a correspondence game: days per move (the protocol says which are allowed)
         days = form.get("days", "").strip()

@@ -11,7 +11,7 @@ from ogames.rules.protocol import State
 from ogames.web.boards.board import Position, board_part, cells, position_drawn, position_facts
 from ogames.web.boards.endings import abort_refusal, claims
 from ogames.web.boards.live import HUMAN, INVITED, OPEN, LiveGame, describe_result, may_analyse, on_time_reason, undo_seats
-from ogames.web.boards.views import ClaimView, ClockView, GameView, ResultView, SeatView, UndoRequestView
+from ogames.web.boards.views import ClaimView, ClockView, GameView, RatingChangeView, ResultView, SeatView, UndoRequestView
 from ogames.web.core.common import heavy
 from ogames.web.core.computer import level_shown
 from ogames.web.core.names import move_words, seat_name
@@ -108,6 +108,9 @@ def view(live: LiveGame, language: str = ENGLISH) -> GameView:
         abort=abort_refusal(live) is None,  # the page offers Abort (web/boards/endings.py)
         # People away from a live game: the win may be claimed over them (web/boards/endings.py).
         claims=[ClaimView(**claim) for claim in claims(live)],
+        rated=live.rated,  # its end changes the players' ratings (web/ratings/)
+        # Once a rated game is rated: each person's rating before and after, seat by seat (web/ratings/finish.py).
+        ratings=None if live.rating_changes is None else [RatingChangeView(**change) for change in live.rating_changes],
     )
 
 SeatKind = Literal["person", "invited", "open", "computer"]

@@ -30,6 +30,7 @@ import ogames
 from ogames.errors import OgamesError, shown
 from ogames.rules import available
 from ogames.rules.protocol import TURN_BASED, Game
+from ogames.web.accounts.visitor import Visitor
 from ogames.web.boards import clock as clocks
 from ogames.web.boards.clock import Clock
 from ogames.web.boards.computer_turns import ComputerTurns
@@ -66,6 +67,8 @@ from ogames.web.core.settings import Settings
 from ogames.web.core.store import ABORTED, Store, digest
 from ogames.web.core.store_faults import StorageError
 from ogames.web.i18n import DEFAULT as ENGLISH
+from ogames.web.ratings.finish import Rater
+from ogames.web.ratings.rules import rated_refusal
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -86,6 +89,8 @@ class Hub(BaseHub[LiveGame]):
         self.takebacks = TakeBacks(self.recorder, self.bus)
         self.computer = ComputerTurns(settings, self.bus, self.recorder, self.timekeeper, self.announce, self.live)
         self.sync = Sync(store, self.bus, self.recorder, self.live, self._loading, self.announce, self.computer.start)
+        self.rater = Rater(store, self.announce)
+        self.recorder.ended = self.sync.ended = self.rater.ended  # a rated game that ends is rated (web/ratings/finish.py)
 
     def owns_kind(self, game: str) -> bool:
         return game in BROWSER_GAMES
@@ -98,11 +103,13 @@ class Hub(BaseHub[LiveGame]):
             if live.flag_timer is not None:
                 live.flag_timer.cancel()
         await self.computer.close()
+        await self.rater.close()
 
     # ----- creating and finding games --------------------------------------------------------
 
-    async def create(self, request: NewGame) -> tuple[LiveGame, dict[int, str]]:
-        """A new stored game and the tokens of its people's seats (given out once, stored as digests)."""
+    async def create(self, request: NewGame, visitor: Visitor | None = None) -> tuple[LiveGame, dict[int, str]]:
+        """A new stored game and the tokens of its people's seats (given out once, stored as digests);
+        `visitor` makes it, which a rated game needs to know (web/ratings/rules.py)."""
         name = request.game.strip().lower()
         if name not in available():
             raise Refusal(say("no-such-game", "there is no game {game} (games: {games})", game=shown(request.game),
@@ -122,6 +129,8 @@ class Hub(BaseHub[LiveGame]):
                               "{game} with these options is played in real time, which the browser cannot do yet",
                               game=name), "bad-option")
         mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
+        if request.rated and (refusal := rated_refusal(game, kinds, visitor)) is not None:
+            raise refusal
         state = await asyncio.to_thread(game.new_state, names)
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
         game_id = secrets.token_urlsafe(9)
@@ -144,18 +153,20 @@ class Hub(BaseHub[LiveGame]):
                 clock=None if clock is None else clock.stored(),
                 listed=listed,
                 deadline=None if clock is None else deadline_of(clock.stored()),
+                rated=request.rated,
             )
         except StorageError as exc:
             raise unavailable(exc, f"new {name} game", say("game-not-stored",
                                                            "the game could not be stored, so it was not made")) from None
         live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
-        live.clock = clock
+        live.clock, live.rated = clock, request.rated
         self._remember(live)
         if isinstance(clock, DaysClock):
             timed = f"{clock.days} days per move"
         else:
             timed = "untimed" if clock is None else f"clock {clock.base:g}s+{clock.increment:g}s"
-        log.info("game %s created: %s %s (%s), %s, %s", game_id, name, mode, " ".join(kinds), timed, game.jsonable_options())
+        log.info("game %s created: %s %s (%s), %s, %s%s", game_id, name, mode, " ".join(kinds), timed, game.jsonable_options(),
+                 ", rated" if request.rated else "")
         self.computer.start(live)
         return live, tokens
 
@@ -177,7 +188,9 @@ class Hub(BaseHub[LiveGame]):
             live = LiveGame(row.id, row.mode, row.seat_kinds, rebuild(row), digests, row.created_at, row.version)
             live.clock = stored_clock(row.clock)
             live.aborted = row.status == ABORTED
+            live.rated = row.rated
             self._remember(live)
+            self.rater.ended(live)  # ended while no process held it, or rated by another: read its changes
         if live.clock is not None and live.clock.out_of_time(live.state.mover):
             await self.timekeeper.fall_now(live)  # the clock ran out while the server was down: the flag falls now
         self.timekeeper.arm(live)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 import ogames
 from ogames.errors import BadRecord
@@ -75,6 +76,10 @@ class LiveGame:
     positions: dict[str, Made] = field(default_factory=dict)
     # The seats as its views showed them last in each language (what they were made from, and the list).
     seats_shown: dict[str, tuple[Hashable, list[SeatView]]] = field(default_factory=dict)
+    # Made rated: its end changes its players' ratings (web/ratings/); once it is rated, what that
+    # did to each person's rating, as the view shows it (None: not known here yet; empty: not rated).
+    rated: bool = False
+    rating_changes: list[dict[str, Any]] | None = None
 
     @property
     def ended(self) -> bool:

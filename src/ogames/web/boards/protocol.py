@@ -189,7 +189,8 @@ class NewGame(Message):
     every seat, one browser holds every token; "ai", a person in `seat`, the computer at `level` in
     every other seat. `level` is 1–10 (an old name — easy, medium, hard — is read as 3, 6, 9).
     `clock` is None for untimed games; `days` (1, 2, 3, 5, 7 or 14) makes a correspondence game
-    instead, with that many days for every move (not both).
+    instead, with that many days for every move (not both). `rated`: a rated game (an account's,
+    against someone in another browser or the computer, in a kind of game with a rating pool).
     """
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
@@ -202,6 +203,7 @@ class NewGame(Message):
     seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=6)] | None = None
     clock: ClockChoice | None = None
     days: DaysPerMove | None = None
+    rated: StrictBool = False  # changes the players' ratings when it ends (web/ratings/rules.py says when it may)
 
     @model_validator(mode="after")
     def _one_time_control(self) -> NewGame:

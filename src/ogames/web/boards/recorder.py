@@ -36,6 +36,8 @@ class Recorder:
         self.held = held  # the hub's games in memory: a game that cannot be read again is dropped
         # Called after every change of a game's position or clock (the hub sets it: the clock's timer is set again).
         self.changed: Callable[[LiveGame], None] = lambda live: None
+        # Called when a change ended the game (the hub sets it: a rated game is rated).
+        self.ended: Callable[[LiveGame], None] = lambda live: None
 
     async def commit(
         self,
@@ -87,11 +89,14 @@ class Recorder:
             log.exception("game %s: could not store action %d", live.id, live.version + 1)
             raise Refusal(say("move-not-stored",
                               "the move could not be stored, so it was not made: try again"), "storage", 503) from None
+        was_over = live.state.is_over
         live.state = trial
         live.version += 1
         live.problem = None
         live.clock = clock
         self.changed(live)
+        if trial.is_over and not was_over:
+            self.ended(live)
         if undo:
             log.info("game %s: taken back to %d moves", live.id, len(trial.history))
         else:
@@ -108,6 +113,8 @@ class Recorder:
                 live.clock = stored_clock(row.clock)
                 live.aborted = row.status == ABORTED
                 self.changed(live)
+                if live.state.is_over:
+                    self.ended(live)
         except Exception as exc:
             if isinstance(exc, StorageError):
                 log.warning("game %s: could not be read again from the database: %s", live.id, exc)

@@ -83,6 +83,7 @@ from ogames.web.core.delta import jsonable, written
 from ogames.web.core.deps import SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
+from ogames.web.ratings import records as rating_records
 from ogames.wording import Said, say
 
 
@@ -137,7 +138,7 @@ async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsD
     try:
         body = await read_body(request, settings.max_body_bytes)
         form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
-        live, tokens = await hub.create(new_game_from_form(game, form))
+        live, tokens = await hub.create(new_game_from_form(game, form), visitor)
     except Refusal as refusal:
         return page(request, "new.html", refusal.status, **form_context(game, form), message=refusal.message)
     except ValidationError as exc:
@@ -158,6 +159,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
     except Refusal as refusal:
         return page(request, "error.html", refusal.status, message=refusal.message)
     language = request_language(request)
+    names = await asyncio.to_thread(rating_records.seat_names_for, hub.store, [live.id])
     # The board drawn once, with no stones (the same for every game on that board), and the
     # view without a drawing: the page puts the stones on the board, and then what changed.
     await draw_position(live, language)
@@ -176,6 +178,7 @@ async def game_page(request: Request, game_id: str, hub: HubDep, settings: Setti
         setup_json=script_json(setup),
         max_seconds=settings.max_analysis_seconds,
         sgf=sgf.writes(live.state.game),
+        player_names=sorted(names.get(live.id, {}).items()),  # accounts' names, linked to their profiles
     )
 
 
@@ -214,7 +217,7 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
 
 @router.post("/api/games", response_model=CreatedGame, status_code=201)
 async def api_create(hub: HubDep, visitor: VisitorDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
-    live, tokens = await hub.create(asked)
+    live, tokens = await hub.create(asked, visitor)
     await sit(hub.store, visitor, live.id, held_here(live, tokens))
     given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}
     invitations = {

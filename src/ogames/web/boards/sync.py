@@ -32,6 +32,7 @@ class Sync:
         self.loading = loading  # the hub's lock while it loads a game
         self.announce = announce
         self.after = after  # what the hub does once a game has changed (the computer's turn)
+        self.ended: Callable[[LiveGame], None] = lambda live: None  # a game ended there (the hub sets it: ratings)
 
     async def heard(self, game_id: str, version: int, action: dict[str, Any]) -> None:
         """Another server process stored action `version` of a game: bring this process's copy (if
@@ -54,6 +55,8 @@ class Sync:
             elif version != live.version + 1 or live.clock is not None or not _apply(live, action):
                 await self.recorder.reload(live)  # a message was missed, or it does not apply: read the store
             live.thinking = not live.state.is_over and live.is_computer(live.state.mover)
+        if live.state.is_over:
+            self.ended(live)
         await self.announce(live)
         self.after(live)
 

@@ -51,6 +51,16 @@ class ClockView(Declared):
     deadline: float | None = None  # ... and when the seat to move runs out of them (epoch seconds)
 
 
+class RatingChangeView(Declared):
+    """What a rated game did to one person's rating (web/ratings/finish.py): "1500?" → "1523" ("+23")."""
+
+    seat: int
+    name: str
+    before: str
+    after: str
+    diff: str
+
+
 class ClaimView(Declared):
     model_config = ConfigDict(extra="forbid", strict=True, serialize_by_alias=True)  # written as on the wire: `in`
 
@@ -131,6 +141,8 @@ class GameView(Declared):
     aborted: bool
     abort: bool
     claims: list[ClaimView]
+    rated: bool
+    ratings: list[RatingChangeView] | None
 
 
 class Splice(Declared):

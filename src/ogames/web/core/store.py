@@ -79,6 +79,7 @@ games = Table(
     Column("listed", Boolean, nullable=False, server_default=false()),  # an open game with a seat to take
     # When the turn a correspondence game waits for runs out (web/boards/correspondence.py); None: no deadline.
     Column("deadline", Float, nullable=True),
+    Column("rated", Boolean, nullable=False, server_default=false()),  # its end changes ratings (web/ratings/)
 )
 moves = Table(
     "moves",
@@ -137,6 +138,7 @@ class GameRow:
     updated_at: float = 0.0
     clock: dict[str, Any] | None = None
     listed: bool = False
+    rated: bool = False
 
     def record(self) -> dict[str, Any]:
         """The game's record (format of `ogames.records`), as the rules wrote it move by move."""
@@ -231,9 +233,10 @@ class Store:
         clock: dict[str, Any] | None = None,
         listed: bool = False,
         deadline: float | None = None,
+        rated: bool = False,
     ) -> None:
         """Store a new game (with no moves yet), its clock (and the deadline of its first turn, for a
-        correspondence game), and the digests of its seat tokens."""
+        correspondence game), whether it is rated, and the digests of its seat tokens."""
         head, made = split_record(record)
         now = time.time()
         with self.engine.begin() as conn:
@@ -252,6 +255,7 @@ class Store:
                     clock=clock,
                     listed=listed,
                     deadline=deadline,
+                    rated=rated,
                 )
             )
             for ply, entry in enumerate(made):
@@ -357,6 +361,7 @@ class Store:
             updated_at=row["updated_at"],
             clock=row["clock"],
             listed=bool(row["listed"]),
+            rated=bool(row["rated"]),
         )
 
     @guarded()

@@ -259,6 +259,28 @@
     requestAnimationFrame(function () { renderQueued = false; render(); });
   }
 
+  // A rated game once rated: each person's rating before and after ("Ada: 1500? → 1523 (+23)").
+  function renderRatings() {
+    const box = document.getElementById("rating-changes");
+    if (!box) return;
+    const changes = view.ratings || [];
+    box.hidden = changes.length === 0;
+    const list = box.querySelector("ul");
+    list.replaceChildren();
+    changes.forEach(function (change) {
+      const li = document.createElement("li");
+      li.dataset.seat = String(change.seat);
+      const seat = view.seats[change.seat];
+      const who = change.name || (seat ? seatName(seat) : "");
+      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
+      const diff = document.createElement("strong");
+      diff.className = change.diff.charAt(0) === "-" ? "rating-down" : "rating-up";
+      diff.textContent = "(" + change.diff + ")";
+      li.append(diff);
+      list.append(li);
+    });
+  }
+
   function render() {
     const mine = !view.over && tokenFor(view.mover) !== null;
     if (window.OgamesBoard) window.OgamesBoard.render(view, mine);  // the board, its facts and the moves
@@ -303,6 +325,7 @@
       }
     }
     if (view.problem) showMessage(view.problem);
+    renderRatings();
 
     const seats = document.getElementById("seats");
     seats.replaceChildren();
