@@ -7,6 +7,7 @@ the site and of both faces:
     boards/review.py     replays and analysis: /replay…, /g/{id}/replay, /api/…/analysis
     omiga/routes.py      Omiga's card tables: /new/omiga, /o/{id}, /api/omiga…, /ws/o/{id}
     accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
+    archive/routes.py    a player's own games (/games/mine) and the archive of finished games (/archive)
 
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. This module stands above both faces (it is the one place that knows them both); what
@@ -31,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ogames.web import site
 from ogames.web.accounts import records as account_records
 from ogames.web.accounts import routes as accounts
+from ogames.web.archive import routes as archive
 from ogames.web.accounts.guessing import Guessing
 from ogames.web.accounts.identity import Identity
 from ogames.web.accounts.passwords import decoy_hash
@@ -124,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(boards.router)
     app.include_router(review.router)
     app.include_router(accounts.router)
+    app.include_router(archive.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)
