@@ -32,10 +32,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ogames.web import site
 from ogames.web.accounts import records as account_records
 from ogames.web.accounts import routes as accounts
-from ogames.web.archive import routes as archive
 from ogames.web.accounts.guessing import Guessing
 from ogames.web.accounts.identity import Identity
 from ogames.web.accounts.passwords import decoy_hash
+from ogames.web.archive import routes as archive
 from ogames.web.boards import review
 from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk

@@ -64,14 +64,16 @@ class Search:
         )
 
     def link(self, **changes: Any) -> str:
-        """The query string of this search with some fields changed (a page's link)."""
+        """The query string of this search with some fields changed ('?…', or '' when it asks for
+        nothing): a page's link."""
         from urllib.parse import urlencode
 
         fields = {"player": self.player, "game": self.game, "variant": self.variant, "outcome": self.outcome,
                   "since": self.since.isoformat() if self.since else "", "until": self.until.isoformat() if self.until else "",
                   "page": str(self.page)}
         fields.update({key: str(value) for key, value in changes.items()})
-        return urlencode({key: value for key, value in fields.items() if value and not (key == "page" and value == "1")})
+        query = urlencode({key: value for key, value in fields.items() if value and not (key == "page" and value == "1")})
+        return f"?{query}" if query else ""
 
 
 def _timestamp(day: dt.date) -> float:
