@@ -53,6 +53,10 @@ from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
 from ogames.web.limits import ClientLimits, storage_for
+from ogames.web.notify import routes as notify
+from ogames.web.notify.links import Links
+from ogames.web.notify.mailer import Mailer
+from ogames.web.notify.notifier import Notifier
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
@@ -103,12 +107,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await presence.start(presence_changed)
         if relay is not None:
             await relay.start(omiga)
+        # Mails (web/notify/): sent on the side by this process, each notice claimed once in the database.
+        mailer = Mailer(settings)
+        app.state.mailer, app.state.links = mailer, Links(app.state.secret_key)
+        notifier = Notifier(store, settings, mailer, app.state.links)
+        hub.recorder.committed.append(notifier.committed)
+        mailer.start()
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
         sweeper.start()
         try:
             yield
         finally:
             await sweeper.close()
+            await notifier.close()
+            await mailer.close()
             await omiga.close()
             bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:
@@ -127,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review.router)
     app.include_router(accounts.router)
     app.include_router(archive.router)
+    app.include_router(notify.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)

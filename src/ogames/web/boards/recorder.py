@@ -36,6 +36,8 @@ class Recorder:
         self.held = held  # the hub's games in memory: a game that cannot be read again is dropped
         # Called after every change of a game's position or clock (the hub sets it: the clock's timer is set again).
         self.changed: Callable[[LiveGame], None] = lambda live: None
+        # Told of every change once it is stored and made (the notifications, web/notify/); each must not wait.
+        self.committed: list[Callable[[LiveGame], None]] = []
 
     async def commit(
         self,
@@ -98,6 +100,8 @@ class Recorder:
             log.info("game %s: move %d %s by %s", live.id, len(trial.history), shown(entry.get("move")), entry.get("by"))
         # With the entry as stored (its time too), so that the other copies end exactly the same.
         await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
+        for listener in self.committed:
+            listener(live)
 
     async def reload(self, live: LiveGame) -> None:
         """Rebuild a live game in place from the database (the game's lock is held)."""

@@ -1,4 +1,5 @@
-"""The archive of finished games: what a search asks for, in columns of their own, indexed.
+"""The archive of finished games: what a search asks for, in columns of their own, indexed; and
+the notifications by e-mail: accounts' addresses and which notices were sent.
 
 A game's variant and how it ended live in its JSON head; searching hundreds of thousands of heads
 for them would read every one. So each game keeps them beside the head, written with it
@@ -11,6 +12,12 @@ for them would read every one. So each game keeps them beside the head, written 
 The indexes serve the archive's queries (web/archive/search.py): finished games newest first,
 narrowed by game and variant or by outcome. Games stored before this revision are filled in from
 their heads here, once.
+
+- `email_addresses`: an account's address (one per account), whether it was verified (by the
+  link sent to it: `verify_nonce` is that link's one-time part, cleared when it is used), and
+  which mails it asked for: "your move" and "game over" (web/notify/).
+- `notices_sent`: one row per notice sent (a game, its version, what happened, to whom): the
+  first server process to insert it sends the mail, any other finds it there and sends nothing.
 
 Revision ID: 0010
 Revises: 0006
@@ -47,9 +54,26 @@ def upgrade() -> None:
                      .values(variant=variant_of(head), outcome=outcome_of(head, last, row.clock)))
     op.create_index("ix_games_finished", "games", ["status", "updated_at"])
     op.create_index("ix_games_kind", "games", ["game", "variant", "status", "updated_at"])
+    op.create_table(
+        "email_addresses",
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("address", sa.String(254), nullable=False),
+        sa.Column("verified", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("verify_nonce", sa.String(48), nullable=True),
+        sa.Column("your_move", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("game_over", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("updated_at", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "notices_sent",
+        sa.Column("key", sa.String(128), primary_key=True),
+        sa.Column("sent_at", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("notices_sent")
+    op.drop_table("email_addresses")
     op.drop_index("ix_games_kind", table_name="games")
     op.drop_index("ix_games_finished", table_name="games")
     op.drop_column("games", "outcome")
