@@ -184,3 +184,19 @@ def test_a_mail_server_that_is_down_costs_the_mail_not_the_move(database: Path, 
         failures = [record for record in caplog.records if "not sent" in record.getMessage()]
         assert len(failures) == 1 and "\n" not in failures[0].getMessage() and failures[0].exc_info is None
         assert "eve@" not in failures[0].getMessage()
+
+
+def test_a_notice_is_claimed_once_whoever_asks(database: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ogames.web.core.store import Store
+
+    stores = [Store(f"sqlite:///{database}", shared=True) for _ in range(2)]  # as two server processes
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            won = list(pool.map(lambda i: records.claim(stores[i % 2], "move:g:3:a1"), range(16)))
+        assert won.count(True) == 1
+        assert records.claim(stores[0], "move:g:4:a1") and not records.claim(stores[1], "move:g:4:a1")
+    finally:
+        for store in stores:
+            store.close()
