@@ -19,7 +19,7 @@ import pytest
 
 from .mailsink import body, mail_sink
 from .serving import simulate, start_server, stop_server
-from .test_correspondence_server import DAY, move, new_game, stored_row, view_of, wait_for
+from .test_correspondence_server import DAY, move, stored_row, view_of, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -105,7 +105,7 @@ def test_two_processes_send_each_notice_once(tmp_path: Path, monkeypatch: pytest
             status, page = stranger.get(base_b + "/games/mine")
             assert status == 200 and game_id not in page
             status, page = ada.get(base_b + "/games/mine")
-            assert status == 200 and re.search(r'data-game="%s" data-state="waiting"' % re.escape(game_id), page)
+            assert status == 200 and f'data-game="{game_id}" data-state="waiting"' in page
 
             simulate(now, 3 * DAY + 1)  # Ada lets her days run out: both processes' sweepers see it
             wait_for(lambda: stored_row(database, game_id).status == "over")
