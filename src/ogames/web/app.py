@@ -57,6 +57,7 @@ from ogames.web.notify import routes as notify
 from ogames.web.notify.links import Links
 from ogames.web.notify.mailer import Mailer
 from ogames.web.notify.notifier import Notifier
+from ogames.web.notify.push import Pusher, vapid_private_key
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
@@ -110,7 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Mails (web/notify/): sent on the side by this process, each notice claimed once in the database.
         mailer = Mailer(settings)
         app.state.mailer, app.state.links = mailer, Links(app.state.secret_key)
-        notifier = Notifier(store, settings, mailer, app.state.links)
+        app.state.pusher = Pusher(store, await asyncio.to_thread(vapid_private_key, store), f"mailto:{settings.smtp_from}")
+        notifier = Notifier(store, settings, mailer, app.state.links, app.state.pusher)
         hub.recorder.committed.append(notifier.committed)
         mailer.start()
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute

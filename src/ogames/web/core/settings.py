@@ -153,6 +153,9 @@ class Settings:
     smtp_from: str = field(default_factory=lambda: from_env("OGAMES_SMTP_FROM", "ogames@localhost"))
     smtp_tls: str = field(default_factory=lambda: from_env("OGAMES_SMTP_TLS", "starttls"))
     site_url: str = field(default_factory=lambda: from_env("OGAMES_SITE_URL", "http://127.0.0.1:8000"))
+    # Web Push: whether a subscription's endpoint may be plain http or a local address (tests' fake
+    # push service only; a real one is always https on the Internet).
+    push_local_endpoints: bool = False
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):

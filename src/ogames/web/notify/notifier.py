@@ -1,7 +1,9 @@
-"""The mails a correspondence game sends: "your move" to the account whose turn begins, "game over"
+"""The notices a correspondence game sends. Mails: "your move" to the account whose turn begins, "game over"
 to every account that played it (a loss on time too), each only to a verified address that asked
 for it, each with the game's link (never a seat token: the account's own log-in opens its seat)
-and an unsubscribe link.
+and an unsubscribe link. Pushes (web/notify/push.py): "your move" to every browser that subscribed
+for the player whose turn begins, an account or a guest; the payload holds the game's title and
+link, nothing else.
 
 The recorder calls `committed` after every stored change of a game (web/boards/recorder.py); the
 work (who sat there, who asked, the claim, the mail) runs on the side, so a move never waits for
@@ -25,6 +27,7 @@ from ogames.web.core.store import Store
 from ogames.web.notify import records
 from ogames.web.notify.links import Links
 from ogames.web.notify.mailer import Mailer
+from ogames.web.notify.push import Pusher
 
 log = logging.getLogger("ogames.web.notify")
 
@@ -34,11 +37,12 @@ YOUR_MOVE, GAME_OVER = "your_move", "game_over"
 class Notifier:
     """Turns a correspondence game's changes into mails."""
 
-    def __init__(self, store: Store, settings: Settings, mailer: Mailer, links: Links):
+    def __init__(self, store: Store, settings: Settings, mailer: Mailer, links: Links, pusher: Pusher | None = None):
         self.store = store
         self.settings = settings
         self.mailer = mailer
         self.links = links
+        self.pusher = pusher
         self.background = Background("notifier")
 
     async def close(self) -> None:
@@ -46,7 +50,7 @@ class Notifier:
 
     def committed(self, live: LiveGame) -> None:
         """A game's change was stored: the notices it calls for, on the side (never waits)."""
-        if not self.mailer.enabled or not isinstance(live.clock, DaysClock):
+        if not isinstance(live.clock, DaysClock):
             return
         game = live.state.game
         if live.ended:
@@ -64,10 +68,17 @@ class Notifier:
                       deadline: float | None) -> None:
         try:
             players = await asyncio.to_thread(seat_players_of, self.store, game_id)
-            accounts = sorted({player for seat in seats if (player := players.get(seat)) and player.startswith("a")})
-            for address in await asyncio.to_thread(records.recipients, self.store, accounts, kind):
-                if await asyncio.to_thread(records.claim, self.store, f"{event}:{address.account_id}"):
-                    self.mailer.submit(self.message(address, game_id, title, kind, result, deadline))
+            seated = sorted({player for seat in seats if (player := players.get(seat))})
+            accounts = [player for player in seated if player.startswith("a")]
+            if self.mailer.enabled:
+                for address in await asyncio.to_thread(records.recipients, self.store, accounts, kind):
+                    if await asyncio.to_thread(records.claim, self.store, f"{event}:{address.account_id}"):
+                        self.mailer.submit(self.message(address, game_id, title, kind, result, deadline))
+            if self.pusher is not None and kind == YOUR_MOVE:
+                payload = {"title": title, "kind": kind, "url": f"/g/{game_id}"}
+                for subscription in await asyncio.to_thread(records.subscriptions_of, self.store, seated):
+                    if await asyncio.to_thread(records.claim, self.store, f"{event}:push:{subscription.endpoint[-60:]}"):
+                        await asyncio.to_thread(self.pusher.push, subscription, payload)
         except Exception as exc:  # the database failed us: this notice is lost, the game goes on
             log.warning("game %s: notice %s not sent: %s", game_id, kind, type(exc).__name__)
 

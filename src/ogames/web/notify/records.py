@@ -133,3 +133,60 @@ def claim(store: Store, key: str) -> bool:
 
 __all__ = ["Address", "address_of", "choose", "claim", "email_addresses", "notices_sent", "recipients", "remove_address",
            "set_address", "unsubscribe", "verify"]
+
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(512), primary_key=True),
+    Column("player_id", String(40), nullable=False, index=True),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """A browser's Web Push subscription, as pywebpush takes it (`info`)."""
+
+    endpoint: str
+    player_id: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, object]:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+@guarded(writes=True)
+def subscribe(store: Store, subscription: Subscription) -> None:
+    """Keep a browser's subscription for its player (a browser subscribing again replaces its own)."""
+    with store.engine.begin() as conn:
+        conn.execute(delete(push_subscriptions).where(push_subscriptions.c.endpoint == subscription.endpoint))
+        conn.execute(insert(push_subscriptions).values(
+            endpoint=subscription.endpoint, player_id=subscription.player_id, p256dh=subscription.p256dh,
+            auth=subscription.auth, created_at=time.time()))
+
+
+@guarded(writes=True)
+def unsubscribe_push(store: Store, endpoint: str, player_id: str | None = None) -> bool:
+    """Forget a subscription (only the player's own, when `player_id` is given); whether there was one."""
+    where = push_subscriptions.c.endpoint == endpoint
+    if player_id is not None:
+        where = where & (push_subscriptions.c.player_id == player_id)
+    with store.engine.begin() as conn:
+        removed: int = conn.execute(delete(push_subscriptions).where(where)).rowcount
+    return removed == 1
+
+
+@guarded()
+def subscriptions_of(store: Store, player_ids: list[str]) -> list[Subscription]:
+    if not player_ids:
+        return []
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(push_subscriptions).where(push_subscriptions.c.player_id.in_(player_ids))).all()
+    return [Subscription(row.endpoint, row.player_id, row.p256dh, row.auth) for row in rows]
+
+
+__all__ += ["Subscription", "push_subscriptions", "subscribe", "subscriptions_of", "unsubscribe_push"]

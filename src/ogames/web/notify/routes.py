@@ -6,6 +6,10 @@
     GET  /account/email/verify     ?token=…: the verification link (once; two days)
     GET  /notify/unsubscribe       ?token=…: the unsubscribe link's page, one button …
     POST /notify/unsubscribe       … that stops every mail to that address
+    GET  /push/key                 the site's VAPID public key (a page subscribing needs it)
+    POST /push/subscribe           {endpoint, keys: {p256dh, auth}}: push "your move" to this browser
+    POST /push/unsubscribe         {endpoint}: no more (only the visitor's own subscription)
+    GET  /push-worker.js           the service worker that shows a push (at the root: its scope is the site)
 
 The forms are an account's (a guest has no address) and carry their CSRF token like every form.
 The links are signed (web/notify/links.py): one changed by hand, expired or already used is
@@ -17,15 +21,19 @@ from __future__ import annotations
 
 import asyncio
 from email.message import EmailMessage
+from typing import Annotated
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from ogames.web.accounts.routes import account_answer, fields
-from ogames.web.core.deps import StoreDep, VisitorDep, page
+from ogames.web.core.common import Refusal
+from ogames.web.core.deps import WEB, StoreDep, VisitorDep, json_body, page
 from ogames.web.notify import records
 from ogames.web.notify.links import Links, clean_address
 from ogames.web.notify.mailer import Mailer
+from ogames.web.notify.push import Pusher, valid_endpoint
 from ogames.wording import say
 
 router = APIRouter()
@@ -106,6 +114,53 @@ async def unsubscribe(request: Request, store: StoreDep) -> Response:
     if read is None or not await asyncio.to_thread(records.unsubscribe, store, *read):
         return refused(request)
     return page(request, "notice.html", message=say("unsubscribed", "no more mails will be sent to {address}", address=read[1]))
+
+
+class PushKeys(BaseModel):
+    p256dh: str = Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_=-]+$")
+    auth: str = Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_=-]+$")
+
+
+class PushSubscription(BaseModel):
+    model_config = {"extra": "ignore"}  # (a browser's subscription also says expirationTime)
+
+    endpoint: str = Field(min_length=8, max_length=512)
+    keys: PushKeys
+
+
+class PushEnd(BaseModel):
+    endpoint: str = Field(min_length=8, max_length=512)
+
+
+def pusher_of(request: Request) -> Pusher:
+    pusher: Pusher = request.app.state.pusher
+    return pusher
+
+
+@router.get("/push/key", response_model=None)
+async def push_key(request: Request) -> JSONResponse:
+    return JSONResponse({"key": pusher_of(request).public_key})
+
+
+@router.post("/push/subscribe", response_model=None)
+async def push_subscribe(request: Request, store: StoreDep, visitor: VisitorDep,
+                         asked: Annotated[PushSubscription, Depends(json_body(PushSubscription))]) -> JSONResponse:
+    if not valid_endpoint(asked.endpoint, request.app.state.settings.push_local_endpoints):
+        raise Refusal(say("bad-endpoint", "this is not a push service's address"), "bad-endpoint", 422)
+    subscription = records.Subscription(asked.endpoint, visitor.id, asked.keys.p256dh, asked.keys.auth)
+    await asyncio.to_thread(records.subscribe, store, subscription)
+    return JSONResponse({"subscribed": True})
+
+
+@router.post("/push/unsubscribe", response_model=None)
+async def push_unsubscribe(store: StoreDep, visitor: VisitorDep,
+                           asked: Annotated[PushEnd, Depends(json_body(PushEnd))]) -> JSONResponse:
+    return JSONResponse({"unsubscribed": await asyncio.to_thread(records.unsubscribe_push, store, asked.endpoint, visitor.id)})
+
+
+@router.get("/push-worker.js", include_in_schema=False)
+async def push_worker() -> FileResponse:
+    return FileResponse(WEB / "static" / "push-worker.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 __all__ = ["router"]

@@ -16,6 +16,8 @@ their heads here, once.
 - `email_addresses`: an account's address (one per account), whether it was verified (by the
   link sent to it: `verify_nonce` is that link's one-time part, cleared when it is used), and
   which mails it asked for: "your move" and "game over" (web/notify/).
+- `push_subscriptions`: a browser's Web Push subscription (its push service's endpoint and keys)
+  for a player id (an account's or a guest's): "your move" is pushed to it.
 - `notices_sent`: one row per notice sent (a game, its version, what happened, to whom): the
   first server process to insert it sends the mail, any other finds it there and sends nothing.
 
@@ -65,6 +67,14 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.Float, nullable=False),
     )
     op.create_table(
+        "push_subscriptions",
+        sa.Column("endpoint", sa.String(512), primary_key=True),
+        sa.Column("player_id", sa.String(40), nullable=False, index=True),
+        sa.Column("p256dh", sa.String(128), nullable=False),
+        sa.Column("auth", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_table(
         "notices_sent",
         sa.Column("key", sa.String(128), primary_key=True),
         sa.Column("sent_at", sa.Float, nullable=False),
@@ -73,6 +83,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("notices_sent")
+    op.drop_table("push_subscriptions")
     op.drop_table("email_addresses")
     op.drop_index("ix_games_kind", table_name="games")
     op.drop_index("ix_games_finished", table_name="games")
