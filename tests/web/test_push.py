@@ -52,7 +52,7 @@ class FakePushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802  (http.server's name)
+            def do_POST(self) -> None:  # (http.server's name)
                 data = self.rfile.read(int(self.headers.get("content-length", "0")))
                 service.received.append((self.path, {key.lower(): value for key, value in self.headers.items()}, data))
                 self.send_response(410 if "gone" in self.path else 201)
