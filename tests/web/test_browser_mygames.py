@@ -84,3 +84,19 @@ def test_my_games_in_order_and_the_archive_search(browser: Any, server: str, sho
     expect(small.locator(f'.archive-games li[data-game="{over}"]')).to_have_count(1)
     assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     small.screenshot(path=str(shots / "archive-phone-ru.png"), full_page=True)
+
+
+def test_the_push_button_registers_the_service_worker(browser: Any, server: str) -> None:
+    """As far as this machine goes: Chromium shows the button, registers the site's service worker
+    at the root and asks its push service for a subscription; that service (Google's) is not
+    reachable from here, so the page says the browser could not be subscribed — nothing more."""
+    page = new_page(browser)
+    page.context.grant_permissions(["notifications"], origin=server)
+    page.goto(server + "/games/mine?lang=en")
+    button = page.locator("#push-subscribe")
+    expect(button).to_be_visible()
+    button.click()
+    said = page.locator("#push-state")
+    expect(said).to_have_text(re.compile(r"could not be subscribed|will say when it is your move"), timeout=60_000)
+    scope = page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => r ? r.scope : null)")
+    assert scope == server + "/"
