@@ -7,6 +7,7 @@ the site and of both faces:
     boards/review.py     replays and analysis: /replay…, /g/{id}/replay, /api/…/analysis
     omiga/routes.py      Omiga's card tables: /new/omiga, /o/{id}, /api/omiga…, /ws/o/{id}
     accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
+    archive/routes.py    a player's own games (/games/mine) and the archive of finished games (/archive)
 
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. This module stands above both faces (it is the one place that knows them both); what
@@ -34,6 +35,7 @@ from ogames.web.accounts import routes as accounts
 from ogames.web.accounts.guessing import Guessing
 from ogames.web.accounts.identity import Identity
 from ogames.web.accounts.passwords import decoy_hash
+from ogames.web.archive import routes as archive
 from ogames.web.boards import review
 from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk
@@ -51,6 +53,11 @@ from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
 from ogames.web.limits import ClientLimits, storage_for
+from ogames.web.notify import routes as notify
+from ogames.web.notify.links import Links
+from ogames.web.notify.mailer import Mailer
+from ogames.web.notify.notifier import Notifier
+from ogames.web.notify.push import Pusher, vapid_private_key
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
@@ -102,12 +109,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await presence.start(presence_changed)
         if relay is not None:
             await relay.start(omiga)
+        # Mails (web/notify/): sent on the side by this process, each notice claimed once in the database.
+        mailer = Mailer(settings)
+        app.state.mailer, app.state.links = mailer, Links(app.state.secret_key)
+        app.state.pusher = Pusher(store, await asyncio.to_thread(vapid_private_key, store), f"mailto:{settings.smtp_from}")
+        notifier = Notifier(store, settings, mailer, app.state.links, app.state.pusher)
+        hub.recorder.committed.append(notifier.committed)
+        mailer.start()
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
         sweeper.start()
         try:
             yield
         finally:
             await sweeper.close()
+            await notifier.close()
+            await mailer.close()
             await omiga.close()
             bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:
@@ -126,6 +142,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review.router)
     app.include_router(accounts.router)
     app.include_router(ratings_routes.router)
+    app.include_router(archive.router)
+    app.include_router(notify.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)

@@ -148,7 +148,11 @@ async def account_page(request: Request, store: StoreDep, visitor: VisitorDep) -
 async def account_answer(request: Request, store: Store, visitor: Visitor, status: int = 200,
                          problem: Said | None = None, done: Said | None = None) -> HTMLResponse:
     played = await asyncio.to_thread(records.games_of, store, visitor.id)
-    return page(request, "account.html", status, visitor=visitor, played=played, problem=problem, done=done)
+    from ogames.web.notify.records import address_of  # (notify's routes import this module)
+
+    email = None if visitor.is_guest else await asyncio.to_thread(address_of, store, visitor.id)
+    return page(request, "account.html", status, visitor=visitor, played=played, problem=problem, done=done,
+                email=email, mail_enabled=request.app.state.mailer.enabled)
 
 
 async def verified(store: Store, visitor: Visitor, password: str) -> records.Account | None:

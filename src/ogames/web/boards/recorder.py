@@ -38,6 +38,8 @@ class Recorder:
         self.changed: Callable[[LiveGame], None] = lambda live: None
         # Called when a change ended the game (the hub sets it: a rated game is rated).
         self.ended: Callable[[LiveGame], None] = lambda live: None
+        # Told of every change once it is stored and made (the notifications, web/notify/); each must not wait.
+        self.committed: list[Callable[[LiveGame], None]] = []
 
     async def commit(
         self,
@@ -103,6 +105,8 @@ class Recorder:
             log.info("game %s: move %d %s by %s", live.id, len(trial.history), shown(entry.get("move")), entry.get("by"))
         # With the entry as stored (its time too), so that the other copies end exactly the same.
         await self.bus.publish(live.id, live.version, {**action, "entry": entry} if action else {})
+        for listener in self.committed:
+            listener(live)
 
     async def reload(self, live: LiveGame) -> None:
         """Rebuild a live game in place from the database (the game's lock is held)."""

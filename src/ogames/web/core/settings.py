@@ -49,6 +49,11 @@ def default_secret() -> str | None:
     return os.environ.get(SECRET_ENV, "").strip() or None
 
 
+def from_env(name: str, default: str = "") -> str:
+    """An environment variable's value, stripped (`default` if unset or empty)."""
+    return os.environ.get(name, "").strip() or default
+
+
 def default_secure_cookies() -> bool:
     """Whether `OGAMES_SECURE_COOKIES` says the site is served over https (cookies marked Secure)."""
     return os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes", "on")
@@ -138,6 +143,19 @@ class Settings:
     login_failures: int = 5
     login_attempts: int = 30
     login_window: int = 900
+    # Notifications by e-mail (web/notify/, docs/deploy.md): the SMTP server the mails go through
+    # (no host: no mails, and the account page offers none), its port, log-in, the sender's
+    # address, `tls` "none", "starttls" or "tls", and the site's address the mails' links start with.
+    smtp_host: str = field(default_factory=lambda: from_env("OGAMES_SMTP_HOST"))
+    smtp_port: int = field(default_factory=lambda: int(from_env("OGAMES_SMTP_PORT", "587")))
+    smtp_user: str = field(default_factory=lambda: from_env("OGAMES_SMTP_USER"))
+    smtp_password: str = field(default_factory=lambda: from_env("OGAMES_SMTP_PASSWORD"))
+    smtp_from: str = field(default_factory=lambda: from_env("OGAMES_SMTP_FROM", "ogames@localhost"))
+    smtp_tls: str = field(default_factory=lambda: from_env("OGAMES_SMTP_TLS", "starttls"))
+    site_url: str = field(default_factory=lambda: from_env("OGAMES_SITE_URL", "http://127.0.0.1:8000"))
+    # Web Push: whether a subscription's endpoint may be plain http or a local address (tests' fake
+    # push service only; a real one is always https on the Internet).
+    push_local_endpoints: bool = False
 
     def __post_init__(self) -> None:
         if self.ai_executor not in ("process", "thread"):
@@ -156,5 +174,7 @@ class Settings:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:
             raise ValueError("rate limits must be positive")
+        if self.smtp_tls not in ("none", "starttls", "tls"):
+            raise ValueError(f"smtp_tls must be 'none', 'starttls' or 'tls', not {self.smtp_tls!r}")
         if min(self.login_failures, self.login_attempts, self.login_window) < 1:
             raise ValueError("login_failures, login_attempts and login_window must be at least 1")

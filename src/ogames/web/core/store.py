@@ -80,6 +80,9 @@ games = Table(
     # When the turn a correspondence game waits for runs out (web/boards/correspondence.py); None: no deadline.
     Column("deadline", Float, nullable=True),
     Column("rated", Boolean, nullable=False, server_default=false()),  # its end changes ratings (web/ratings/)
+    # What the archive searches by (migration 0010), written with the head: `variant_of`, `outcome_of`.
+    Column("variant", String(32), nullable=True),
+    Column("outcome", String(16), nullable=True),
 )
 moves = Table(
     "moves",
@@ -250,6 +253,7 @@ class Store:
                     ply=len(made),
                     version=0,
                     status=_status(head),
+                    variant=variant_of(head),
                     created_at=now,
                     updated_at=now,
                     clock=clock,
@@ -291,6 +295,8 @@ class Store:
         now = time.time()
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
+        values["variant"] = variant_of(head)
+        values["outcome"] = outcome_of(head, entries[-1] if entries else None, clock)
         if clock is not None:
             values["clock"] = clock
             values["deadline"] = None if head.get("result") else deadline
@@ -467,6 +473,29 @@ def _clock_summary(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     if "days" in clock:
         return {"days": clock["days"]}
     return {"base": clock["base"], "increment": clock["increment"]}
+
+
+def variant_of(head: dict[str, Any]) -> str | None:
+    """The variant a game's options name, if its game has variants."""
+    variant = (head.get("options") or {}).get("variant")
+    return None if variant is None else str(variant)[:32]
+
+
+OUTCOMES = ("win", "draw", "resign", "time")  # how a finished game ended, as the archive searches it
+
+
+def outcome_of(head: dict[str, Any], last: dict[str, Any] | None, clock: dict[str, Any] | None) -> str | None:
+    """How a game ended, from its head, its last record entry and its stored clock: `time` (a seat
+    ran out of time: stored as its resignation, with the clock's flag), `resign`, `draw` or `win`;
+    None while it is played."""
+    result = head.get("result")
+    if not result:
+        return None
+    if isinstance(clock, dict) and clock.get("flagged") is not None:
+        return "time"
+    if last is not None and last.get("move") == "resign":
+        return "resign"
+    return "draw" if isinstance(result, dict) and result.get("winner") == "draw" else "win"
 
 
 def _status(head: dict[str, Any]) -> str:
