@@ -1,6 +1,8 @@
 // The game's chat: the players' room (for the people holding a seat) and the spectators' room.
 // The server decides who reads and writes which room; this page only shows what it is sent, always
 // as text (textContent), never as markup. Muting a name hides its messages in this browser.
+// Loaded after game.js, which keeps the seats' tokens of the link's fragment in this browser's
+// storage, where the chat reads them.
 "use strict";
 (function () {
   const root = document.getElementById("chat");
