@@ -1,7 +1,8 @@
 """`ogames operator grant NAME` / `revoke NAME`: make an account an operator of the web site (it
 reads the reports, mutes and bans names, hides a game's chat: docs/deploy.md, "Operators"), or a
 player again. It acts on the database `ogames serve` would use (`--database`, else
-`$OGAMES_DATABASE_URL`, else the SQLite file); the role holds from the account's next request."""
+`$OGAMES_DATABASE_URL`, else the SQLite file); the role holds from the account's next request.
+A SQLite file is held by a running server: stop it first. PostgreSQL takes the change at once."""
 
 from __future__ import annotations
 
@@ -27,9 +28,10 @@ def _set(name: str, database: str | None, role: str) -> None:
 
     console = Console(highlight=False, soft_wrap=True)
     try:
-        store = Store(database or default_database_url())
+        store = Store(database or default_database_url(), shared=True)  # a moment's work beside a server that shares its file
     except StorageError as exc:
-        console.print(f"[red]error:[/] cannot use the database: {escape(str(exc))}")
+        busy = " (a SQLite file is held by its server: stop the server, then run this again)" if exc.kind == "busy" else ""
+        console.print(f"[red]error:[/] cannot use the database: {escape(str(exc))}{busy}")
         raise typer.Exit(1) from None
     try:
         named = set_role(store, name, role)

@@ -164,10 +164,11 @@ def sanction(store: Store, player_ids: list[str], name: str, kind: str, given_by
 
 
 @guarded(writes=True)
-def lift(store: Store, name: str) -> int:
-    """Lift every sanction given under a name; how many."""
+def lift(store: Store, name: str, player_ids: list[str]) -> int:
+    """Lift the sanctions given under a name or to these player ids (`players_named`); how many."""
     with store.engine.begin() as conn:
-        lifted: int = conn.execute(delete(sanctions).where(sanctions.c.name == name)).rowcount
+        given = (sanctions.c.name == name) | sanctions.c.player_id.in_(player_ids)
+        lifted: int = conn.execute(delete(sanctions).where(given)).rowcount
     return lifted
 
 

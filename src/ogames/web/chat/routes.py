@@ -289,7 +289,8 @@ async def give_sanction(request: Request, store: StoreDep, visitor: OperatorDep,
 @router.post("/operator/lift", response_model=None)
 async def lift_sanction(request: Request, store: StoreDep, visitor: OperatorDep, chat: ChatDep) -> Response:
     form = await form_fields(request, "name")
-    await asyncio.to_thread(records.lift, store, form["name"])
+    ids = await asyncio.to_thread(records.players_named, store, form["name"])
+    await asyncio.to_thread(records.lift, store, form["name"], ids)
     log.info("operator %s: lifted %s", visitor.name, form["name"])
     await chat.refresh()
     return RedirectResponse("/operator", status_code=303)
