@@ -81,6 +81,7 @@ def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: 
 
     # The spectator's page has no players' room to choose, and shows nothing of it.
     expect(spectator.locator(".chat-rooms")).to_be_hidden()
+    expect(spectator.locator("header a[href='/operator']")).to_have_count(0)
     expect(spectator.locator("#chat-empty")).to_be_visible()
     expect(spectator.locator("#chat-messages li")).to_have_count(0)
     # A request forged from the spectator's page, with its CSRF token, is refused all the same.
@@ -109,6 +110,8 @@ def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: 
     operator.fill("#password", "operator password")
     operator.click("main button[type=submit]")
     expect(operator.locator(".visitor-name")).to_have_text("Olga")
+    operator.click("header a[href='/operator']")  # an operator's header leads to the reports
+    expect(operator.locator("h1")).to_have_text("Operator")
     operator.goto(f"{chat_server}/operator/games/{game['id']}")
     expect(operator.locator("td.said")).to_have_text(["good luck!", "thanks, you too", ATTACK])
     operator.locator("tr", has_text=ATTACK).locator("button", has_text="Mute").click()
@@ -142,3 +145,24 @@ def test_the_chat_on_a_phone_in_russian(browser: Any, chat_server: str, shots: P
     expect(page.locator("#chat-muted")).to_be_hidden()
     assert re.search("Отправить", page.locator("#chat-form").inner_text())
     page.context.close()
+
+
+def test_a_spectator_who_takes_an_open_seat_joins_the_players_room(browser: Any, chat_server: str) -> None:
+    host = new_page(browser)
+    host.goto(chat_server + "/?lang=en")
+    asked = {"game": "omny", "options": {"variant": "y", "size": 4}, "seats": ["here", "open"]}
+    made = host.request.post(chat_server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
+    game = made.json()
+    host.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']}")
+    say(host, "anyone for a game?")
+    guest = new_page(browser)
+    guest.goto(f"{chat_server}/g/{game['id']}?lang=en")
+    expect(guest.locator(".chat-rooms")).to_be_hidden()
+    guest.click("text=Take seat 2")
+    # no reload: the chat joins again with the new seat's token and shows the players' room
+    expect(guest.locator(".chat-room[data-room=players]")).to_have_attribute("aria-selected", "true")
+    expect(guest.locator("#chat-messages .chat-text")).to_have_text(["anyone for a game?"])
+    say(guest, "me!")
+    expect(host.locator("#chat-messages .chat-text")).to_have_text(["anyone for a game?", "me!"])
+    for page in (host, guest):
+        page.context.close()

@@ -24,6 +24,8 @@
   let you = "";
   let room = "spectators";
   let retry = 500;
+  let socket = null;
+  let joinedWith = "";
 
   function tokens() {
     let held = {};
@@ -82,10 +84,12 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const lang = encodeURIComponent(document.documentElement.lang || "en");
-    const socket = new WebSocket(scheme + location.host + "/ws/chat/" + encodeURIComponent(gameId) + "?lang=" + lang);
+    socket = new WebSocket(scheme + location.host + "/ws/chat/" + encodeURIComponent(gameId) + "?lang=" + lang);
     socket.addEventListener("open", function () {
       retry = 500;
-      socket.send(JSON.stringify({ type: "join", tokens: tokens() }));
+      const held = tokens();
+      joinedWith = held.join(",");
+      socket.send(JSON.stringify({ type: "join", tokens: held }));
     });
     socket.addEventListener("message", function (event) {
       let message;
@@ -143,6 +147,11 @@
     const reason = window.prompt(words.chat_report_reason);
     if (!reason || !reason.trim()) return;
     if (await post("/api/games/" + encodeURIComponent(gameId) + "/report", { reason: reason })) page.showMessage(words.chat_reported);
+  });
+
+  // A seat taken on this page (together.js keeps its new token): join again, as a player now.
+  (window.ogamesHooks = window.ogamesHooks || []).push(function () {
+    if (socket && socket.readyState === WebSocket.OPEN && tokens().join(",") !== joinedWith) socket.close();
   });
 
   connect();
