@@ -166,3 +166,22 @@ def test_a_spectator_who_takes_an_open_seat_joins_the_players_room(browser: Any,
     expect(host.locator("#chat-messages .chat-text")).to_have_text(["anyone for a game?", "me!"])
     for page in (host, guest):
         page.context.close()
+
+
+def test_two_players_talk_at_a_card_table(browser: Any, chat_server: str) -> None:
+    host = new_page(browser)
+    host.goto(chat_server + "/?lang=en")
+    asked = {"options": {"width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "invite"}]}
+    made = host.request.post(chat_server + "/api/omiga", data=json.dumps(asked), headers={"content-type": "application/json"})
+    table = made.json()
+    host.goto(f"{chat_server}/o/{table['id']}#seats=0.{table['tokens']['0']}")
+    friend = new_page(browser)
+    friend.goto(chat_server + table["invitations"]["1"])
+    spectator = new_page(browser)
+    spectator.goto(f"{chat_server}/o/{table['id']}?lang=en")
+    say(friend, "hello from seat 2")
+    expect(host.locator("#chat-messages .chat-text")).to_have_text(["hello from seat 2"])
+    expect(spectator.locator(".chat-rooms")).to_be_hidden()
+    expect(spectator.locator("#chat-messages li")).to_have_count(0)
+    for page in (host, friend, spectator):
+        page.context.close()

@@ -238,3 +238,20 @@ def test_the_operator_command_grants_and_revokes_on_the_given_database(tmp_path:
         assert accounts.account_by_key(store, "ada").role == "player"  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_a_card_table_has_the_same_two_rooms(app_client: TestClient) -> None:
+    asked = {"options": {"width": 7, "height": 5}, "seats": [{"kind": "here"}, {"kind": "invite"}]}
+    made = app_client.post("/api/omiga", json=asked)
+    assert made.status_code == 201, made.text
+    table = made.json()
+    link = table["invitations"]["1"]  # /o/ID#seats=1.TOKEN
+    token = link.rsplit(".", 1)[1]
+    spectator, friend = TestClient(app_client.app), TestClient(app_client.app)
+    assert say(app_client, table["id"], "players", "ready?").status_code == 201
+    assert say(friend, table["id"], "players", "ready", [token]).status_code == 201
+    assert say(spectator, table["id"], "players", "go left").status_code == 403
+    assert texts(spectator, table["id"]) == {"spectators": []}
+    assert texts(app_client, table["id"])["players"] == ["ready?", "ready"]
+    page = app_client.get(f"/o/{table['id']}").text
+    assert 'id="chat"' in page and 'data-seats-key="ogames:omiga:"' in page

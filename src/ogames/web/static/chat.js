@@ -1,8 +1,8 @@
 // The game's chat: the players' room (for the people holding a seat) and the spectators' room.
 // The server decides who reads and writes which room; this page only shows what it is sent, always
 // as text (textContent), never as markup. Muting a name hides its messages in this browser.
-// Loaded after game.js, which keeps the seats' tokens of the link's fragment in this browser's
-// storage, where the chat reads them.
+// Loaded after game.js (or omiga.js), which keeps the seats' tokens of the link's fragment in this
+// browser's storage, where the chat reads them.
 "use strict";
 (function () {
   const root = document.getElementById("chat");
@@ -27,9 +27,12 @@
   let socket = null;
   let joinedWith = "";
 
+  // The tokens of the seats this browser plays: a board game's page keeps {seat: token}, a card
+  // table's {seats: {seat: token}, invites: {…}} (the invitations are for others).
   function tokens() {
-    let held = {};
-    try { held = JSON.parse(localStorage.getItem("ogames:seats:" + gameId) || "{}") || {}; } catch (e) { held = {}; }
+    let kept = {};
+    try { kept = JSON.parse(localStorage.getItem(root.dataset.seatsKey + gameId) || "{}") || {}; } catch (e) { kept = {}; }
+    const held = kept.seats && typeof kept.seats === "object" ? kept.seats : kept;
     return Object.keys(held).map(function (seat) { return held[seat]; }).filter(function (t) { return typeof t === "string"; });
   }
 
