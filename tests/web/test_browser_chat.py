@@ -116,6 +116,10 @@ def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: 
     expect(operator.locator("td.said")).to_have_text(["good luck!", "thanks, you too", ATTACK])
     operator.locator("tr", has_text=ATTACK).locator("button", has_text="Mute").click()
     expect(operator.locator(".sanctions")).to_contain_text(spectator_name)
+    operator.goto(chat_server + "/operator?lang=ru")
+    operator.set_viewport_size(PHONE)
+    operator.screenshot(path=str(shots / "web-operator-phone-ru.png"), full_page=True)
+    assert operator.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Gone from the players' open page at once (no reload), and the spectator may say no more.
     expect(first.locator("#chat-messages .chat-text")).to_have_count(0)
     expect(first.locator("#chat-empty")).to_be_visible()
