@@ -461,6 +461,7 @@ importlib.import_module("ogames.cli.selfplay").register(app)
 _mount("bench", lambda: importlib.import_module("ogames.cli.bench"))
 _mount("serve", lambda: importlib.import_module("ogames.cli.serve"))
 _mount("sgf", lambda: importlib.import_module("ogames.cli.sgf"))
+_mount("operator", lambda: importlib.import_module("ogames.cli.operator"))
 
 
 def main() -> None:

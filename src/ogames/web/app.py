@@ -8,6 +8,7 @@ the site and of both faces:
     omiga/routes.py      Omiga's card tables: /new/omiga, /o/{id}, /api/omiga…, /ws/o/{id}
     accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
     archive/routes.py    a player's own games (/games/mine) and the archive of finished games (/archive)
+    chat/routes.py       each game's chat, reports, the operators' pages: /api/games/{id}/chat, /ws/chat/{id}, /operator…
 
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. This module stands above both faces (it is the one place that knows them both); what
@@ -41,6 +42,8 @@ from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk
 from ogames.web.boards.hub import Hub
 from ogames.web.boards.sweeper import Sweeper
+from ogames.web.chat import routes as chat_routes
+from ogames.web.chat.live import Chat
 from ogames.web.core.bus import RedisBus, make_bus
 from ogames.web.core.common import Refusal, api_language, error_response, refusal_response
 from ogames.web.core.deps import WEB, page
@@ -116,6 +119,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         notifier = Notifier(store, settings, mailer, app.state.links, app.state.pusher)
         hub.recorder.committed.append(notifier.committed)
         mailer.start()
+        # Each game's chat, heard by the other processes through the same Redis (web/chat/live.py).
+        chat = Chat(bus.redis, bus.worker) if isinstance(bus, RedisBus) else Chat()
+        await chat.start()
+        app.state.chat = chat
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
         sweeper.start()
         try:
@@ -124,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await sweeper.close()
             await notifier.close()
             await mailer.close()
+            await chat.close()
             await omiga.close()
             bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:
@@ -144,11 +152,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings_routes.router)
     app.include_router(archive.router)
     app.include_router(notify.router)
+    app.include_router(chat_routes.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)
     limits_storage = storage_for(settings.redis_url)
     api_limits = ClientLimits(settings.api_rate, settings.api_burst, limits_storage, "api")
+    # What one visitor may say: chat messages and reports (counted per visitor, across processes).
+    app.state.chat_limits = ClientLimits(settings.chat_rate, settings.chat_burst, limits_storage, "chat")
+    app.state.report_limits = ClientLimits(1 / 60, 3, limits_storage, "report")
     app.state.guessing = Guessing(settings, limits_storage)  # the log-in's guard (web/accounts/guessing.py)
     # Who asks, CSRF, WebSocket origins (web/accounts/identity.py), inside the Guard: a body is
     # read for a form's token only within its limit.

@@ -323,6 +323,20 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("move_swap_colour", "swap {colour}"),
     N_("move_resign", "resign"),
     N_("move_lost_on_time", "lost on time"),
+    # the game's chat (static/chat.js)
+    N_("chat", "Chat"),
+    N_("chat_players", "Players"),
+    N_("chat_spectators", "Spectators"),
+    N_("chat_send", "Send"),
+    N_("chat_placeholder", "Say something…"),
+    N_("chat_mute", "Mute"),
+    N_("chat_muted", "Muted in this browser: {names}"),
+    N_("chat_unmute", "Show them again"),
+    N_("chat_hidden", "An operator hid this game's chat."),
+    N_("chat_nothing", "Nothing said yet."),
+    N_("chat_report", "Report this game"),
+    N_("chat_report_reason", "Why do you report this game? (the operators read it)"),
+    N_("chat_reported", "Thank you: the operators will look at this game."),
 ])
 
 

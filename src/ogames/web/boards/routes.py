@@ -65,6 +65,7 @@ from ogames.web.boards.protocol import (
     parse_client,
 )
 from ogames.web.boards.views import CreatedGame, GameView, Invitation, JoinedSeat, PositionView
+from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import (
     Refusal,
     api_language,
@@ -130,7 +131,8 @@ async def new_game_form(request: Request, name: str) -> HTMLResponse:
 
 
 @router.post("/new/{name}", response_model=None)
-async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsDep, visitor: VisitorDep) -> Response:
+async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsDep, visitor: VisitorDep,
+                   _: NotBanned) -> Response:
     game = find_game(name)
     if game is None:
         raise StarletteHTTPException(404)
@@ -216,7 +218,8 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
 
 
 @router.post("/api/games", response_model=CreatedGame, status_code=201)
-async def api_create(hub: HubDep, visitor: VisitorDep, asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
+async def api_create(hub: HubDep, visitor: VisitorDep, _: NotBanned,
+                     asked: Annotated[NewGame, Depends(json_body(NewGame))]) -> Response:
     live, tokens = await hub.create(asked, visitor)
     await sit(hub.store, visitor, live.id, held_here(live, tokens))
     given = {str(seat): token for seat, token in tokens.items() if live.seat_kinds[seat] != INVITED}

@@ -133,6 +133,10 @@ class Settings:
     ws_strikes: int = 20
     api_rate: float = 20.0
     api_burst: float = 100.0
+    # What one visitor may say in the games' chats: `chat_burst` messages in any `chat_burst /
+    # chat_rate` seconds (web/chat/routes.py), whatever the game and the server process.
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
     # Identity (web/accounts/): the key signing session and CSRF cookies (None: one the database
     # keeps, made by the first server), whether cookies are marked Secure (the site is served over
     # https, as behind a reverse proxy with TLS), and the log-in's guard against guessing: a name

@@ -31,6 +31,7 @@ from starlette.requests import HTTPConnection
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
 from ogames.web.accounts.seats import claim_by_tokens, sit
+from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import (
     Refusal,
     api_language,
@@ -142,7 +143,7 @@ async def new_table_form(request: Request) -> HTMLResponse:
 
 
 @router.post("/new/omiga", response_model=None)
-async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep, visitor: VisitorDep) -> Response:
+async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep, visitor: VisitorDep, _: NotBanned) -> Response:
     form: dict[str, str] = {}
     language = request_language(request)
     try:
@@ -202,7 +203,8 @@ async def table_record(request: Request, table_id: str, hub: OmigaDep) -> Respon
 
 
 @router.post("/api/omiga", response_model=None)
-async def api_create(hub: OmigaDep, visitor: VisitorDep, asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
+async def api_create(hub: OmigaDep, visitor: VisitorDep, _: NotBanned,
+                     asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
     live, here, invites = await hub.create(asked)
     await sit(hub.store, visitor, live.id, here)
     tokens = {str(seat): token for seat, token in here.items()}

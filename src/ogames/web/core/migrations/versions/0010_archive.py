@@ -22,7 +22,7 @@ their heads here, once.
   first server process to insert it sends the mail, any other finds it there and sends nothing.
 
 Revision ID: 0010
-Revises: 0006
+Revises: 0009
 Create Date: 2026-11-26
 """
 
@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0006"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
