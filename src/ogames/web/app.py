@@ -9,6 +9,7 @@ the site and of both faces:
     accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
     archive/routes.py    a player's own games (/games/mine) and the archive of finished games (/archive)
     chat/routes.py       each game's chat, reports, the operators' pages: /api/games/{id}/chat, /ws/chat/{id}, /operator…
+    lobby/routes.py      the lobby: /lobby, /ws/lobby
 
 Pages are rendered on the server (Jinja2) with a little plain JavaScript; the rules engine decides
 every move. This module stands above both faces (it is the one place that knows them both); what
@@ -61,6 +62,8 @@ from ogames.web.notify.links import Links
 from ogames.web.notify.mailer import Mailer
 from ogames.web.notify.notifier import Notifier
 from ogames.web.notify.push import Pusher, vapid_private_key
+from ogames.web.lobby import routes as lobby_routes
+from ogames.web.lobby.lobby import Lobby
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
@@ -123,6 +126,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chat = Chat(bus.redis, bus.worker) if isinstance(bus, RedisBus) else Chat()
         await chat.start()
         app.state.chat = chat
+        lobby = Lobby(hub, bus)  # seeks, on this process's lobby pages and the others' (web/lobby/)
+        await lobby.start()
+        app.state.lobby = lobby
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
         sweeper.start()
         try:
@@ -132,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await notifier.close()
             await mailer.close()
             await chat.close()
+            await lobby.close()
             await omiga.close()
             bots.shutdown(wait=False, cancel_futures=True)
             if relay is not None:
@@ -153,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(archive.router)
     app.include_router(notify.router)
     app.include_router(chat_routes.router)
+    app.include_router(lobby_routes.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)

@@ -73,6 +73,30 @@ from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
+async def checked_game(request: NewGame) -> tuple[str, Game]:
+    """The game a request names, loaded with its options (Refusal `bad-game` or `bad-option`, saying
+    why, if the browser cannot play it): what a new game and a lobby's seek both check."""
+    name = request.game.strip().lower()
+    if name not in available():
+        raise Refusal(say("no-such-game", "there is no game {game} (games: {games})", game=shown(request.game),
+                          games=list(available())), "bad-game")
+    if name not in BROWSER_GAMES:
+        raise Refusal(say("not-in-browser",
+                          "{game} cannot be played in the browser yet: play it in the terminal (ogames {game} …)",
+                          game=name), "bad-game")
+    try:
+        game = await asyncio.to_thread(functools.partial(ogames.load, name, **request.options))  # a large board: 0.1 s
+    except OgamesError as exc:
+        raise Refusal(exc.said, "bad-option") from None
+    except TypeError as exc:
+        raise Refusal(str(exc), "bad-option") from None
+    if game.dynamics != TURN_BASED:
+        raise Refusal(say("real-time-game",
+                          "{game} with these options is played in real time, which the browser cannot do yet",
+                          game=name), "bad-option")
+    return name, game
+
+
 class Hub(BaseHub[LiveGame]):
     """Every live board game of one server: the requests of its pages, checked here and carried
     out by its collaborators."""
@@ -107,32 +131,21 @@ class Hub(BaseHub[LiveGame]):
 
     # ----- creating and finding games --------------------------------------------------------
 
-    async def create(self, request: NewGame, visitor: Visitor | None = None) -> tuple[LiveGame, dict[int, str]]:
+    async def create(self, request: NewGame, visitor: Visitor | None = None, given: dict[int, str] | None = None,
+                     ) -> tuple[LiveGame, dict[int, str]]:
         """A new stored game and the tokens of its people's seats (given out once, stored as digests);
-        `visitor` makes it, which a rated game needs to know (web/ratings/rules.py)."""
-        name = request.game.strip().lower()
-        if name not in available():
-            raise Refusal(say("no-such-game", "there is no game {game} (games: {games})", game=shown(request.game),
-                              games=list(available())), "bad-game")
-        if name not in BROWSER_GAMES:
-            raise Refusal(say("not-in-browser",
-                              "{game} cannot be played in the browser yet: play it in the terminal (ogames {game} …)",
-                              game=name), "bad-game")
-        try:
-            game = await asyncio.to_thread(functools.partial(ogames.load, name, **request.options))  # a large board: 0.1 s
-        except OgamesError as exc:
-            raise Refusal(exc.said, "bad-option") from None
-        except TypeError as exc:
-            raise Refusal(str(exc), "bad-option") from None
-        if game.dynamics != TURN_BASED:
-            raise Refusal(say("real-time-game",
-                              "{game} with these options is played in real time, which the browser cannot do yet",
-                              game=name), "bad-option")
+        `visitor` makes it, which a rated game needs to know (web/ratings/rules.py). `given` holds the
+        digests of seats whose tokens were handed out before the game existed (a lobby seek's poster
+        holds its own: web/lobby/); those seats get no new token."""
+        name, game = await checked_game(request)
         mode, kinds, names = seating(request, game, self.settings.ai_time_cap)
         if request.rated and (refusal := rated_refusal(game, kinds, visitor)) is not None:
             raise refusal
         state = await asyncio.to_thread(game.new_state, names)
-        tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED)}
+        given = given or {}
+        tokens = {
+            seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind in (HUMAN, INVITED) and seat not in given
+        }
         game_id = secrets.token_urlsafe(9)
         record = state.record()
         clock: GameClock | None = None
@@ -150,6 +163,7 @@ class Hub(BaseHub[LiveGame]):
                 kinds,
                 record,
                 tokens,
+                digests=given,
                 clock=None if clock is None else clock.stored(),
                 listed=listed,
                 deadline=None if clock is None else deadline_of(clock.stored()),
@@ -158,7 +172,8 @@ class Hub(BaseHub[LiveGame]):
         except StorageError as exc:
             raise unavailable(exc, f"new {name} game", say("game-not-stored",
                                                            "the game could not be stored, so it was not made")) from None
-        live = LiveGame(game_id, mode, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, time.time())
+        digests = {**given, **{seat: digest(token) for seat, token in tokens.items()}}
+        live = LiveGame(game_id, mode, kinds, state, digests, time.time())
         live.clock, live.rated = clock, request.rated
         self._remember(live)
         if isinstance(clock, DaysClock):
@@ -437,5 +452,5 @@ def seating(request: NewGame, game: Game, time_cap: float) -> tuple[str, list[st
         mode = "hotseat"
     return mode, kinds, names
 
-__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "draw_position", "drawn", "may_analyse",
-           "may_take_back", "rebuild", "seating", "view"]
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "Hub", "LiveGame", "Refusal", "checked_game", "draw_position", "drawn",
+           "may_analyse", "may_take_back", "rebuild", "seating", "view"]

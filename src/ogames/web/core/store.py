@@ -233,13 +233,15 @@ class Store:
         record: dict[str, Any],
         tokens: dict[int, str],
         *,
+        digests: dict[int, str] | None = None,
         clock: dict[str, Any] | None = None,
         listed: bool = False,
         deadline: float | None = None,
         rated: bool = False,
     ) -> None:
         """Store a new game (with no moves yet), its clock (and the deadline of its first turn, for a
-        correspondence game), whether it is rated, and the digests of its seat tokens."""
+        correspondence game), whether it is rated, and the digests of its seat tokens (and of seats
+        whose tokens were given out before: `digests`)."""
         head, made = split_record(record)
         now = time.time()
         with self.engine.begin() as conn:
@@ -266,6 +268,8 @@ class Store:
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
             for seat, token in tokens.items():
                 conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=digest(token)))
+            for seat, known in (digests or {}).items():
+                conn.execute(insert(seat_tokens).values(game_id=game_id, seat=seat, digest=known))
 
     def add_action(
         self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None,

@@ -1,0 +1,254 @@
+"""The lobby: open seeks, listed live on every lobby page of every server process.
+
+Each process keeps its own lobby pages (an `Outbox` each, as a game's pages have). What one process
+does to the seeks — a seek posted, withdrawn or accepted — it stores first (web/lobby/records.py)
+and then spreads: to its own pages, and on the Redis channel `ogames:lobby` to the other processes,
+which pass it on to theirs (one process alone: nothing to publish). The database decides who wins a
+seek: accepting deletes its row, and only the one deletion that finds it makes the game.
+
+Seat tokens never cross Redis and are never stored: the page that posts a seek is given the token
+of the seat it will sit in at once (its browser keeps it), and the seek keeps only its digest; the
+game made when someone accepts gives that seat the digest (`Hub.create(…, given=…)`) and the
+acceptor's page a new token of its own. The poster's pages are told which game and seat
+(`matched`) and go there with the token their browser holds.
+
+A seek is withdrawn when its poster cancels it, or when the last of the poster's lobby pages on
+the process it was posted through closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ogames
+from ogames.ratings import RatingStore, pool_of
+from ogames.ratings.model import START_RATING
+from ogames.web.accounts import records as accounts
+from ogames.web.accounts.visitor import Visitor
+from ogames.web.boards.hub import Hub, checked_game
+from ogames.web.core.background import Background, listen
+from ogames.web.core.bus import Bus, RedisBus
+from ogames.web.core.common import Outbox, Refusal, options_text, refused, worded
+from ogames.web.core.store import digest
+from ogames.web.core.store_faults import StorageError
+from ogames.web.lobby import records
+from ogames.web.lobby.protocol import SeekMessage
+from ogames.web.lobby.records import Seek
+from ogames.wording import say
+
+log = logging.getLogger("ogames.web")
+
+CHANNEL = "ogames:lobby"
+MAX_SEEKS = 3  # open seeks a visitor may have at once (the first defence against a flood)
+
+SEEK_GONE = say("seek-gone", "this seek is no longer open (someone accepted it, or it was withdrawn)")
+OWN_SEEK = say("own-seek", "this is your own seek: wait for someone else to accept it")
+TOO_MANY = say("too-many-seeks", "you have {n} open seeks already: cancel one first", n=MAX_SEEKS)
+RATED_NEEDS_ACCOUNT = say("rated-needs-account", "a rated game needs an account: log in or sign up")
+NOT_RATED = say("not-rated-game", "this game is not rated: offer it casual")
+TWO_PLAYERS = say("lobby-two-players", "the lobby pairs two players: a table of more is made by invitation links")
+
+TITLES = {game["name"]: game["title"] for game in ogames.games()}
+
+
+@dataclass
+class LobbyPage:
+    """One open lobby page: who is at it, in which language, and what it has yet to be sent."""
+
+    visitor: Visitor
+    language: str
+    outbox: Outbox = field(default_factory=Outbox)
+
+
+Deliver = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Lobby:
+    """This process's part of the lobby (its pages), over the store's seeks and the bus."""
+
+    def __init__(self, hub: Hub, bus: Bus):
+        self.hub = hub
+        self.store = hub.store
+        self.ratings = RatingStore(hub.store.engine)
+        self.redis: Any = bus.redis if isinstance(bus, RedisBus) else None
+        self.worker = bus.worker if isinstance(bus, RedisBus) else secrets.token_hex(6)
+        self.pages: dict[int, LobbyPage] = {}
+        self._numbers = itertools.count(1)
+        self._side = Background("lobby")
+
+    async def start(self) -> None:
+        """Listen to the other processes; one process alone starts with an empty lobby (the pages
+        that posted the seeks it finds are gone with the process that served them)."""
+        if self.redis is None:
+            await asyncio.to_thread(records.withdraw_all, self.store)
+        else:
+            self._side.spawn(listen(self.redis, CHANNEL, self._heard, "lobby"), name="ogames-lobby")
+
+    async def close(self) -> None:
+        """Withdraw the seeks posted through this process (their pages are closing) and stop."""
+        try:
+            await asyncio.to_thread(records.withdraw_worker, self.store, self.worker)
+        except StorageError:
+            pass
+        await self._side.close()
+
+    # ----- pages ------------------------------------------------------------------------------
+
+    async def join(self, visitor: Visitor, language: str) -> tuple[int, LobbyPage]:
+        """A lobby page opened: it is sent every open seek."""
+        number = next(self._numbers)
+        page = LobbyPage(visitor, language)
+        self.pages[number] = page
+        seeks = await asyncio.to_thread(records.open_seeks, self.store)
+        page.outbox.answer({"type": "seeks", "seeks": [for_page(self._public(seek), page) for seek in seeks]})
+        return number, page
+
+    async def leave(self, number: int) -> None:
+        """A lobby page closed: the last of its visitor's here withdraws the seeks posted here."""
+        page = self.pages.pop(number, None)
+        if page is None or any(other.visitor.id == page.visitor.id for other in self.pages.values()):
+            return
+        try:
+            gone = await asyncio.to_thread(records.withdraw, self.store, page.visitor.id, self.worker)
+        except StorageError as exc:
+            log.warning("lobby: could not withdraw the seeks of a visitor who left (%s)", exc)
+            return
+        for seek_id in gone:
+            await self._spread({"kind": "gone", "seek": seek_id})
+
+    # ----- what pages ask --------------------------------------------------------------------------
+
+    async def post(self, page: LobbyPage, message: SeekMessage) -> dict[str, Any]:
+        """Post a seek; the answer holds its id and the poster's seat token (for this page alone)."""
+        visitor = page.visitor
+        request = message.new_game()
+        name, game = await checked_game(request)  # the new game's checks: the game, its options, real time
+        if game.seat_count != 2:
+            raise Refusal(TWO_PLAYERS, "bad-seat")
+        pool = pool_of(name, game.options)
+        if message.rated and visitor.is_guest:
+            raise Refusal(RATED_NEEDS_ACCOUNT, "rated-needs-account", 403)
+        if message.rated and pool is None:
+            raise Refusal(NOT_RATED, "bad-option")
+        rating = await self._rating(visitor, pool.name if pool else None)
+        token = secrets.token_urlsafe(32)
+        seek = Seek(secrets.token_urlsafe(9), visitor.id, visitor.name, self.worker, name,
+                    {**message.stored(), "game": name, "settled": dict(game.jsonable_options())}, message.rated,
+                    rating, message.min, message.max, digest(token), time.time())
+        if not await asyncio.to_thread(records.add, self.store, seek, MAX_SEEKS):
+            raise Refusal(TOO_MANY, "too-many-seeks", 429)
+        log.info("lobby: seek %s posted (%s)", seek.id, name)
+        await self._spread({"kind": "new", "seek": self._public(seek)})
+        return {"type": "posted", "seek": seek.id, "token": token}
+
+    async def accept(self, page: LobbyPage, seek_id: str) -> dict[str, Any]:
+        """Accept a seek: the game is made and this page is sent to its seat."""
+        visitor = page.visitor
+        seek = await asyncio.to_thread(records.find, self.store, seek_id)
+        if seek is None:
+            raise Refusal(SEEK_GONE, "seek-gone", 404)
+        if seek.poster_id == visitor.id:
+            raise Refusal(OWN_SEEK, "own-seek", 403)
+        if seek.rated and visitor.is_guest:
+            raise Refusal(RATED_NEEDS_ACCOUNT, "rated-needs-account", 403)
+        pool = pool_of(seek.game, seek.request.get("settled", {}))
+        rating = await self._rating(visitor, pool.name if pool else None)
+        if not seek.admits(rating):
+            raise Refusal(say("rating-out-of-range", "your rating {rating} is outside this seek's range", rating=round(rating)),
+                          "out-of-range", 403)
+        if not await asyncio.to_thread(records.take, self.store, seek_id):
+            raise Refusal(SEEK_GONE, "seek-gone", 404)  # another acceptor's deletion came first
+        await self._spread({"kind": "gone", "seek": seek_id})
+        poster_seat = secrets.randbelow(2)
+        mine = 1 - poster_seat
+        asked = {key: seek.request.get(key) for key in ("game", "options", "clock", "days")}
+        request = SeekMessage.model_validate({"type": "seek", **asked}).new_game()
+        live, tokens = await self.hub.create(request, given={poster_seat: seek.digest})
+
+        def record_seats() -> None:
+            accounts.seat_player(self.store, live.id, poster_seat, seek.poster_id)
+            accounts.seat_player(self.store, live.id, mine, visitor.id)
+
+        await asyncio.to_thread(record_seats)
+        log.info("lobby: seek %s accepted: game %s", seek_id, live.id)
+        await self._spread({"kind": "matched", "seek": seek_id, "poster": seek.poster_id, "game": live.id, "seat": poster_seat})
+        return {"type": "go", "game": live.id, "seat": mine, "url": f"/g/{live.id}#seats={mine}.{tokens[mine]}"}
+
+    async def cancel(self, page: LobbyPage, seek_id: str) -> dict[str, Any] | None:
+        """Withdraw one's own seek (someone else's is not touched: nothing happens)."""
+        gone = await asyncio.to_thread(records.withdraw, self.store, page.visitor.id, None, seek_id)
+        if not gone:
+            return refused(SEEK_GONE, "seek-gone")
+        await self._spread({"kind": "gone", "seek": seek_id})
+        return None
+
+    async def _rating(self, visitor: Visitor, pool: str | None) -> float:
+        """A visitor's rating in a pool: a guest's (and any player's in a game not rated) is the start."""
+        if pool is None or visitor.is_guest:
+            return START_RATING
+        return (await asyncio.to_thread(self.ratings.rating, visitor.id, pool)).rating
+
+    # ----- spreading what happened -------------------------------------------------------------------
+
+    async def _spread(self, event: dict[str, Any]) -> None:
+        """Tell this process's pages, then the other processes."""
+        self._deliver(event)
+        if self.redis is not None:
+            try:
+                await self.redis.publish(CHANNEL, json.dumps({"worker": self.worker, **event}))
+            except Exception as exc:  # stored already: the other processes' pages see it when they open
+                log.warning("lobby: could not publish (%s)", type(exc).__name__)
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "pmessage":
+            return
+        try:
+            event = json.loads(message["data"])
+            if not isinstance(event, dict) or event.get("worker") == self.worker:
+                return
+        except (ValueError, KeyError, TypeError):
+            log.warning("lobby: a message that is not ours was ignored")
+            return
+        self._deliver(event)
+
+    def _deliver(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        for page in self.pages.values():
+            if kind == "new":
+                page.outbox.answer({"type": "new", "seek": for_page(event["seek"], page)})
+            elif kind == "gone":
+                page.outbox.answer({"type": "gone", "seek": event["seek"]})
+            elif kind == "matched" and event.get("poster") == page.visitor.id:
+                page.outbox.answer({"type": "matched", "seek": event["seek"], "game": event["game"], "seat": event["seat"]})
+
+    @staticmethod
+    def _public(seek: Seek) -> dict[str, Any]:
+        """A seek as it crosses to other processes: what pages see, and its poster's id (to mark it
+        as theirs; never sent to a page)."""
+        return {**seek.shown(), "poster_id": seek.poster_id}
+
+
+def for_page(public: dict[str, Any], page: LobbyPage) -> dict[str, Any]:
+    """A seek as one page is shown it: whether it is its visitor's, the game's title and its
+    options in the page's language (the poster's id stays on the server)."""
+    shown = {key: value for key, value in public.items() if key != "poster_id"}
+    shown["mine"] = public.get("poster_id") == page.visitor.id
+    shown["title"] = TITLES.get(str(public.get("game")), str(public.get("game")))
+    shown["text"] = options_text(dict(public.get("options") or {}), page.language)
+    return shown
+
+
+def answer_of(refusal: Refusal, language: str) -> dict[str, Any]:
+    """A refusal as a lobby page's answer, in its language."""
+    return worded(refused(refusal.message, refusal.code), language)
+
+
+__all__ = ["CHANNEL", "MAX_SEEKS", "Lobby", "LobbyPage", "answer_of", "for_page"]

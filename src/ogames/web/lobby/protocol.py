@@ -1,0 +1,85 @@
+"""The lobby socket's messages from a page (`/ws/lobby`), validated by pydantic like the games'
+(web/core/protocol.py): unknown fields refused, every string, list and number bounded.
+
+    {"type": "seek", "game", "options", "clock": {minutes, increment} | null, "days": N | null,
+     "rated": bool, "min": rating | null, "max": rating | null}    post a seek
+    {"type": "accept", "seek": ID}                                   accept someone's seek
+    {"type": "cancel", "seek": ID}                                   withdraw one's own seek
+    {"type": "ping"}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from ogames.web.boards.protocol import ClockChoice, DaysPerMove, NewGame, Options
+from ogames.web.core.protocol import Message, explain
+
+RatingBound = Annotated[int, Field(ge=0, le=4000, strict=True)]
+SeekId = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class SeekMessage(Message):
+    """A game offered to anyone in the lobby (two players: each in a seat, by a link of its own)."""
+
+    model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
+
+    type: Literal["seek"]
+    game: Annotated[str, Field(min_length=1, max_length=20)]
+    options: Options = Field(default_factory=dict)
+    clock: ClockChoice | None = None
+    days: DaysPerMove | None = None
+    rated: Annotated[bool, Field(strict=True)] = False
+    min: RatingBound | None = None
+    max: RatingBound | None = None
+
+    @model_validator(mode="after")
+    def _sensible(self) -> SeekMessage:
+        if self.clock is not None and self.days is not None:
+            raise ValueError("a game has a clock in minutes or days per move, not both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError("the lowest rating is above the highest")
+        return self
+
+    def new_game(self) -> NewGame:
+        """The game it makes: its two seats each a person with a link of their own."""
+        return NewGame(game=self.game, options=self.options, seats=["invite", "invite"], clock=self.clock, days=self.days)
+
+    def stored(self) -> dict[str, Any]:
+        """The new game's fields as the seek keeps them."""
+        return {"game": self.game, "options": dict(self.options),
+                "clock": None if self.clock is None else self.clock.model_dump(), "days": self.days}
+
+
+class AcceptMessage(Message):
+    type: Literal["accept"]
+    seek: SeekId
+
+
+class CancelMessage(Message):
+    type: Literal["cancel"]
+    seek: SeekId
+
+
+class PingMessage(Message):
+    type: Literal["ping"]
+
+
+TAGS = ("seek", "accept", "cancel", "ping")
+LobbyMessage = Annotated[SeekMessage | AcceptMessage | CancelMessage | PingMessage, Field(discriminator="type")]
+lobby_message: TypeAdapter[Any] = TypeAdapter(LobbyMessage)
+
+
+def parse_lobby(data: Any) -> Any:
+    """A lobby message from decoded JSON; pydantic's ValidationError if it is not one."""
+    return lobby_message.validate_python(data)
+
+
+def explain_lobby(error: ValidationError) -> str:
+    """`explain` for a lobby message (its type one of `TAGS`)."""
+    return explain(error, TAGS)
+
+
+__all__ = ["AcceptMessage", "CancelMessage", "PingMessage", "SeekMessage", "explain_lobby", "parse_lobby"]

@@ -1,0 +1,141 @@
+"""What the lobby keeps in the games database (migration 0008): the open seeks. Functions of the
+`Store`, each one short transaction that does what it says or raises `StorageError` having changed
+nothing; call them off the event loop.
+
+A seek is taken by deleting its row: of any number of people accepting it at once, on any number of
+server processes, exactly one deletion finds the row (`take`), and only that one makes the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Column, Float, Integer, String, Table, delete, false, func, insert, select
+
+from ogames.web.core.store import Store, guarded, metadata
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("poster_id", String(40), nullable=False, index=True),
+    Column("poster_name", String(40), nullable=False),
+    Column("worker", String(16), nullable=False),
+    Column("game", String(32), nullable=False),
+    # The new game's fields as posted (game, options, clock, days) and the game's settled options ("settled").
+    Column("request", JSON, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("rating", Float, nullable=False),  # the poster's rating in the game's pool when posted
+    Column("rating_min", Integer, nullable=True),
+    Column("rating_max", Integer, nullable=True),
+    Column("digest", String(64), nullable=False),  # of the seat token the poster's page holds
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Seek:
+    """An open seek as stored."""
+
+    id: str
+    poster_id: str
+    poster_name: str
+    worker: str
+    game: str
+    request: dict[str, Any]
+    rated: bool
+    rating: float
+    rating_min: int | None
+    rating_max: int | None
+    digest: str
+    created_at: float
+
+    def shown(self) -> dict[str, Any]:
+        """What every lobby page is shown of it (no digest, no process)."""
+        return {
+            "id": self.id, "poster": self.poster_name, "game": self.game, "options": self.request.get("settled", {}),
+            "clock": self.request.get("clock"), "days": self.request.get("days"), "rated": self.rated,
+            "rating": round(self.rating), "min": self.rating_min, "max": self.rating_max,
+        }
+
+    def admits(self, rating: float) -> bool:
+        """Whether a player of this rating is within the seek's range."""
+        return (self.rating_min is None or rating >= self.rating_min) and (self.rating_max is None or rating <= self.rating_max)
+
+
+def _seek(row: Any) -> Seek:
+    return Seek(row.id, row.poster_id, row.poster_name, row.worker, row.game, dict(row.request), bool(row.rated),
+                float(row.rating), row.rating_min, row.rating_max, row.digest, float(row.created_at))
+
+
+@guarded(writes=True)
+def add(store: Store, seek: Seek, most: int) -> bool:
+    """Store a new seek unless its poster has `most` open already (False then: nothing stored)."""
+    with store.engine.begin() as conn:
+        held = conn.execute(select(func.count()).select_from(seeks).where(seeks.c.poster_id == seek.poster_id)).scalar_one()
+        if held >= most:
+            return False
+        conn.execute(insert(seeks).values(
+            id=seek.id, poster_id=seek.poster_id, poster_name=seek.poster_name, worker=seek.worker, game=seek.game,
+            request=seek.request, rated=seek.rated, rating=seek.rating, rating_min=seek.rating_min,
+            rating_max=seek.rating_max, digest=seek.digest, created_at=seek.created_at,
+        ))
+    return True
+
+
+@guarded()
+def open_seeks(store: Store) -> list[Seek]:
+    """Every open seek, oldest first."""
+    with store.engine.connect() as conn:
+        return [_seek(row) for row in conn.execute(select(seeks).order_by(seeks.c.created_at, seeks.c.id))]
+
+
+@guarded()
+def find(store: Store, seek_id: str) -> Seek | None:
+    """An open seek by id, or None."""
+    with store.engine.connect() as conn:
+        row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).first()
+    return None if row is None else _seek(row)
+
+
+@guarded(writes=True)
+def take(store: Store, seek_id: str) -> bool:
+    """Take a seek off the lobby: True for the one caller whose deletion found it."""
+    with store.engine.begin() as conn:
+        return conn.execute(delete(seeks).where(seeks.c.id == seek_id)).rowcount == 1
+
+
+@guarded(writes=True)
+def withdraw(store: Store, poster_id: str, worker: str | None = None, seek_id: str | None = None) -> list[str]:
+    """Delete a poster's seeks (those posted through `worker`, or the one `seek_id`); their ids."""
+    where = [seeks.c.poster_id == poster_id]
+    if worker is not None:
+        where.append(seeks.c.worker == worker)
+    if seek_id is not None:
+        where.append(seeks.c.id == seek_id)
+    with store.engine.begin() as conn:
+        gone = [row.id for row in conn.execute(select(seeks.c.id).where(*where))]
+        if gone:
+            conn.execute(delete(seeks).where(seeks.c.id.in_(gone)))
+    return gone
+
+
+@guarded(writes=True)
+def withdraw_all(store: Store) -> None:
+    """Delete every seek (one server process alone, starting: nobody's pages are open)."""
+    with store.engine.begin() as conn:
+        conn.execute(delete(seeks))
+
+
+@guarded(writes=True)
+def withdraw_worker(store: Store, worker: str) -> list[str]:
+    """Delete every seek posted through one process (it starts afresh, or stops); their ids."""
+    with store.engine.begin() as conn:
+        gone = [row.id for row in conn.execute(select(seeks.c.id).where(seeks.c.worker == worker))]
+        if gone:
+            conn.execute(delete(seeks).where(seeks.c.id.in_(gone)))
+    return gone
+
+
+__all__ = ["Seek", "add", "find", "open_seeks", "seeks", "take", "withdraw", "withdraw_all", "withdraw_worker"]

@@ -1,0 +1,117 @@
+"""The lobby's routes:
+
+    GET /lobby      the lobby page: the open seeks, live, and a form to post one
+    WS  /ws/lobby   the seeks pushed to the page as they come and go; seek, accept, cancel from it
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import MutableMapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi.responses import HTMLResponse
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
+
+import ogames
+from ogames.web.boards.correspondence import DAYS_CHOICES
+from ogames.web.boards.live import BROWSER_GAMES
+from ogames.web.core.common import Refusal, api_language, read_message, refused, send_all, worded
+from ogames.web.core.deps import SettingsDep, page, visitor_of
+from ogames.web.core.store_faults import StorageError
+from ogames.web.limits import ConnectionLimit
+from ogames.web.lobby.lobby import Lobby, LobbyPage
+from ogames.web.lobby.protocol import AcceptMessage, CancelMessage, PingMessage, SeekMessage, explain_lobby, parse_lobby
+from ogames.wording import say
+
+log = logging.getLogger("ogames.web")
+router = APIRouter()
+
+
+def lobby_of(connection: HTTPConnection) -> Lobby:
+    """This process's lobby."""
+    lobby: Lobby = connection.app.state.lobby
+    return lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby_page(request: Request) -> HTMLResponse:
+    games = [game for game in ogames.games() if game["name"] in BROWSER_GAMES]
+    return page(request, "lobby.html", lobby_games=games, days_choices=DAYS_CHOICES)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket, lobby: LobbyDep, settings: SettingsDep) -> None:
+    try:
+        await websocket.accept()
+    except (WebSocketDisconnect, OSError):
+        return
+    language = api_language(websocket)
+    try:
+        number, lobby_page_ = await lobby.join(visitor_of(websocket), language)
+    except StorageError:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=4500)
+        return
+    limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
+    outbox = lobby_page_.outbox
+    sender = asyncio.create_task(send_all(websocket, outbox))
+    try:
+        while True:
+            incoming = await websocket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                break
+            if not await limit.allow():
+                if limit.exhausted:
+                    log.warning("lobby: a connection kept sending too fast and was closed")
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(websocket.close(code=1008, reason="too many messages"), 5)
+                    break
+                outbox.answer(worded(refused(limit.refusal(), "rate-limited"), language))
+                continue
+            answer = await handle(lobby, lobby_page_, incoming, settings.max_message_bytes)
+            if answer is not None:
+                outbox.answer(worded(answer, language))
+            if outbox.overflowed:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.close(code=1008, reason="too many unread messages"), 5)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sender.cancel()
+        with contextlib.suppress(Exception):
+            await lobby.leave(number)
+
+
+async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
+    """One message from a lobby page: its answer for that page alone, or None (what it did reaches
+    every page as the lobby's news)."""
+    message, problem = read_message(incoming, limit, parse_lobby, explain_lobby)
+    if problem is not None:
+        return problem
+    try:
+        if isinstance(message, PingMessage):
+            return {"type": "pong"}
+        if isinstance(message, SeekMessage):
+            return await lobby.post(page_, message)
+        if isinstance(message, AcceptMessage):
+            return await lobby.accept(page_, message.seek)
+        if isinstance(message, CancelMessage):
+            return await lobby.cancel(page_, message.seek)
+    except Refusal as refusal:
+        return refused(refusal.message, refusal.code)
+    except StorageError as exc:
+        log.warning("lobby: %s", exc)
+        return refused(say("lobby-storage", "the lobby cannot be changed just now: try again in a moment"), "storage")
+    return refused(say("message-invalid", "the message is not valid"), "invalid")
+
+
+__all__ = ["LobbyDep", "lobby_of", "router"]
