@@ -126,8 +126,9 @@ class Lobby:
 
     # ----- what pages ask --------------------------------------------------------------------------
 
-    async def post(self, page: LobbyPage, message: SeekMessage) -> dict[str, Any]:
-        """Post a seek; the answer holds its id and the poster's seat token (for this page alone)."""
+    async def post(self, page: LobbyPage, message: SeekMessage) -> None:
+        """Post a seek: this page alone is told its id and the poster's seat token (before the news
+        of the seek reaches every page, its own included)."""
         visitor = page.visitor
         request = message.new_game()
         name, game = await checked_game(request)  # the new game's checks: the game, its options, real time
@@ -146,8 +147,8 @@ class Lobby:
         if not await asyncio.to_thread(records.add, self.store, seek, MAX_SEEKS):
             raise Refusal(TOO_MANY, "too-many-seeks", 429)
         log.info("lobby: seek %s posted (%s)", seek.id, name)
+        page.outbox.answer({"type": "posted", "seek": seek.id, "token": token})
         await self._spread({"kind": "new", "seek": self._public(seek)})
-        return {"type": "posted", "seek": seek.id, "token": token}
 
     async def accept(self, page: LobbyPage, seek_id: str) -> dict[str, Any]:
         """Accept a seek: the game is made and this page is sent to its seat."""

@@ -87,8 +87,9 @@ async def lobby_socket(websocket: WebSocket, lobby: LobbyDep, settings: Settings
         pass
     finally:
         sender.cancel()
-        with contextlib.suppress(Exception):
-            await lobby.leave(number)
+        # Shielded: the poster's seeks are withdrawn even when the connection's task is cancelled.
+        with contextlib.suppress(BaseException):
+            await asyncio.shield(lobby.leave(number))
 
 
 async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, Any], limit: int) -> dict[str, Any] | None:
@@ -101,7 +102,8 @@ async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, A
         if isinstance(message, PingMessage):
             return {"type": "pong"}
         if isinstance(message, SeekMessage):
-            return await lobby.post(page_, message)
+            await lobby.post(page_, message)
+            return None
         if isinstance(message, AcceptMessage):
             return await lobby.accept(page_, message.seek)
         if isinstance(message, CancelMessage):
