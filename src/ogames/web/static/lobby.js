@@ -5,7 +5,8 @@
 // seek shows is set as text (names included): nothing from the server is read as HTML.
 "use strict";
 (function () {
-  const words = JSON.parse(document.getElementById("lobby-words").textContent);
+  // The lobby's own words, written in place by its template (lobby.html) in the page's language.
+  const said = JSON.parse(document.getElementById("lobby-words").textContent);
   const list = document.getElementById("seeks");
   const empty = document.getElementById("no-seeks");
   const seeks = new Map();
@@ -24,9 +25,9 @@
   }
 
   function timeText(seek) {
-    if (seek.days) return fill(words.days, { days: seek.days });
-    if (seek.clock) return fill(words.clock, { minutes: seek.clock.minutes, increment: seek.clock.increment });
-    return words.untimed;
+    if (seek.days) return fill(said.days, { days: seek.days });
+    if (seek.clock) return fill(said.clock, { minutes: seek.clock.minutes, increment: seek.clock.increment });
+    return said.untimed;
   }
 
   function cell(row, text, className) {
@@ -47,16 +48,16 @@
       who.setAttribute("translate", "no");
       cell(row, seek.title + (seek.text ? " · " + seek.text : ""));
       cell(row, timeText(seek));
-      let rating = String(seek.rating) + " · " + (seek.rated ? words.rated : words.casual);
+      let rating = String(seek.rating) + " · " + (seek.rated ? said.rated : said.casual);
       if (seek.min !== null || seek.max !== null) {
-        rating += " · " + fill(words.range, { low: seek.min === null ? "" : seek.min, high: seek.max === null ? "" : seek.max });
+        rating += " · " + fill(said.range, { low: seek.min === null ? "" : seek.min, high: seek.max === null ? "" : seek.max });
       }
       cell(row, rating);
       const act = cell(row, "", "go");
       const button = document.createElement("button");
       button.type = "button";
       button.className = seek.mine ? "button" : "button primary";
-      button.textContent = seek.mine ? words.cancel : words.accept;
+      button.textContent = seek.mine ? said.cancel : said.accept;
       button.addEventListener("click", function () {
         send({ type: seek.mine ? "cancel" : "accept", seek: seek.id });
       });
@@ -89,12 +90,12 @@
       localStorage.setItem(TOKEN_KEY + message.seek, message.token);
     } else if (message.type === "matched") {
       const token = localStorage.getItem(TOKEN_KEY + message.seek);
-      if (!token) { say(words.other_page); return; }
+      if (!token) { say(said.other_page); return; }
       localStorage.removeItem(TOKEN_KEY + message.seek);
-      say(words.matched);
+      say(said.matched);
       go("/g/" + encodeURIComponent(message.game) + "#seats=" + message.seat + "." + token);
     } else if (message.type === "go") {
-      say(words.accepted);
+      say(said.accepted);
       go(message.url);
     } else if (message.type === "error") {
       say(message.message);
@@ -107,7 +108,7 @@
     const state = document.getElementById("link-state");
     socket.addEventListener("open", function () {
       retry = 500;
-      state.textContent = words.connected;
+      state.textContent = said.connected;
       state.classList.remove("down");
     });
     socket.addEventListener("message", function (event) {
@@ -116,7 +117,7 @@
       heard(message);
     });
     socket.addEventListener("close", function () {
-      state.textContent = words.disconnected;
+      state.textContent = said.disconnected;
       state.classList.add("down");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);

@@ -1,0 +1,170 @@
+"""The lobby in one process (web/lobby/): seeks posted, listed live, accepted into a game for both,
+withdrawn when cancelled or when the poster's lobby pages close; and the refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ogames.web.accounts import records as accounts
+from ogames.web.core.store import Store
+from ogames.web.lobby import records
+from ogames.web.lobby.lobby import MAX_SEEKS
+
+SEEK = {"type": "seek", "game": "omny", "options": {"variant": "y", "size": 5}}
+
+
+def upto(ws: Any, kind: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The messages on a lobby socket up to the next one of a kind (the last)."""
+    seen = []
+    for _ in range(limit):
+        seen.append(ws.receive_json())
+        if seen[-1]["type"] == kind:
+            return seen
+    raise AssertionError(f"no {kind!r} message")
+
+
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of a kind on a lobby socket (skipping the others)."""
+    return upto(ws, kind)[-1]
+
+
+def guests(client: TestClient, n: int = 2) -> list[dict[str, str]]:
+    """The headers of `n` browsers, each a guest of its own (one client: the app's one event loop)."""
+    made = []
+    for _ in range(n):
+        client.cookies.clear()
+        client.get("/")
+        made.append({"cookie": "; ".join(f"{name}={value}" for name, value in client.cookies.items())})
+    client.cookies.clear()
+    return made
+
+
+def store_of(client: TestClient) -> Store:
+    return client.app.state.store  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_seek_is_listed_live_and_accepting_it_starts_the_game_for_both(client: TestClient) -> None:
+    one, two = guests(client)
+    with client.websocket_connect("/ws/lobby", headers=one) as poster, client.websocket_connect("/ws/lobby", headers=two) as taker:
+        assert until(poster, "seeks")["seeks"] == [] and until(taker, "seeks")["seeks"] == []
+        poster.send_json({**SEEK, "clock": {"minutes": 5, "increment": 3}})
+        posted = until(poster, "posted")
+        token = posted["token"]
+        mine = until(poster, "new")["seek"]
+        seen = until(taker, "new")["seek"]
+        assert mine["mine"] and not seen["mine"] and seen["id"] == posted["seek"]
+        assert seen["clock"] == {"minutes": 5.0, "increment": 3.0} and seen["options"]["size"] == 5
+        assert "poster_id" not in seen and "digest" not in seen and token not in str(seen)
+        taker.send_json({"type": "accept", "seek": seen["id"]})
+        *before, go = upto(taker, "go")
+        assert {"type": "gone", "seek": seen["id"]} in before  # the seek left every list
+        matched = until(poster, "matched")
+        assert matched["game"] == go["game"] and {matched["seat"], go["seat"]} == {0, 1}
+    game_id = go["game"]
+    # Both hold their seat: each token moves for its own seat only.
+    their_token = go["url"].split(f"seats={go['seat']}.")[1]
+    tokens = {matched["seat"]: token, go["seat"]: their_token}
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["clock"] is not None and not view["over"]
+    black = tokens[0]
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "c3", "token": tokens[1], "version": 0}).status_code == 409
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "c3", "token": black, "version": 0}).status_code == 200
+    # Each visitor is recorded in their seat, and the seek is gone from the database.
+    seated = accounts.seat_players_of(store_of(client), game_id)
+    assert len(set(seated.values())) == 2
+    assert records.open_seeks(store_of(client)) == []
+
+
+def test_nobody_accepts_their_own_seek(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby") as ws:
+        until(ws, "seeks")
+        ws.send_json(SEEK)
+        seek = until(ws, "posted")["seek"]
+        ws.send_json({"type": "accept", "seek": seek})
+        refusal = until(ws, "error")
+        assert refusal["code"] == "own-seek"
+        assert [row.id for row in records.open_seeks(store_of(client))] == [seek]
+
+
+def test_a_seek_goes_when_its_posters_last_lobby_page_closes(client: TestClient) -> None:
+    one, two = guests(client)
+    with client.websocket_connect("/ws/lobby", headers=two) as watching:
+        until(watching, "seeks")
+        with client.websocket_connect("/ws/lobby", headers=one) as first, client.websocket_connect("/ws/lobby", headers=one) as second:
+            until(first, "seeks")
+            until(second, "seeks")
+            first.send_json(SEEK)
+            seek = until(first, "posted")["seek"]
+            assert until(watching, "new")["seek"]["id"] == seek
+        assert until(watching, "gone")["seek"] == seek
+    assert records.open_seeks(store_of(client)) == []
+
+
+def test_cancelling_withdraws_only_ones_own_seek(client: TestClient) -> None:
+    one, two = guests(client)
+    with client.websocket_connect("/ws/lobby", headers=one) as poster, client.websocket_connect("/ws/lobby", headers=two) as stranger:
+        until(poster, "seeks")
+        until(stranger, "seeks")
+        poster.send_json(SEEK)
+        seek = until(poster, "posted")["seek"]
+        stranger.send_json({"type": "cancel", "seek": seek})
+        assert until(stranger, "error")["code"] == "seek-gone"
+        assert len(records.open_seeks(store_of(client))) == 1
+        poster.send_json({"type": "cancel", "seek": seek})
+        assert until(stranger, "gone")["seek"] == seek
+        assert records.open_seeks(store_of(client)) == []
+
+
+def test_a_visitor_has_at_most_a_few_open_seeks(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby") as ws:
+        until(ws, "seeks")
+        for _ in range(MAX_SEEKS):
+            ws.send_json(SEEK)
+            until(ws, "posted")
+        ws.send_json(SEEK)
+        assert until(ws, "error")["code"] == "too-many-seeks"
+        assert len(records.open_seeks(store_of(client))) == MAX_SEEKS
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"type": "seek", "game": "chess"}, "bad-game"),
+        ({"type": "seek", "game": "omiga"}, "bad-game"),
+        ({"type": "seek", "game": "omny", "options": {"size": 999}}, "bad-option"),
+        ({"type": "seek", "game": "omega", "options": {"players": 3}}, "bad-seat"),
+        ({"type": "seek", "game": "omny", "days": 4}, "invalid"),
+        ({"type": "seek", "game": "omny", "min": 1800, "max": 1200}, "invalid"),
+        ({"type": "seek", "game": "omny", "rated": True}, "rated-needs-account"),
+        ({"type": "seek", "game": "omny", "dangerous": 1}, "invalid"),
+        ({"type": "accept", "seek": "<script>"}, "invalid"),
+        ({"type": "accept", "seek": "nosuchseek"}, "seek-gone"),
+        ({"type": "launch"}, "invalid"),
+        (["not", "an", "object"], "invalid"),
+    ],
+)
+def test_bad_messages_are_refused_and_change_nothing(client: TestClient, message: Any, code: str) -> None:
+    with client.websocket_connect("/ws/lobby") as ws:
+        until(ws, "seeks")
+        ws.send_json(message)
+        refusal = until(ws, "error")
+        assert refusal["code"] == code, refusal
+        assert refusal["message"]
+    assert records.open_seeks(store_of(client)) == []
+
+
+def test_a_seeks_words_reach_pages_in_their_language(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby?lang=ru") as ws:
+        until(ws, "seeks")
+        ws.send_json({"type": "accept", "seek": "nosuchseek"})
+        refusal = until(ws, "error")
+        assert refusal["code"] == "seek-gone" and "seek" not in refusal["message"]
+
+
+def test_the_lobby_page_and_the_home_pages_link(client: TestClient) -> None:
+    page = client.get("/lobby")
+    assert page.status_code == 200 and "/static/lobby.js" in page.text
+    assert 'href="/lobby"' in client.get("/").text
