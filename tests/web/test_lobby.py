@@ -42,13 +42,18 @@ def guests(client: TestClient, n: int = 2) -> list[dict[str, str]]:
     return made
 
 
+def lobby(client: TestClient, headers: dict[str, str]) -> Any:
+    """A lobby page of the browser these headers are."""
+    return client.websocket_connect("/ws/lobby", headers=headers)
+
+
 def store_of(client: TestClient) -> Store:
     return client.app.state.store  # type: ignore[attr-defined,no-any-return]
 
 
 def test_a_seek_is_listed_live_and_accepting_it_starts_the_game_for_both(client: TestClient) -> None:
     one, two = guests(client)
-    with client.websocket_connect("/ws/lobby", headers=one) as poster, client.websocket_connect("/ws/lobby", headers=two) as taker:
+    with lobby(client, one) as poster, lobby(client, two) as taker:
         assert until(poster, "seeks")["seeks"] == [] and until(taker, "seeks")["seeks"] == []
         poster.send_json({**SEEK, "clock": {"minutes": 5, "increment": 3}})
         posted = until(poster, "posted")
@@ -91,9 +96,9 @@ def test_nobody_accepts_their_own_seek(client: TestClient) -> None:
 
 def test_a_seek_goes_when_its_posters_last_lobby_page_closes(client: TestClient) -> None:
     one, two = guests(client)
-    with client.websocket_connect("/ws/lobby", headers=two) as watching:
+    with lobby(client, two) as watching:
         until(watching, "seeks")
-        with client.websocket_connect("/ws/lobby", headers=one) as first, client.websocket_connect("/ws/lobby", headers=one) as second:
+        with lobby(client, one) as first, lobby(client, one) as second:
             until(first, "seeks")
             until(second, "seeks")
             first.send_json(SEEK)
@@ -105,7 +110,7 @@ def test_a_seek_goes_when_its_posters_last_lobby_page_closes(client: TestClient)
 
 def test_cancelling_withdraws_only_ones_own_seek(client: TestClient) -> None:
     one, two = guests(client)
-    with client.websocket_connect("/ws/lobby", headers=one) as poster, client.websocket_connect("/ws/lobby", headers=two) as stranger:
+    with lobby(client, one) as poster, lobby(client, two) as stranger:
         until(poster, "seeks")
         until(stranger, "seeks")
         poster.send_json(SEEK)
