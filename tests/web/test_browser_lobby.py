@@ -1,0 +1,88 @@
+"""The lobby in Chromium: two people in two browsers (two contexts: two guests); one posts a seek,
+the other sees it appear live and accepts it, and both land in the same game on opposite seats,
+where each moves for their own seat. Screenshots of the lobby (wide, and on a phone in Russian)
+go to $OGAMES_SCREENSHOTS when it is set.
+
+The server runs as `ogames serve` in its own process (fixtures `server`, `browser` in conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .serving import CHROMIUM
+from .test_browser import new_page
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
+    pytest.mark.slow,
+]
+expect = playwright_api.expect
+PHONE = {"width": 390, "height": 844}
+
+
+def held_seats(page: Any, game_id: str) -> list[int]:
+    """The seats whose tokens this browser keeps for a game (the game page's storage)."""
+    stored = page.evaluate(f"localStorage.getItem('ogames:seats:{game_id}')")
+    return sorted(int(seat) for seat in json.loads(stored or "{}"))
+
+
+def test_a_seek_posted_in_one_browser_and_accepted_in_another_seats_both(browser: Any, server: str, shots: Path) -> None:
+    poster, taker = new_page(browser), new_page(browser)
+    poster.goto(server + "/lobby?lang=en")
+    taker.goto(server + "/?lang=en")
+    taker.click('a[href="/lobby"]')
+    expect(taker.locator("#no-seeks")).to_be_visible()
+    expect(poster.locator("#link-state")).to_have_text("connected")
+
+    poster.select_option("#seek-game", "omny")
+    poster.select_option("#seek-variant-omny", "y")
+    poster.select_option("#seek-time", "clock:10:5")
+    poster.click("#seek-form button[type=submit]")
+    mine = poster.locator("#seeks tr.mine")
+    expect(mine).to_have_count(1)
+    expect(mine.locator("button")).to_have_text("Cancel")
+    row = taker.locator("#seeks tr")
+    expect(row).to_have_count(1)  # pushed to the other page, not polled
+    expect(row).to_contain_text("10 min + 5 s")
+    expect(row.locator("button")).to_have_text("Accept")
+    taker.screenshot(path=str(shots / "web-lobby.png"), full_page=True)
+
+    row.locator("button").click()
+    expect(taker).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    expect(poster).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    game_id = taker.url.rsplit("/", 1)[1]
+    assert poster.url.rsplit("/", 1)[1] == game_id
+    seats = held_seats(poster, game_id), held_seats(taker, game_id)
+    assert sorted(seats) == [[0], [1]], seats
+    black, white = (poster, taker) if seats[0] == [0] else (taker, poster)
+    black.click('[data-cell="c3"]')
+    expect(white.locator('[data-cell="c3"]')).to_have_attribute("data-stone", "black")
+    white.click('[data-cell="b2"]')
+    expect(black.locator('[data-cell="b2"]')).to_have_attribute("data-stone", "white")
+    for page in (poster, taker):
+        page.context.close()
+
+
+def test_the_lobby_on_a_phone_in_russian(browser: Any, server: str, shots: Path) -> None:
+    poster, watcher = new_page(browser, PHONE), new_page(browser, PHONE)
+    poster.goto(server + "/lobby?lang=ru")
+    watcher.goto(server + "/lobby?lang=ru")
+    expect(poster.locator("h1")).to_have_text("Зал ожидания")
+    poster.select_option("#seek-time", "days:3")
+    poster.click("#seek-form button[type=submit]")
+    row = watcher.locator("#seeks tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("button")).to_have_text("Принять")
+    expect(row.locator("button")).to_be_visible()
+    expect(row).to_contain_text("дней на ход: 3")
+    width = watcher.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width  # nothing wider than the phone
+    watcher.screenshot(path=str(shots / "web-lobby-phone-ru.png"), full_page=True)
+    poster.context.close()
+    watcher.context.close()
