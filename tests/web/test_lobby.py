@@ -173,3 +173,28 @@ def test_the_lobby_page_and_the_home_pages_link(client: TestClient) -> None:
     page = client.get("/lobby")
     assert page.status_code == 200 and "/static/lobby.js" in page.text
     assert 'href="/lobby"' in client.get("/").text
+
+
+def test_quick_pairing_pairs_the_closest_rating_waiting(client: TestClient) -> None:
+    store = store_of(client)
+    strong, weak, newcomer = guests(client, 3)
+    with lobby(client, strong) as first, lobby(client, weak) as second, lobby(client, newcomer) as third:
+        for page in (first, second, third):
+            until(page, "seeks")
+        quick = {**SEEK, "quick": True, "days": 3}
+        first.send_json({**quick, "min": 1600})  # (leaves out the second, a guest at 1500: both wait)
+        strong_seek = until(first, "posted")["seek"]
+        second.send_json(quick)
+        weak_seek = until(second, "posted")["seek"]
+        second.send_json({**SEEK, "quick": True})  # another time control: no match for days
+        until(second, "posted")
+        # (guests are all at the start rating: make the two waiting ones differ, as ratings would)
+        with store.engine.begin() as conn:
+            conn.execute(records.seeks.update().where(records.seeks.c.id == strong_seek).values(rating=1900.0, rating_min=None))
+            conn.execute(records.seeks.update().where(records.seeks.c.id == weak_seek).values(rating=1450.0))
+        third.send_json(quick)
+        go = until(third, "go")
+        assert until(second, "matched")["seek"] == weak_seek  # 1450 is closer to 1500 than 1900
+        assert {seek.id for seek in records.open_seeks(store)} >= {strong_seek}
+        assert weak_seek not in {seek.id for seek in records.open_seeks(store)}
+        assert go["url"].startswith(f"/g/{go['game']}#seats=")

@@ -140,6 +140,8 @@ class Lobby:
         if message.rated and pool is None:
             raise Refusal(NOT_RATED, "bad-option")
         rating = await self._rating(visitor, pool.name if pool else None)
+        if message.quick and await self._pair(page, message, dict(game.jsonable_options()), rating):
+            return
         token = secrets.token_urlsafe(32)
         seek = Seek(secrets.token_urlsafe(9), visitor.id, visitor.name, self.worker, name,
                     {**message.stored(), "game": name, "settled": dict(game.jsonable_options())}, message.rated,
@@ -182,6 +184,24 @@ class Lobby:
         log.info("lobby: seek %s accepted: game %s", seek_id, live.id)
         await self._spread({"kind": "matched", "seek": seek_id, "poster": seek.poster_id, "game": live.id, "seat": poster_seat})
         return {"type": "go", "game": live.id, "seat": mine, "url": f"/g/{live.id}#seats={mine}.{tokens[mine]}"}
+
+    async def _pair(self, page: LobbyPage, message: SeekMessage, settled: dict[str, Any], rating: float) -> bool:
+        """Quick pairing: accept the waiting quick seek that fits (the same game, options, time control
+        and rated or not, the range admitting this player, not one's own) whose poster's rating is
+        closest to this player's; False if none is waiting (or each was taken first)."""
+        wanted = (settled, message.stored()["clock"], message.days, message.rated)
+        waiting = [
+            seek for seek in await asyncio.to_thread(records.open_seeks, self.store)
+            if seek.request.get("quick") and seek.poster_id != page.visitor.id and seek.admits(rating)
+            and (seek.request.get("settled"), seek.request.get("clock"), seek.request.get("days"), seek.rated) == wanted
+        ]
+        for seek in sorted(waiting, key=lambda seek: (abs(seek.rating - rating), seek.created_at)):
+            try:
+                page.outbox.answer(await self.accept(page, seek.id))
+                return True
+            except Refusal:
+                continue  # taken by someone else meanwhile: the next closest
+        return False
 
     async def cancel(self, page: LobbyPage, seek_id: str) -> dict[str, Any] | None:
         """Withdraw one's own seek (someone else's is not touched: nothing happens)."""

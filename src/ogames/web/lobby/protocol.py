@@ -32,6 +32,9 @@ class SeekMessage(Message):
     clock: ClockChoice | None = None
     days: DaysPerMove | None = None
     rated: Annotated[bool, Field(strict=True)] = False
+    # Quick pairing ("play now"): paired at once with the waiting quick seek of the same game, options
+    # and time control whose poster's rating is closest, else left waiting as a seek.
+    quick: Annotated[bool, Field(strict=True)] = False
     min: RatingBound | None = None
     max: RatingBound | None = None
 
@@ -50,7 +53,7 @@ class SeekMessage(Message):
     def stored(self) -> dict[str, Any]:
         """The new game's fields as the seek keeps them."""
         return {"game": self.game, "options": dict(self.options),
-                "clock": None if self.clock is None else self.clock.model_dump(), "days": self.days}
+                "clock": None if self.clock is None else self.clock.model_dump(), "days": self.days, "quick": self.quick}
 
 
 class AcceptMessage(Message):

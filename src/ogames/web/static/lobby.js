@@ -138,7 +138,8 @@
     event.preventDefault();
     say("");
     const game = gameSelect.value;
-    const message = { type: "seek", game: game, options: {}, rated: document.getElementById("seek-rated").checked };
+    const quick = event.submitter !== undefined && event.submitter !== null && event.submitter.id === "play-now";
+    const message = { type: "seek", game: game, options: {}, rated: document.getElementById("seek-rated").checked, quick: quick };
     const variant = document.getElementById("seek-variant-" + game);
     if (variant) message.options.variant = variant.value;
     const time = document.getElementById("seek-time").value;
