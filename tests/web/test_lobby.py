@@ -143,7 +143,7 @@ def test_a_visitor_has_at_most_a_few_open_seeks(client: TestClient) -> None:
         ({"type": "seek", "game": "omega", "options": {"players": 3}}, "bad-seat"),
         ({"type": "seek", "game": "omny", "days": 4}, "invalid"),
         ({"type": "seek", "game": "omny", "min": 1800, "max": 1200}, "invalid"),
-        ({"type": "seek", "game": "omny", "rated": True}, "rated-needs-account"),
+        ({"type": "seek", "game": "omny", "rated": True}, "rated-account"),
         ({"type": "seek", "game": "omny", "dangerous": 1}, "invalid"),
         ({"type": "accept", "seek": "<script>"}, "invalid"),
         ({"type": "accept", "seek": "nosuchseek"}, "seek-gone"),
@@ -198,3 +198,36 @@ def test_quick_pairing_pairs_the_closest_rating_waiting(client: TestClient) -> N
         assert {seek.id for seek in records.open_seeks(store)} >= {strong_seek}
         assert weak_seek not in {seek.id for seek in records.open_seeks(store)}
         assert go["url"].startswith(f"/g/{go['game']}#seats=")
+
+
+def account(client: TestClient, name: str) -> dict[str, str]:
+    """The headers of a browser signed up as `name` (a new account)."""
+    from .test_accounts import form
+
+    client.cookies.clear()
+    client.get("/")
+    status, text, _ = form(client, "/signup", name=name, password="correct horse", again="correct horse")
+    assert status == 303, text
+    made = {"cookie": "; ".join(f"{key}={value}" for key, value in client.cookies.items())}
+    client.cookies.clear()
+    return made
+
+
+def test_a_rated_seek_makes_a_rated_game_and_only_an_account_accepts_it(client: TestClient) -> None:
+    ada, bob = account(client, "ada"), account(client, "bob")
+    (guest,) = guests(client, 1)
+    with lobby(client, ada) as poster, lobby(client, guest) as stranger, lobby(client, bob) as taker:
+        for page in (poster, stranger, taker):
+            until(page, "seeks")
+        poster.send_json({**SEEK, "rated": True, "days": 3})
+        seek = until(poster, "posted")["seek"]
+        assert until(taker, "new")["seek"]["rated"]
+        stranger.send_json({"type": "accept", "seek": seek})
+        assert until(stranger, "error")["code"] == "rated-account"
+        assert [row.id for row in records.open_seeks(store_of(client))] == [seek]  # still open
+        taker.send_json({"type": "accept", "seek": seek})
+        go = until(taker, "go")
+    view = client.get(f"/api/games/{go['game']}").json()
+    assert view["rated"] is True
+    seated = accounts.seat_players_of(store_of(client), go["game"])
+    assert all(player is not None and player.startswith("a") for player in seated.values()) and len(seated) == 2

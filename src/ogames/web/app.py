@@ -57,13 +57,13 @@ from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
 from ogames.web.limits import ClientLimits, storage_for
+from ogames.web.lobby import routes as lobby_routes
+from ogames.web.lobby.lobby import Lobby
 from ogames.web.notify import routes as notify
 from ogames.web.notify.links import Links
 from ogames.web.notify.mailer import Mailer
 from ogames.web.notify.notifier import Notifier
 from ogames.web.notify.push import Pusher, vapid_private_key
-from ogames.web.lobby import routes as lobby_routes
-from ogames.web.lobby.lobby import Lobby
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay

@@ -33,7 +33,7 @@ from ogames.ratings import RatingStore, pool_of
 from ogames.ratings.model import START_RATING
 from ogames.web.accounts import records as accounts
 from ogames.web.accounts.visitor import Visitor
-from ogames.web.boards.hub import Hub, checked_game
+from ogames.web.boards.hub import HUMAN, INVITED, Hub, checked_game
 from ogames.web.core.background import Background, listen
 from ogames.web.core.bus import Bus, RedisBus
 from ogames.web.core.common import Outbox, Refusal, options_text, refused, worded
@@ -42,6 +42,7 @@ from ogames.web.core.store_faults import StorageError
 from ogames.web.lobby import records
 from ogames.web.lobby.protocol import SeekMessage
 from ogames.web.lobby.records import Seek
+from ogames.web.ratings.rules import rated_refusal
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -52,8 +53,7 @@ MAX_SEEKS = 3  # open seeks a visitor may have at once (the first defence agains
 SEEK_GONE = say("seek-gone", "this seek is no longer open (someone accepted it, or it was withdrawn)")
 OWN_SEEK = say("own-seek", "this is your own seek: wait for someone else to accept it")
 TOO_MANY = say("too-many-seeks", "you have {n} open seeks already: cancel one first", n=MAX_SEEKS)
-RATED_NEEDS_ACCOUNT = say("rated-needs-account", "a rated game needs an account: log in or sign up")
-NOT_RATED = say("not-rated-game", "this game is not rated: offer it casual")
+LOBBY_SEATS = [HUMAN, INVITED]  # a lobby game's seats: its poster's (as a creator's) and the acceptor's
 TWO_PLAYERS = say("lobby-two-players", "the lobby pairs two players: a table of more is made by invitation links")
 
 TITLES = {game["name"]: game["title"] for game in ogames.games()}
@@ -135,10 +135,8 @@ class Lobby:
         if game.seat_count != 2:
             raise Refusal(TWO_PLAYERS, "bad-seat")
         pool = pool_of(name, game.options)
-        if message.rated and visitor.is_guest:
-            raise Refusal(RATED_NEEDS_ACCOUNT, "rated-needs-account", 403)
-        if message.rated and pool is None:
-            raise Refusal(NOT_RATED, "bad-option")
+        if message.rated and (refusal := rated_refusal(game, LOBBY_SEATS, visitor)) is not None:
+            raise refusal  # (a guest, or a game played casual only: web/ratings/rules.py)
         rating = await self._rating(visitor, pool.name if pool else None)
         if message.quick and await self._pair(page, message, dict(game.jsonable_options()), rating):
             return
@@ -160,8 +158,14 @@ class Lobby:
             raise Refusal(SEEK_GONE, "seek-gone", 404)
         if seek.poster_id == visitor.id:
             raise Refusal(OWN_SEEK, "own-seek", 403)
-        if seek.rated and visitor.is_guest:
-            raise Refusal(RATED_NEEDS_ACCOUNT, "rated-needs-account", 403)
+        poster_seat = secrets.randbelow(2)
+        mine = 1 - poster_seat
+        asked = {key: seek.request.get(key) for key in ("game", "options", "clock", "days")}
+        request = SeekMessage.model_validate({"type": "seek", **asked, "rated": seek.rated}).new_game(poster_seat)
+        if seek.rated:
+            _, game = await checked_game(request)
+            if (refusal := rated_refusal(game, LOBBY_SEATS, visitor)) is not None:
+                raise refusal  # a rated seek is accepted by an account only
         pool = pool_of(seek.game, seek.request.get("settled", {}))
         rating = await self._rating(visitor, pool.name if pool else None)
         if not seek.admits(rating):
@@ -170,11 +174,8 @@ class Lobby:
         if not await asyncio.to_thread(records.take, self.store, seek_id):
             raise Refusal(SEEK_GONE, "seek-gone", 404)  # another acceptor's deletion came first
         await self._spread({"kind": "gone", "seek": seek_id})
-        poster_seat = secrets.randbelow(2)
-        mine = 1 - poster_seat
-        asked = {key: seek.request.get(key) for key in ("game", "options", "clock", "days")}
-        request = SeekMessage.model_validate({"type": "seek", **asked}).new_game()
-        live, tokens = await self.hub.create(request, given={poster_seat: seek.digest})
+        poster = Visitor(seek.poster_id, seek.poster_name, is_guest=not seek.poster_id.startswith("a"))
+        live, tokens = await self.hub.create(request, visitor=poster, given={poster_seat: seek.digest})
 
         def record_seats() -> None:
             accounts.seat_player(self.store, live.id, poster_seat, seek.poster_id)

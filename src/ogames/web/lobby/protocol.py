@@ -46,9 +46,11 @@ class SeekMessage(Message):
             raise ValueError("the lowest rating is above the highest")
         return self
 
-    def new_game(self) -> NewGame:
-        """The game it makes: its two seats each a person with a link of their own."""
-        return NewGame(game=self.game, options=self.options, seats=["invite", "invite"], clock=self.clock, days=self.days)
+    def new_game(self, poster_seat: int = 0) -> NewGame:
+        """The game it makes: the poster's seat theirs as a new game's creator's is ("here": their
+        browser holds its token already), the other a person invited (the acceptor)."""
+        seats = ["here" if seat == poster_seat else "invite" for seat in range(2)]
+        return NewGame(game=self.game, options=self.options, seats=seats, clock=self.clock, days=self.days, rated=self.rated)
 
     def stored(self) -> dict[str, Any]:
         """The new game's fields as the seek keeps them."""

@@ -7,7 +7,7 @@ keeps the digest of the seat token its poster's page already holds (the token it
 stored), and the process (`worker`) whose page posted it, which withdraws it when the poster leaves.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0010
 Create Date: 2026-11-26
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
