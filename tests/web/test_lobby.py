@@ -231,3 +231,35 @@ def test_a_rated_seek_makes_a_rated_game_and_only_an_account_accepts_it(client: 
     assert view["rated"] is True
     seated = accounts.seat_players_of(store_of(client), go["game"])
     assert all(player is not None and player.startswith("a") for player in seated.values()) and len(seated) == 2
+
+
+def test_a_challenge_is_seen_by_its_two_players_only_and_may_be_declined(client: TestClient) -> None:
+    ada, bob = account(client, "ada"), account(client, "Bob")
+    (guest,) = guests(client, 1)
+    with lobby(client, ada) as challenger, lobby(client, bob) as challenged, lobby(client, guest) as stranger:
+        for page in (challenger, challenged, stranger):
+            until(page, "seeks")
+        challenger.send_json({**SEEK, "to": "bob"})  # any case
+        seek = until(challenger, "posted")["seek"]
+        shown = until(challenged, "new")["seek"]
+        assert shown["id"] == seek and shown["for_me"] and shown["to"] == "Bob"
+        stranger.send_json({"type": "accept", "seek": seek})  # not listed for them, and not theirs to take
+        heard = upto(stranger, "error")  # (the challenge's news went out before this answer)
+        assert heard[-1]["code"] == "seek-gone" and all(message["type"] != "new" for message in heard)
+        with lobby(client, guest) as later:
+            assert until(later, "seeks")["seeks"] == []
+        with lobby(client, bob) as later:
+            assert [listed["id"] for listed in until(later, "seeks")["seeks"]] == [seek]
+        challenged.send_json({"type": "decline", "seek": seek})
+        assert until(challenger, "gone")["seek"] == seek
+        assert records.open_seeks(store_of(client)) == []
+        challenger.send_json({**SEEK, "to": "nobody_here"})
+        assert until(challenger, "error")["code"] == "no-such-player"
+        challenger.send_json({**SEEK, "to": "ADA"})
+        assert until(challenger, "error")["code"] == "own-seek"
+        challenger.send_json({**SEEK, "to": "bob"})
+        again = until(challenger, "posted")["seek"]
+        until(challenged, "new")
+        challenged.send_json({"type": "accept", "seek": again})
+        go = until(challenged, "go")
+        assert until(challenger, "matched")["game"] == go["game"]

@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import ogames
+from ogames.errors import shown
 from ogames.ratings import RatingStore, pool_of
 from ogames.ratings.model import START_RATING
 from ogames.web.accounts import records as accounts
+from ogames.web.accounts.names import name_key
 from ogames.web.accounts.visitor import Visitor
 from ogames.web.boards.hub import HUMAN, INVITED, Hub, checked_game
 from ogames.web.core.background import Background, listen
@@ -108,7 +110,8 @@ class Lobby:
         page = LobbyPage(visitor, language)
         self.pages[number] = page
         seeks = await asyncio.to_thread(records.open_seeks, self.store)
-        page.outbox.answer({"type": "seeks", "seeks": [for_page(self._public(seek), page) for seek in seeks]})
+        listed = [for_page(self._public(seek), page) for seek in seeks if seek.seen_by(visitor.id)]
+        page.outbox.answer({"type": "seeks", "seeks": listed})
         return number, page
 
     async def leave(self, number: int) -> None:
@@ -138,12 +141,15 @@ class Lobby:
         if message.rated and (refusal := rated_refusal(game, LOBBY_SEATS, visitor)) is not None:
             raise refusal  # (a guest, or a game played casual only: web/ratings/rules.py)
         rating = await self._rating(visitor, pool.name if pool else None)
+        target = await self._challenged(visitor, message.to) if message.to is not None else None
         if message.quick and await self._pair(page, message, dict(game.jsonable_options()), rating):
             return
         token = secrets.token_urlsafe(32)
         seek = Seek(secrets.token_urlsafe(9), visitor.id, visitor.name, self.worker, name,
-                    {**message.stored(), "game": name, "settled": dict(game.jsonable_options())}, message.rated,
-                    rating, message.min, message.max, digest(token), time.time())
+                    {**message.stored(), "game": name, "settled": dict(game.jsonable_options()),
+                     "to": None if target is None else target.name},
+                    message.rated, rating, message.min, message.max, digest(token), time.time(),
+                    None if target is None else target.id, None if target is None else target.name)
         if not await asyncio.to_thread(records.add, self.store, seek, MAX_SEEKS):
             raise Refusal(TOO_MANY, "too-many-seeks", 429)
         log.info("lobby: seek %s posted (%s)", seek.id, name)
@@ -156,6 +162,8 @@ class Lobby:
         seek = await asyncio.to_thread(records.find, self.store, seek_id)
         if seek is None:
             raise Refusal(SEEK_GONE, "seek-gone", 404)
+        if not seek.seen_by(visitor.id):
+            raise Refusal(SEEK_GONE, "seek-gone", 404)  # a challenge to someone else: not there for this visitor
         if seek.poster_id == visitor.id:
             raise Refusal(OWN_SEEK, "own-seek", 403)
         poster_seat = secrets.randbelow(2)
@@ -193,7 +201,7 @@ class Lobby:
         wanted = (settled, message.stored()["clock"], message.days, message.rated)
         waiting = [
             seek for seek in await asyncio.to_thread(records.open_seeks, self.store)
-            if seek.request.get("quick") and seek.poster_id != page.visitor.id and seek.admits(rating)
+            if seek.request.get("quick") and seek.target_id is None and seek.poster_id != page.visitor.id and seek.admits(rating)
             and (seek.request.get("settled"), seek.request.get("clock"), seek.request.get("days"), seek.rated) == wanted
         ]
         for seek in sorted(waiting, key=lambda seek: (abs(seek.rating - rating), seek.created_at)):
@@ -211,6 +219,22 @@ class Lobby:
             return refused(SEEK_GONE, "seek-gone")
         await self._spread({"kind": "gone", "seek": seek_id})
         return None
+
+    async def decline(self, page: LobbyPage, seek_id: str) -> dict[str, Any] | None:
+        """Decline a challenge to oneself: it goes from both players' pages."""
+        if not await asyncio.to_thread(records.decline, self.store, page.visitor.id, seek_id):
+            return refused(SEEK_GONE, "seek-gone")
+        await self._spread({"kind": "gone", "seek": seek_id})
+        return None
+
+    async def _challenged(self, visitor: Visitor, name: str) -> accounts.Account:
+        """The account a challenge names (any case), not the challenger's own."""
+        account = await asyncio.to_thread(accounts.account_by_key, self.store, name_key(name))
+        if account is None:
+            raise Refusal(say("no-such-player", "there is no player named {name}", name=shown(name)), "no-such-player", 404)
+        if account.id == visitor.id:
+            raise Refusal(say("challenge-yourself", "a challenge is to someone else"), "own-seek", 403)
+        return account
 
     async def _rating(self, visitor: Visitor, pool: str | None) -> float:
         """A visitor's rating in a pool: a guest's (and any player's in a game not rated) is the start."""
@@ -244,7 +268,7 @@ class Lobby:
     def _deliver(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
         for page in self.pages.values():
-            if kind == "new":
+            if kind == "new" and visible(event["seek"], page.visitor.id):
                 page.outbox.answer({"type": "new", "seek": for_page(event["seek"], page)})
             elif kind == "gone":
                 page.outbox.answer({"type": "gone", "seek": event["seek"]})
@@ -255,14 +279,21 @@ class Lobby:
     def _public(seek: Seek) -> dict[str, Any]:
         """A seek as it crosses to other processes: what pages see, and its poster's id (to mark it
         as theirs; never sent to a page)."""
-        return {**seek.shown(), "poster_id": seek.poster_id}
+        return {**seek.shown(), "poster_id": seek.poster_id, "target_id": seek.target_id}
+
+
+def visible(public: dict[str, Any], player_id: str) -> bool:
+    """Whether a seek as it crosses processes is listed on a player's pages (a challenge: only the
+    two players')."""
+    return public.get("target_id") is None or player_id in (public.get("target_id"), public.get("poster_id"))
 
 
 def for_page(public: dict[str, Any], page: LobbyPage) -> dict[str, Any]:
     """A seek as one page is shown it: whether it is its visitor's, the game's title and its
     options in the page's language (the poster's id stays on the server)."""
-    shown = {key: value for key, value in public.items() if key != "poster_id"}
+    shown = {key: value for key, value in public.items() if key not in ("poster_id", "target_id")}
     shown["mine"] = public.get("poster_id") == page.visitor.id
+    shown["for_me"] = public.get("target_id") == page.visitor.id
     shown["title"] = TITLES.get(str(public.get("game")), str(public.get("game")))
     shown["text"] = options_text(dict(public.get("options") or {}), page.language)
     return shown
@@ -273,4 +304,4 @@ def answer_of(refusal: Refusal, language: str) -> dict[str, Any]:
     return worded(refused(refusal.message, refusal.code), language)
 
 
-__all__ = ["CHANNEL", "MAX_SEEKS", "Lobby", "LobbyPage", "answer_of", "for_page"]
+__all__ = ["CHANNEL", "MAX_SEEKS", "Lobby", "LobbyPage", "answer_of", "for_page", "visible"]

@@ -2,9 +2,11 @@
 (web/core/protocol.py): unknown fields refused, every string, list and number bounded.
 
     {"type": "seek", "game", "options", "clock": {minutes, increment} | null, "days": N | null,
-     "rated": bool, "min": rating | null, "max": rating | null}    post a seek
+     "rated": bool, "quick": bool, "min": rating | null, "max": rating | null,
+     "to": NAME | null}                                              post a seek (a challenge: to NAME)
     {"type": "accept", "seek": ID}                                   accept someone's seek
     {"type": "cancel", "seek": ID}                                   withdraw one's own seek
+    {"type": "decline", "seek": ID}                                  decline a challenge to oneself
     {"type": "ping"}
 """
 
@@ -37,11 +39,15 @@ class SeekMessage(Message):
     quick: Annotated[bool, Field(strict=True)] = False
     min: RatingBound | None = None
     max: RatingBound | None = None
+    # A challenge: the seek is for this account alone (its name), listed on its pages and the poster's.
+    to: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
     @model_validator(mode="after")
     def _sensible(self) -> SeekMessage:
         if self.clock is not None and self.days is not None:
             raise ValueError("a game has a clock in minutes or days per move, not both")
+        if self.to is not None and self.quick:
+            raise ValueError("a challenge is for one player: it is not paired quickly")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError("the lowest rating is above the highest")
         return self
@@ -68,12 +74,17 @@ class CancelMessage(Message):
     seek: SeekId
 
 
+class DeclineMessage(Message):
+    type: Literal["decline"]
+    seek: SeekId
+
+
 class PingMessage(Message):
     type: Literal["ping"]
 
 
-TAGS = ("seek", "accept", "cancel", "ping")
-LobbyMessage = Annotated[SeekMessage | AcceptMessage | CancelMessage | PingMessage, Field(discriminator="type")]
+TAGS = ("seek", "accept", "cancel", "decline", "ping")
+LobbyMessage = Annotated[SeekMessage | AcceptMessage | CancelMessage | DeclineMessage | PingMessage, Field(discriminator="type")]
 lobby_message: TypeAdapter[Any] = TypeAdapter(LobbyMessage)
 
 
@@ -87,4 +98,4 @@ def explain_lobby(error: ValidationError) -> str:
     return explain(error, TAGS)
 
 
-__all__ = ["AcceptMessage", "CancelMessage", "PingMessage", "SeekMessage", "explain_lobby", "parse_lobby"]
+__all__ = ["AcceptMessage", "CancelMessage", "DeclineMessage", "PingMessage", "SeekMessage", "explain_lobby", "parse_lobby"]

@@ -30,6 +30,7 @@ seeks = Table(
     Column("rating_min", Integer, nullable=True),
     Column("rating_max", Integer, nullable=True),
     Column("digest", String(64), nullable=False),  # of the seat token the poster's page holds
+    Column("target_id", String(40), nullable=True, index=True),  # a challenge's account; None: anyone's seek
     Column("created_at", Float, nullable=False),
 )
 
@@ -50,14 +51,20 @@ class Seek:
     rating_max: int | None
     digest: str
     created_at: float
+    target_id: str | None = None
+    target_name: str | None = None
 
     def shown(self) -> dict[str, Any]:
         """What every lobby page is shown of it (no digest, no process)."""
         return {
             "id": self.id, "poster": self.poster_name, "game": self.game, "options": self.request.get("settled", {}),
             "clock": self.request.get("clock"), "days": self.request.get("days"), "rated": self.rated,
-            "rating": round(self.rating), "min": self.rating_min, "max": self.rating_max,
+            "rating": round(self.rating), "min": self.rating_min, "max": self.rating_max, "to": self.target_name,
         }
+
+    def seen_by(self, player_id: str) -> bool:
+        """Whether a player's pages list it: anyone's seek, or a challenge to them or from them."""
+        return self.target_id is None or player_id in (self.target_id, self.poster_id)
 
     def admits(self, rating: float) -> bool:
         """Whether a player of this rating is within the seek's range."""
@@ -65,8 +72,10 @@ class Seek:
 
 
 def _seek(row: Any) -> Seek:
-    return Seek(row.id, row.poster_id, row.poster_name, row.worker, row.game, dict(row.request), bool(row.rated),
-                float(row.rating), row.rating_min, row.rating_max, row.digest, float(row.created_at))
+    request = dict(row.request)
+    return Seek(row.id, row.poster_id, row.poster_name, row.worker, row.game, request, bool(row.rated),
+                float(row.rating), row.rating_min, row.rating_max, row.digest, float(row.created_at), row.target_id,
+                request.get("to"))
 
 
 @guarded(writes=True)
@@ -79,7 +88,7 @@ def add(store: Store, seek: Seek, most: int) -> bool:
         conn.execute(insert(seeks).values(
             id=seek.id, poster_id=seek.poster_id, poster_name=seek.poster_name, worker=seek.worker, game=seek.game,
             request=seek.request, rated=seek.rated, rating=seek.rating, rating_min=seek.rating_min,
-            rating_max=seek.rating_max, digest=seek.digest, created_at=seek.created_at,
+            rating_max=seek.rating_max, digest=seek.digest, target_id=seek.target_id, created_at=seek.created_at,
         ))
     return True
 
@@ -122,6 +131,13 @@ def withdraw(store: Store, poster_id: str, worker: str | None = None, seek_id: s
 
 
 @guarded(writes=True)
+def decline(store: Store, target_id: str, seek_id: str) -> bool:
+    """A challenged player declines a challenge to them: True if it was there."""
+    with store.engine.begin() as conn:
+        return conn.execute(delete(seeks).where(seeks.c.id == seek_id, seeks.c.target_id == target_id)).rowcount == 1
+
+
+@guarded(writes=True)
 def withdraw_all(store: Store) -> None:
     """Delete every seek (one server process alone, starting: nobody's pages are open)."""
     with store.engine.begin() as conn:
@@ -138,4 +154,4 @@ def withdraw_worker(store: Store, worker: str) -> list[str]:
     return gone
 
 
-__all__ = ["Seek", "add", "find", "open_seeks", "seeks", "take", "withdraw", "withdraw_all", "withdraw_worker"]
+__all__ = ["Seek", "add", "decline", "find", "open_seeks", "seeks", "take", "withdraw", "withdraw_all", "withdraw_worker"]

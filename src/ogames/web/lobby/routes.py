@@ -25,7 +25,15 @@ from ogames.web.core.deps import SettingsDep, page, visitor_of
 from ogames.web.core.store_faults import StorageError
 from ogames.web.limits import ConnectionLimit
 from ogames.web.lobby.lobby import Lobby, LobbyPage
-from ogames.web.lobby.protocol import AcceptMessage, CancelMessage, PingMessage, SeekMessage, explain_lobby, parse_lobby
+from ogames.web.lobby.protocol import (
+    AcceptMessage,
+    CancelMessage,
+    DeclineMessage,
+    PingMessage,
+    SeekMessage,
+    explain_lobby,
+    parse_lobby,
+)
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
@@ -108,6 +116,8 @@ async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, A
             return await lobby.accept(page_, message.seek)
         if isinstance(message, CancelMessage):
             return await lobby.cancel(page_, message.seek)
+        if isinstance(message, DeclineMessage):
+            return await lobby.decline(page_, message.seek)
     except Refusal as refusal:
         return refused(refusal.message, refusal.code)
     except StorageError as exc:

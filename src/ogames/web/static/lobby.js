@@ -46,7 +46,7 @@
       if (seek.mine) row.classList.add("mine");
       const who = cell(row, seek.poster);
       who.setAttribute("translate", "no");
-      cell(row, seek.title + (seek.text ? " · " + seek.text : ""));
+      cell(row, seek.title + (seek.text ? " · " + seek.text : "") + (seek.to ? " · " + fill(said.to, { name: seek.to }) : ""));
       cell(row, timeText(seek));
       let rating = String(seek.rating) + " · " + (seek.rated ? said.rated : said.casual);
       if (seek.min !== null || seek.max !== null) {
@@ -62,6 +62,16 @@
         send({ type: seek.mine ? "cancel" : "accept", seek: seek.id });
       });
       act.appendChild(button);
+      if (seek.for_me) {  // a challenge to this visitor: accept or decline it
+        row.classList.add("challenge");
+        const decline = document.createElement("button");
+        decline.type = "button";
+        decline.className = "button";
+        decline.textContent = said.decline;
+        decline.addEventListener("click", function () { send({ type: "decline", seek: seek.id }); });
+        act.appendChild(document.createTextNode(" "));
+        act.appendChild(decline);
+      }
       list.appendChild(row);
     }
     empty.hidden = seeks.size > 0;
@@ -148,6 +158,11 @@
       message.clock = { minutes: Number(parts[1]), increment: Number(parts[2]) };
     } else if (time.startsWith("days:")) {
       message.days = Number(time.split(":")[1]);
+    }
+    const to = document.getElementById("seek-to").value.trim();
+    if (to) {
+      message.to = to;
+      message.quick = false;
     }
     for (const bound of ["min", "max"]) {
       const value = document.getElementById("seek-" + bound).value;

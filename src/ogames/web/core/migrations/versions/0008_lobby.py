@@ -4,7 +4,8 @@ cancelled, or its poster's lobby pages are all closed.
 A seek is a row while it is open; accepting it deletes the row, and only the one deletion that finds
 it makes the game, so two people accepting at once on two server processes make one game. The row
 keeps the digest of the seat token its poster's page already holds (the token itself is never
-stored), and the process (`worker`) whose page posted it, which withdraws it when the poster leaves.
+stored), the process (`worker`) whose page posted it, which withdraws it when the poster leaves, and
+for a challenge to a named player the account it is for (`target_id`; NULL: open to anyone).
 
 Revision ID: 0008
 Revises: 0010
@@ -36,6 +37,7 @@ def upgrade() -> None:
         sa.Column("rating_min", sa.Integer, nullable=True),
         sa.Column("rating_max", sa.Integer, nullable=True),
         sa.Column("digest", sa.String(64), nullable=False),
+        sa.Column("target_id", sa.String(40), nullable=True, index=True),
         sa.Column("created_at", sa.Float, nullable=False),
     )
 
