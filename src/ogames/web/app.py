@@ -57,6 +57,7 @@ from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
 from ogames.web.limits import ClientLimits, storage_for
+from ogames.web.lobby import rematch
 from ogames.web.lobby import routes as lobby_routes
 from ogames.web.lobby.lobby import Lobby
 from ogames.web.notify import routes as notify
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(notify.router)
     app.include_router(chat_routes.router)
     app.include_router(lobby_routes.router)
+    app.include_router(rematch.router)
     app.mount("/static", StaticFiles(directory=str(WEB / "static")), name="static")
     # Body limits while reading, the API's rate limit, security headers (web/core/guard.py).
     # (counted in Redis when several processes share one, so that a client's limit holds across them)

@@ -7,6 +7,10 @@ keeps the digest of the seat token its poster's page already holds (the token it
 stored), the process (`worker`) whose page posted it, which withdraws it when the poster leaves, and
 for a challenge to a named player the account it is for (`target_id`; NULL: open to anyone).
 
+A rematch: each seat's offer (`rematch_offers`, with the digest of the token its page holds for its
+seat of the next game) and, once both have offered, the one row per finished game (`rematches`)
+whose insertion decides who makes the new game.
+
 Revision ID: 0008
 Revises: 0010
 Create Date: 2026-11-26
@@ -42,5 +46,21 @@ def upgrade() -> None:
     )
 
 
+    op.create_table(
+        "rematch_offers",
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("digest", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "rematches",
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("new_game_id", sa.String(32), nullable=True),
+    )
+
+
 def downgrade() -> None:
+    op.drop_table("rematches")
+    op.drop_table("rematch_offers")
     op.drop_table("seeks")

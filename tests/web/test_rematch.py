@@ -1,0 +1,50 @@
+"""A rematch at the end of a game between two people (web/lobby/rematch.py): both offer, one new
+game is made with the same options and time control and the colours swapped, and each page's new
+token moves for its new seat; refused before the end, for a game on one screen, with a bad token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def two_people(client: TestClient, **fields: Any) -> tuple[str, str, str]:
+    """A game with seat 0 here and seat 1 invited: (id, seat 0's token, seat 1's token)."""
+    made = client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 4},
+                                           "seats": ["here", "invite"], **fields})
+    assert made.status_code == 201, made.text
+    body = made.json()
+    return body["id"], body["tokens"]["0"], body["invitations"]["1"]["token"]
+
+
+def test_both_offer_and_one_game_is_made_with_the_colours_swapped(client: TestClient) -> None:
+    game, black, white = two_people(client, clock={"minutes": 5, "increment": 2})
+    assert client.post(f"/api/games/{game}/rematch", json={"token": black}).json()["code"] == "no-rematch"  # not over
+    assert client.post(f"/api/games/{game}/resign", json={"token": white, "version": 0}).status_code == 200
+    assert client.post(f"/api/games/{game}/rematch", json={"token": "x" * 43}).status_code == 403
+    first = client.post(f"/api/games/{game}/rematch", json={"token": black}).json()
+    assert first["offered"] == [0] and first["game"] is None and first["seat"] == 1
+    assert client.get(f"/api/games/{game}/rematch").json() == {"offered": [0], "game": None, "over": True}
+    second = client.post(f"/api/games/{game}/rematch", json={"token": white}).json()
+    assert second["offered"] == [0, 1] and second["seat"] == 0 and second["game"]
+    new = second["game"]
+    assert client.get(f"/api/games/{game}/rematch").json()["game"] == new
+    view = client.get(f"/api/games/{new}").json()
+    assert view["options"]["size"] == 4 and view["clock"] is not None and not view["over"]
+    # White of the first game is black now: their new token moves first, the other's does not.
+    assert client.post(f"/api/games/{new}/moves", json={"move": "b2", "token": first["token"], "version": 0}).status_code == 409
+    assert client.post(f"/api/games/{new}/moves", json={"move": "b2", "token": second["token"], "version": 0}).status_code == 200
+    reply = client.get(f"/api/games/{new}").json()["legal"][0]
+    assert client.post(f"/api/games/{new}/moves", json={"move": reply, "token": first["token"], "version": 1}).status_code == 200
+    # Offering again changes nothing: the rematch is made once.
+    again = client.post(f"/api/games/{game}/rematch", json={"token": black}).json()
+    assert client.get(f"/api/games/{game}/rematch").json()["game"] == new and again["game"] is None
+
+
+def test_no_rematch_for_a_game_on_one_screen(client: TestClient) -> None:
+    made = client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 4}}).json()
+    token = made["tokens"]["0"]
+    assert client.post(f"/api/games/{made['id']}/resign", json={"token": token, "version": 0}).status_code == 200
+    refused = client.post(f"/api/games/{made['id']}/rematch", json={"token": token})
+    assert refused.status_code == 409 and refused.json()["code"] == "no-rematch"
