@@ -263,3 +263,26 @@ def test_a_challenge_is_seen_by_its_two_players_only_and_may_be_declined(client:
         challenged.send_json({"type": "accept", "seek": again})
         go = until(challenged, "go")
         assert until(challenger, "matched")["game"] == go["game"]
+
+
+def test_a_lobby_socket_sending_too_fast_is_refused_then_closed(tmp_path: Any) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from ogames.web import create_app
+
+    from .conftest import quick_settings
+
+    settings = quick_settings(tmp_path / "g.sqlite3", ws_rate=0.5, ws_burst=3, ws_strikes=4)
+    with TestClient(create_app(settings)) as client, client.websocket_connect("/ws/lobby") as ws:
+        until(ws, "seeks")
+        for _ in range(3):  # the burst: each answered
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
+        ws.send_json(SEEK)  # past it (a refill takes 2 s): refused, nothing posted
+        refusal = ws.receive_json()
+        assert refusal["code"] == "rate-limited"
+        assert records.open_seeks(client.app.state.store) == []  # type: ignore[attr-defined]
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(10):
+                ws.send_json({"type": "ping"})
+                ws.receive_json()
