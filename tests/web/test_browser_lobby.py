@@ -104,3 +104,28 @@ def test_the_lobby_on_a_phone_in_russian(browser: Any, server: str, shots: Path)
     watcher.screenshot(path=str(shots / "web-lobby-phone-ru.png"), full_page=True)
     poster.context.close()
     watcher.context.close()
+
+
+def test_a_challenge_shows_under_the_header_of_the_challenged_players_page(browser: Any, server: str) -> None:
+    challenger, challenged = new_page(browser), new_page(browser)
+    for page, name in ((challenger, "Ada_Lobby"), (challenged, "Bob_Lobby")):
+        page.goto(server + "/signup?lang=en")
+        page.fill("#name", name)
+        page.fill("#password", "analytical engine")
+        page.fill("#again", "analytical engine")
+        page.click("main button[type=submit]")
+        expect(page.locator(".visitor-name")).to_have_text(name)
+    challenged.goto(server + "/?lang=en")  # any page with the header
+    challenger.goto(server + "/lobby?lang=en")
+    expect(challenger.locator("#link-state")).to_have_text("connected")
+    challenger.fill("#seek-to", "bob_lobby")
+    challenger.click("#seek-form button[type=submit]")
+    expect(challenger.locator("#seeks tr.mine")).to_contain_text("a challenge to Bob_Lobby")
+    line = challenged.locator("#challenges .challenge")
+    expect(line).to_contain_text("Ada_Lobby challenges you:")
+    line.locator("button", has_text="Accept").click()
+    for page in (challenger, challenged):
+        expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    assert challenger.url.rsplit("/", 1)[1] == challenged.url.rsplit("/", 1)[1]
+    for page in (challenger, challenged):
+        page.context.close()

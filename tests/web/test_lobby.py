@@ -286,3 +286,25 @@ def test_a_lobby_socket_sending_too_fast_is_refused_then_closed(tmp_path: Any) -
             for _ in range(10):
                 ws.send_json({"type": "ping"})
                 ws.receive_json()
+
+
+def test_a_challenge_reaches_the_challenged_players_other_pages(client: TestClient) -> None:
+    ada, bob = account(client, "ada"), account(client, "bob")
+    with lobby(client, ada) as challenger, client.websocket_connect("/ws/lobby?challenges=1", headers=bob) as header, \
+            client.websocket_connect("/ws/lobby?challenges=1", headers=ada) as own_header:
+        until(challenger, "seeks")
+        assert until(header, "seeks")["seeks"] == [] and until(own_header, "seeks")["seeks"] == []
+        challenger.send_json(SEEK)  # a seek for anyone: not shown in headers
+        until(challenger, "posted")
+        challenger.send_json({**SEEK, "to": "bob"})
+        seek = until(challenger, "posted")["seek"]
+        shown = until(header, "new")["seek"]  # (the open seek before it was not pushed here)
+        assert shown["id"] == seek and shown["for_me"]
+        header.send_json(SEEK)  # a header posts nothing
+        assert until(header, "error")["code"] == "invalid"
+        own_header.send_json({"type": "ping"})
+        heard = upto(own_header, "pong")
+        assert all(message["type"] != "new" for message in heard)  # one's own challenges are not in one's header
+        header.send_json({"type": "accept", "seek": seek})
+        go = until(header, "go")
+        assert until(challenger, "matched")["game"] == go["game"]

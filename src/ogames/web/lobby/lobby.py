@@ -67,7 +67,16 @@ class LobbyPage:
 
     visitor: Visitor
     language: str
+    # A page of the site other than the lobby (its header): shown only the challenges to its visitor,
+    # and not one of the poster's lobby pages that keep their seeks open.
+    challenges_only: bool = False
     outbox: Outbox = field(default_factory=Outbox)
+
+    def lists(self, public: dict[str, Any]) -> bool:
+        """Whether this page lists a seek (as it crosses processes)."""
+        if self.challenges_only:
+            return public.get("target_id") == self.visitor.id
+        return visible(public, self.visitor.id)
 
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None]]
@@ -104,20 +113,22 @@ class Lobby:
 
     # ----- pages ------------------------------------------------------------------------------
 
-    async def join(self, visitor: Visitor, language: str) -> tuple[int, LobbyPage]:
-        """A lobby page opened: it is sent every open seek."""
+    async def join(self, visitor: Visitor, language: str, challenges_only: bool = False) -> tuple[int, LobbyPage]:
+        """A lobby page opened: it is sent every open seek it lists."""
         number = next(self._numbers)
-        page = LobbyPage(visitor, language)
+        page = LobbyPage(visitor, language, challenges_only)
         self.pages[number] = page
         seeks = await asyncio.to_thread(records.open_seeks, self.store)
-        listed = [for_page(self._public(seek), page) for seek in seeks if seek.seen_by(visitor.id)]
+        listed = [for_page(public, page) for public in map(self._public, seeks) if page.lists(public)]
         page.outbox.answer({"type": "seeks", "seeks": listed})
         return number, page
 
     async def leave(self, number: int) -> None:
         """A lobby page closed: the last of its visitor's here withdraws the seeks posted here."""
         page = self.pages.pop(number, None)
-        if page is None or any(other.visitor.id == page.visitor.id for other in self.pages.values()):
+        if page is None or page.challenges_only:
+            return
+        if any(other.visitor.id == page.visitor.id and not other.challenges_only for other in self.pages.values()):
             return
         try:
             gone = await asyncio.to_thread(records.withdraw, self.store, page.visitor.id, self.worker)
@@ -268,7 +279,7 @@ class Lobby:
     def _deliver(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
         for page in self.pages.values():
-            if kind == "new" and visible(event["seek"], page.visitor.id):
+            if kind == "new" and page.lists(event["seek"]):
                 page.outbox.answer({"type": "new", "seek": for_page(event["seek"], page)})
             elif kind == "gone":
                 page.outbox.answer({"type": "gone", "seek": event["seek"]})

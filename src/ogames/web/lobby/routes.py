@@ -2,6 +2,7 @@
 
     GET /lobby      the lobby page: the open seeks, live, and a form to post one
     WS  /ws/lobby   the seeks pushed to the page as they come and go; seek, accept, cancel from it
+                    (?challenges=1: another page's header, shown the challenges to its visitor only)
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ async def lobby_socket(websocket: WebSocket, lobby: LobbyDep, settings: Settings
         return
     language = api_language(websocket)
     try:
-        number, lobby_page_ = await lobby.join(visitor_of(websocket), language)
+        only = websocket.query_params.get("challenges") == "1"  # a page's header: the challenges to its visitor
+        number, lobby_page_ = await lobby.join(visitor_of(websocket), language, only)
     except StorageError:
         with contextlib.suppress(Exception):
             await websocket.close(code=4500)
@@ -109,6 +111,8 @@ async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, A
     try:
         if isinstance(message, PingMessage):
             return {"type": "pong"}
+        if isinstance(message, SeekMessage | CancelMessage) and page_.challenges_only:
+            return refused(say("lobby-only", "seeks are posted and cancelled from the lobby page"), "invalid")
         if isinstance(message, SeekMessage):
             await lobby.post(page_, message)
             return None
