@@ -49,8 +49,11 @@ class LobbyPage:
 
 
 @needs_services
-def test_seeks_cross_processes_and_one_accepted_twice_at_once_makes_one_game(services: tuple[Any, Any], tmp_path: Path) -> None:
+def test_seeks_cross_processes_and_one_accepted_twice_at_once_makes_one_game(
+    services: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pg, redis = services
+    monkeypatch.setenv("OGAMES_BUS_LEASE", "2")  # the servers inherit it: a killed one's seeks go after 2 s
     url = pg.new_database("lobby")
     a, base_a = start_server(url, tmp_path / "a.log", redis=redis.url)
     b, base_b = start_server(url, tmp_path / "b.log", redis=redis.url)
@@ -116,6 +119,27 @@ def test_seeks_cross_processes_and_one_accepted_twice_at_once_makes_one_game(ser
         poster.close()
         pages.remove(poster)
         assert taker.until("gone", seek=third)["seek"] == third
+
+        # A process killed without a word: its seeks go once its lease lapses.
+        doomed = LobbyPage(base_a)
+        pages.append(doomed)
+        doomed.until("seeks")
+        doomed.send(SEEK)
+        orphan = doomed.until("posted")["seek"]
+        taker.until("new")
+        stop_server(a, kill=True)
+        deadline = time.monotonic() + WAIT
+        while True:  # a page opening on B reads the seeks, and withdraws those of a lapsed process
+            fresh = LobbyPage(base_b)
+            listed = [seek["id"] for seek in fresh.until("seeks")["seeks"]]
+            fresh.close()
+            if orphan not in listed:
+                break
+            assert time.monotonic() < deadline, "the killed process's seek stayed listed"
+            time.sleep(0.5)
+        assert taker.until("gone", seek=orphan)["seek"] == orphan
+        racer_b.send({"type": "accept", "seek": orphan})
+        assert racer_b.until("error")["code"] == "seek-gone"
     finally:
         for page in pages:
             with contextlib.suppress(Exception):

@@ -13,7 +13,9 @@ acceptor's page a new token of its own. The poster's pages are told which game a
 (`matched`) and go there with the token their browser holds.
 
 A seek is withdrawn when its poster cancels it, or when the last of the poster's lobby pages on
-the process it was posted through closes.
+the process it was posted through closes, or when that process stops; a process killed without a
+word stops renewing its lease (`ogames:lobby-worker:ID`), and the others withdraw its seeks when
+they next read the seeks after the lease lapsed.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ogames.wording import say
 log = logging.getLogger("ogames.web")
 
 CHANNEL = "ogames:lobby"
+ALIVE_KEY = "ogames:lobby-worker:"  # + process: held (with a lease) while the process that posted seeks lives
 MAX_SEEKS = 3  # open seeks a visitor may have at once (the first defence against a flood)
 
 SEEK_GONE = say("seek-gone", "this seek is no longer open (someone accepted it, or it was withdrawn)")
@@ -90,6 +93,7 @@ class Lobby:
         self.store = hub.store
         self.ratings = RatingStore(hub.store.engine)
         self.redis: Any = bus.redis if isinstance(bus, RedisBus) else None
+        self.lease_seconds = bus.lease_seconds
         self.worker = bus.worker if isinstance(bus, RedisBus) else secrets.token_hex(6)
         self.pages: dict[int, LobbyPage] = {}
         self._numbers = itertools.count(1)
@@ -102,14 +106,45 @@ class Lobby:
             await asyncio.to_thread(records.withdraw_all, self.store)
         else:
             self._side.spawn(listen(self.redis, CHANNEL, self._heard, "lobby"), name="ogames-lobby")
+            self._side.spawn(self._live_on(), name="ogames-lobby-alive")
+
+    async def _live_on(self) -> None:
+        """Say this process is alive (a key with a lease, renewed every third of it): the seeks of a
+        process killed without a word are withdrawn by the others once its lease lapses."""
+        while True:
+            try:
+                await self.redis.set(ALIVE_KEY + self.worker, "1", px=int(self.lease_seconds * 1000))
+            except Exception as exc:  # Redis away: the others keep this process's seeks until it lapses
+                log.warning("lobby: could not renew this process's lease (%s)", type(exc).__name__)
+            await asyncio.sleep(self.lease_seconds / 3)
+
+    async def _alive(self, seeks: list[Seek]) -> list[Seek]:
+        """The seeks whose posting process is alive; those of a process whose lease lapsed are
+        withdrawn (every page told). One process alone: all of them."""
+        others = sorted({seek.worker for seek in seeks} - {self.worker})
+        if self.redis is None or not others:
+            return seeks
+        try:
+            held = await self.redis.mget([ALIVE_KEY + worker for worker in others])
+        except Exception:
+            return seeks  # cannot tell: list them all
+        dead = {worker for worker, alive in zip(others, held, strict=True) if alive is None}
+        for worker in dead:
+            log.info("lobby: withdrawing the seeks of process %s, whose lease lapsed", worker)
+            for seek_id in await asyncio.to_thread(records.withdraw_worker, self.store, worker):
+                await self._spread({"kind": "gone", "seek": seek_id})
+        return [seek for seek in seeks if seek.worker not in dead]
 
     async def close(self) -> None:
         """Withdraw the seeks posted through this process (their pages are closing) and stop."""
-        try:
-            await asyncio.to_thread(records.withdraw_worker, self.store, self.worker)
-        except StorageError:
-            pass
         await self._side.close()
+        try:
+            for seek_id in await asyncio.to_thread(records.withdraw_worker, self.store, self.worker):
+                await self._spread({"kind": "gone", "seek": seek_id})
+            if self.redis is not None:
+                await self.redis.delete(ALIVE_KEY + self.worker)
+        except Exception as exc:  # stopping: the lease lapses by itself
+            log.warning("lobby: could not withdraw this process's seeks on stopping (%s)", type(exc).__name__)
 
     # ----- pages ------------------------------------------------------------------------------
 
@@ -118,7 +153,7 @@ class Lobby:
         number = next(self._numbers)
         page = LobbyPage(visitor, language, challenges_only)
         self.pages[number] = page
-        seeks = await asyncio.to_thread(records.open_seeks, self.store)
+        seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
         listed = [for_page(public, page) for public in map(self._public, seeks) if page.lists(public)]
         page.outbox.answer({"type": "seeks", "seeks": listed})
         return number, page
@@ -171,7 +206,7 @@ class Lobby:
         """Accept a seek: the game is made and this page is sent to its seat."""
         visitor = page.visitor
         seek = await asyncio.to_thread(records.find, self.store, seek_id)
-        if seek is None:
+        if seek is None or not await self._alive([seek]):
             raise Refusal(SEEK_GONE, "seek-gone", 404)
         if not seek.seen_by(visitor.id):
             raise Refusal(SEEK_GONE, "seek-gone", 404)  # a challenge to someone else: not there for this visitor
@@ -211,7 +246,7 @@ class Lobby:
         closest to this player's; False if none is waiting (or each was taken first)."""
         wanted = (settled, message.stored()["clock"], message.days, message.rated)
         waiting = [
-            seek for seek in await asyncio.to_thread(records.open_seeks, self.store)
+            seek for seek in await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
             if seek.request.get("quick") and seek.target_id is None and seek.poster_id != page.visitor.id and seek.admits(rating)
             and (seek.request.get("settled"), seek.request.get("clock"), seek.request.get("days"), seek.rated) == wanted
         ]
