@@ -12,7 +12,7 @@ seat of the next game) and, once both have offered, the one row per finished gam
 whose insertion decides who makes the new game.
 
 Revision ID: 0008
-Revises: 0010
+Revises: 0007
 Create Date: 2026-11-26
 """
 
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0010"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
