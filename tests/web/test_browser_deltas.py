@@ -26,11 +26,16 @@ pytestmark = [
 ]
 NS = "{http://www.w3.org/2000/svg}"
 
-# Every WebSocket the page opens, so that a test can cut one (the page then reconnects).
+# Every WebSocket the page opens on its game (not the chat's or the lobby's), so that a test can
+# cut one (the page then reconnects).
 KEEP_SOCKETS = """(() => {
   const Native = window.WebSocket;
   window.__sockets = [];
-  function Kept(url, protocols) { const socket = new Native(url, protocols); window.__sockets.push(socket); return socket; }
+  function Kept(url, protocols) {
+    const socket = new Native(url, protocols);
+    if (String(url).includes("/ws/g/")) window.__sockets.push(socket);
+    return socket;
+  }
   Kept.prototype = Native.prototype;
   ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) { Kept[name] = Native[name]; });
   window.WebSocket = Kept;

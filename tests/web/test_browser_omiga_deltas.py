@@ -22,7 +22,8 @@ pytestmark = [
 ]
 NS = "{http://www.w3.org/2000/svg}"
 
-# Every WebSocket the page opens (so that a test can cut one), and a way to lose the next
+# Every WebSocket the page opens on its table (not the chat's or the lobby's: so that a test can cut
+# one), and a way to lose the next
 # `window.__lose` deltas before the page reads them (as if a message went missing).
 SOCKETS = """(() => {
   const Native = window.WebSocket;
@@ -31,6 +32,7 @@ SOCKETS = """(() => {
   window.__sizes = [];
   function Kept(url, protocols) {
     const socket = new Native(url, protocols);
+    if (!String(url).includes("/ws/o/")) return socket;
     window.__sockets.push(socket);
     const add = socket.addEventListener.bind(socket);
     socket.addEventListener = function (type, listener, options) {
