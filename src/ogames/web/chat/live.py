@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ogames.web.chat.rooms import readable
-from ogames.web.core.background import Background, listen
+from ogames.web.core.background import Background, from_others, listen
 
 log = logging.getLogger("ogames.web")
 
@@ -103,14 +103,11 @@ class Chat:
             log.warning("chat: could not publish to the other processes (%s)", type(exc).__name__)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
-        if message.get("type") != "pmessage":
-            return
         try:
-            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else str(message["channel"])
-            data = json.loads(message["data"])
-            if data.get("worker") == self.worker:
+            found = from_others(message, CHANNEL, self.worker)
+            if found is None:
                 return
-            game_id = channel.removeprefix(CHANNEL)
+            game_id, data = found
             if data.get("refresh"):
                 self.redeliver(game_id or None)
             elif isinstance(data.get("said"), dict) and data.get("room") in ("players", "spectators"):

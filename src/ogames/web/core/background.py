@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -44,6 +45,23 @@ class Background:
             with contextlib.suppress(BaseException):
                 await task
 
+
+
+def from_others(message: dict[str, Any], prefix: str, worker: str) -> tuple[str, dict[str, Any]] | None:
+    """What another server process published on a channel `prefix…` that `listen` heard: (the
+    rest of the channel's name, the message's JSON object); None for Redis's own notices and for
+    this process's own messages (`worker`). ValueError for a message that is not one of ours."""
+    if message.get("type") != "pmessage":
+        return None
+    try:
+        raw = message["channel"]
+        channel = raw.decode() if isinstance(raw, bytes) else str(raw)
+        data = json.loads(message["data"])
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ValueError("not a message of ours") from exc
+    if not isinstance(data, dict):
+        raise ValueError("not a message of ours")
+    return None if data.get("worker") == worker else (channel.removeprefix(prefix), data)
 
 async def listen(
     redis: Any,

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ogames.web.core.background import Background, listen
+from ogames.web.core.background import Background, from_others, listen
 
 log = logging.getLogger("ogames.web")
 
@@ -101,15 +101,13 @@ class RedisBus(Bus):
         await listen(self.redis, CHANNEL + "*", lambda message: self._dispatch(message, heard), "bus", again)
 
     def _dispatch(self, message: dict[str, Any], heard: Heard) -> None:
-        if message.get("type") != "pmessage":
-            return
         try:
-            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else str(message["channel"])
-            data = json.loads(message["data"])
-            if data.get("worker") == self.worker:
+            found = from_others(message, CHANNEL, self.worker)
+            if found is None:
                 return
-            game_id, version = channel.removeprefix(CHANNEL), int(data["version"])
-        except (ValueError, KeyError, TypeError, AttributeError):
+            game_id, data = found
+            version = int(data["version"])
+        except (ValueError, KeyError, TypeError):
             log.warning("bus: a message that is not ours was ignored")
             return
         action = {key: data[key] for key in ACTION_KEYS if key in data}

@@ -38,7 +38,7 @@ from ogames.web.accounts import records as accounts
 from ogames.web.accounts.names import name_key
 from ogames.web.accounts.visitor import Visitor
 from ogames.web.boards.hub import HUMAN, INVITED, Hub, checked_game
-from ogames.web.core.background import Background, listen
+from ogames.web.core.background import Background, from_others, listen
 from ogames.web.core.bus import Bus, RedisBus
 from ogames.web.core.common import Outbox, Refusal, options_text, refused, worded
 from ogames.web.core.store import digest
@@ -300,16 +300,13 @@ class Lobby:
                 log.warning("lobby: could not publish (%s)", type(exc).__name__)
 
     def _heard(self, message: dict[str, Any]) -> None:
-        if message.get("type") != "pmessage":
-            return
         try:
-            event = json.loads(message["data"])
-            if not isinstance(event, dict) or event.get("worker") == self.worker:
-                return
-        except (ValueError, KeyError, TypeError):
+            found = from_others(message, CHANNEL, self.worker)
+        except ValueError:
             log.warning("lobby: a message that is not ours was ignored")
             return
-        self._deliver(event)
+        if found is not None:
+            self._deliver(found[1])
 
     def _deliver(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
