@@ -389,45 +389,65 @@ async def serve_socket(
 ) -> None:
     """A page's WebSocket on a live game or table, until it closes: its presence joined, the view
     `first(language)` (made once the page has joined) and then every announced one sent (the newest,
-    if it falls behind), each message rate-limited (refused with `code`: every message gets an
-    answer or a refusal; a connection that keeps sending past the limit's strikes is closed) and
-    handled. Views and answers are in the page's language (`?lang=` on the socket's address;
-    English without it)."""
+    if it falls behind), and its messages served (`serve_messages`: rate-limited, refused with
+    `code`, else handled by `handle(page, message)`). Views and answers are in the page's language
+    (`?lang=` on the socket's address; English without it)."""
     language = api_language(websocket)
     page = await hub.presence.join(live.id)  # before watching: the others' pages see it come
     outbox = hub.watch(live, language, deltas=hub.deltas and websocket.query_params.get("deltas") == "1")
     await hub.prepare(live)
     # The whole game as it is now (this page counted): a page that reconnects needs nothing else.
     outbox.show(hub.view_of(live, language) if outbox.deltas else first(language))
+    try:
+        await serve_messages(websocket, outbox, limit, functools.partial(handle, page), code, language, live.id)
+    finally:
+        hub.unwatch(live, outbox)
+        with contextlib.suppress(Exception):
+            await hub.presence.leave(live.id, page)
+
+
+# One message of a page (the raw message): the answer for that page alone, or None.
+MessageHandler = Callable[[MutableMapping[str, Any]], Awaitable[dict[str, Any] | None]]
+
+
+async def serve_messages(
+    websocket: WebSocket,
+    outbox: Outbox,
+    limit: ConnectionLimit,
+    handle: MessageHandler,
+    code: str,
+    language: str,
+    name: str,
+) -> None:
+    """Send a page its outbox and read what it sends, until it goes away: each message
+    rate-limited (refused with `code`: every message gets an answer or a refusal; a connection that
+    keeps sending past the limit's strikes is closed) and handled, its answer queued for that page
+    alone in its language. A page that lets its answers pile up unread is closed too. `name` says
+    in the log whose connection it was (a game's id, `lobby`)."""
     sender = asyncio.create_task(send_all(websocket, outbox))
     try:
         while True:
             incoming = await websocket.receive()
             if incoming["type"] == "websocket.disconnect":
-                break
+                return
             if not await limit.allow():
                 if limit.exhausted:
-                    log.warning("%s: a connection kept sending too fast and was closed", live.id)
+                    log.warning("%s: a connection kept sending too fast and was closed", name)
                     await drain(outbox)
                     await _close(websocket, 1008, "too many messages")
-                    break
+                    return
                 outbox.answer(worded(refused(limit.refusal(), code), language))
-            else:
-                answer = await handle(page, incoming)
-                if answer is not None:
-                    outbox.answer(worded(answer, language))
+            elif (answer := await handle(incoming)) is not None:
+                outbox.answer(worded(answer, language))
             if outbox.overflowed:
-                log.warning("%s: a connection did not read its answers and was closed", live.id)
+                log.warning("%s: a connection did not read its answers and was closed", name)
                 sender.cancel()
                 await _close(websocket, 1008, "too many unread messages: this page does not read its answers")
-                break
+                return
     except WebSocketDisconnect:
         pass
     finally:
-        hub.unwatch(live, outbox)
         sender.cancel()
-        with contextlib.suppress(Exception):
-            await hub.presence.leave(live.id, page)
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

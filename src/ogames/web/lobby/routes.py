@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.web.boards.correspondence import DAYS_CHOICES
 from ogames.web.boards.live import BROWSER_GAMES
-from ogames.web.core.common import Refusal, api_language, read_message, refused, send_all, worded
+from ogames.web.core.common import Refusal, api_language, read_message, refused, serve_messages
 from ogames.web.core.deps import SettingsDep, page, visitor_of
 from ogames.web.core.store_faults import StorageError
 from ogames.web.limits import ConnectionLimit
@@ -71,32 +71,13 @@ async def lobby_socket(websocket: WebSocket, lobby: LobbyDep, settings: Settings
             await websocket.close(code=4500)
         return
     limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
-    outbox = lobby_page_.outbox
-    sender = asyncio.create_task(send_all(websocket, outbox))
+
+    async def handle_page(incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
+        return await handle(lobby, lobby_page_, incoming, settings.max_message_bytes)
+
     try:
-        while True:
-            incoming = await websocket.receive()
-            if incoming["type"] == "websocket.disconnect":
-                break
-            if not await limit.allow():
-                if limit.exhausted:
-                    log.warning("lobby: a connection kept sending too fast and was closed")
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(websocket.close(code=1008, reason="too many messages"), 5)
-                    break
-                outbox.answer(worded(refused(limit.refusal(), "rate-limited"), language))
-                continue
-            answer = await handle(lobby, lobby_page_, incoming, settings.max_message_bytes)
-            if answer is not None:
-                outbox.answer(worded(answer, language))
-            if outbox.overflowed:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(websocket.close(code=1008, reason="too many unread messages"), 5)
-                break
-    except WebSocketDisconnect:
-        pass
+        await serve_messages(websocket, lobby_page_.outbox, limit, handle_page, "rate-limited", language, "lobby")
     finally:
-        sender.cancel()
         # Shielded: the poster's seeks are withdrawn even when the connection's task is cancelled.
         with contextlib.suppress(BaseException):
             await asyncio.shield(lobby.leave(number))
