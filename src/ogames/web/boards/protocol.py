@@ -21,6 +21,8 @@ from ogames.web.core.protocol import (
     Level,
     Message,
     OptionValue,
+    PingMessage,
+    SeatsHeld,
     Token,
     Version,
     explain,
@@ -77,13 +79,7 @@ class ClaimMessage(Message):
     seat: SeatNumber
 
 
-class PingMessage(Message):
-    """Keep the connection alive; answered with a pong."""
-
-    type: Literal["ping"]
-
-
-class HereMessage(Message):
+class HereMessage(SeatsHeld):
     """The page is open for the seats of these tokens (a watcher sends none): everyone's view shows
     those seats as here while the page stays open (unknown tokens are ignored)."""
 

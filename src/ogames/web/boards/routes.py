@@ -27,7 +27,6 @@ with each move.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import MutableMapping
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
@@ -41,7 +40,7 @@ import ogames
 from ogames import sgf
 from ogames.errors import shown as quoted
 from ogames.web import i18n
-from ogames.web.accounts.seats import claim_by_tokens, sit
+from ogames.web.accounts.seats import sit
 from ogames.web.boards.board import board_frame, board_setup, position_view
 from ogames.web.boards.forms import form_context, new_game_from_form
 from ogames.web.boards.game_view import draw_position, drawn, large, view
@@ -52,11 +51,10 @@ from ogames.web.boards.protocol import (
     AbortRequest,
     ClaimMessage,
     ClaimRequest,
-    HereMessage,
     JoinRequest,
+    MoveMessage,
     MoveRequest,
     NewGame,
-    PingMessage,
     ResignMessage,
     ResignRequest,
     UndoMessage,
@@ -74,14 +72,13 @@ from ogames.web.core.common import (
     heavy,
     open_live,
     options_text,
-    read_message,
     refused,
     request_language,
     script_json,
     serve_socket,
 )
 from ogames.web.core.delta import jsonable, written
-from ogames.web.core.deps import SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
+from ogames.web.core.deps import SettingsDep, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import explain
 from ogames.web.limits import ConnectionLimit
 from ogames.web.ratings import records as rating_records
@@ -294,31 +291,17 @@ async def live_game(websocket: WebSocket, game_id: str, hub: HubDep, settings: S
     if live is None:
         return
     limit = ConnectionLimit(settings.ws_rate, settings.ws_burst, settings.ws_strikes)
-    visitor = visitor_of(websocket)
-
-    async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
-        return await _handle(hub, live, page, incoming, settings.max_message_bytes, visitor)
-
+    handle = hub.handler(live, visitor_of(websocket), settings.max_message_bytes, parse_client, explain_client,
+                         lambda message: _act(hub, live, message))
     await serve_socket(websocket, hub, live, lambda language: drawn(live, view(live, language), language), limit, handle,
                        "rate-limited")
 
 
-async def _handle(
-    hub: Hub, live: LiveGame, page: int, incoming: MutableMapping[str, Any], limit: int, visitor: Visitor | None = None
+async def _act(
+    hub: Hub, live: LiveGame, message: MoveMessage | ResignMessage | UndoMessage | AbortMessage | ClaimMessage
 ) -> dict[str, Any] | None:
-    """One message from a page: None when it was carried out (the new view goes to everyone),
-    else the answer for that page alone (an error saying why nothing changed, or a pong). A page
-    saying which seats it holds records its visitor in those nobody is recorded in (an invitation
-    link followed: web/accounts/seats.py)."""
-    message, problem = read_message(incoming, limit, parse_client, explain_client)
-    if problem is not None:
-        return problem
-    if isinstance(message, PingMessage):
-        return {"type": "pong"}
-    if isinstance(message, HereMessage):
-        await hub.here(live, page, list(message.tokens))
-        await claim_by_tokens(hub.store, visitor, live.id, list(message.tokens))
-        return None
+    """A page's move, resignation, undo, abort or claim: None when it was carried out (the new
+    view goes to everyone), else the error for that page alone, saying why nothing changed."""
     try:
         if isinstance(message, ResignMessage):
             await hub.resign(live.id, message.token, message.version)

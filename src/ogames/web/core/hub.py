@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Protocol, TypeVar
+
+from pydantic import ValidationError
 
 from ogames.rules import TABLE, game_class
 from ogames.rules.protocol import State
-from ogames.web.core.common import Announcer, Outbox, Refusal
+from ogames.web.accounts.seats import claim_by_tokens
+from ogames.web.accounts.visitor import Visitor
+from ogames.web.core.common import Announcer, Outbox, PageHandler, Refusal, read_message
 from ogames.web.core.presence import Presence
+from ogames.web.core.protocol import PingMessage, SeatsHeld
 from ogames.web.core.store import GameRow, Store
 from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
@@ -107,6 +113,36 @@ class BaseHub(Announcer[HeldT]):
         """A page holds the seats of these tokens (unknown tokens are ignored: a watcher)."""
         seats = {seat for token in tokens if (seat := live.seat_of(token)) is not None}
         await self.presence.hold(live.id, page, seats)
+
+    def handler(
+        self,
+        live: HeldT,
+        visitor: Visitor | None,
+        limit: int,
+        parse: Callable[[Any], Any],
+        explain: Callable[[ValidationError], str],
+        act: Callable[[Any], Awaitable[dict[str, Any] | None]],
+    ) -> PageHandler:
+        """What a page's socket on a live game does with each message (`serve_socket`'s handler):
+        one that is not a message `parse` accepts is refused (`read_message`), a ping is answered
+        with a pong, and the seats a page says it holds (`SeatsHeld`) are shown as here and its
+        visitor recorded in those nobody is recorded in (an invitation link followed:
+        web/accounts/seats.py). Any other message is the game's to carry out: `act(message)`,
+        whose answer (None: none) goes to that page alone."""
+
+        async def handle(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
+            message, problem = read_message(incoming, limit, parse, explain)
+            if problem is not None:
+                return problem
+            if isinstance(message, PingMessage):
+                return {"type": "pong"}
+            if isinstance(message, SeatsHeld):
+                await self.here(live, page, list(message.tokens))
+                await claim_by_tokens(self.store, visitor, live.id, list(message.tokens))
+                return None
+            return await act(message)
+
+        return handle
 
 
 def valid_id(game_id: object) -> bool:

@@ -7,7 +7,7 @@ message is refused with a clear reason before anything reads it; `explain` says 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
@@ -36,6 +36,20 @@ class Message(BaseModel):
     """A message: unknown fields are errors, strings are not silently converted to numbers."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class PingMessage(Message):
+    """Keep the connection alive; answered with a pong."""
+
+    type: Literal["ping"]
+
+
+class SeatsHeld(Message):
+    """The page is open for the seats of these tokens (a watcher sends none; unknown tokens are
+    ignored): the board games' `here`, Omiga's `ready`. Each face declares its own `type` and
+    how many tokens a page may send."""
+
+    tokens: list[Token] = Field(default_factory=list)
 
 
 class Declared(BaseModel):
@@ -98,4 +112,4 @@ def explain(error: ValidationError, tags: tuple[str, ...] = ()) -> str:
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVEL_RANGE", "MAX_NAME", "MAX_OPTIONS", "MAX_OPTION_TEXT", "MAX_TOKEN", "MAX_VERSION", "Declared",
-           "Level", "Message", "OptionValue", "Token", "Version", "explain", "level_of"]
+           "Level", "Message", "OptionValue", "PingMessage", "SeatsHeld", "Token", "Version", "explain", "level_of"]

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from ogames.web.boards.protocol import ClockChoice, DaysPerMove, NewGame, Options
-from ogames.web.core.protocol import Message, explain
+from ogames.web.core.protocol import Message, PingMessage, explain
 
 RatingBound = Annotated[int, Field(ge=0, le=4000, strict=True)]
 SeekId = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -77,10 +77,6 @@ class CancelMessage(Message):
 class DeclineMessage(Message):
     type: Literal["decline"]
     seek: SeekId
-
-
-class PingMessage(Message):
-    type: Literal["ping"]
 
 
 TAGS = ("seek", "accept", "cancel", "decline", "ping")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from ogames.players.levels import HIGHEST, LOWEST
-from ogames.web.core.protocol import MAX_TOKEN, Token, explain
+from ogames.web.core.protocol import MAX_TOKEN, Message, PingMessage, SeatsHeld, Token, explain
 
 MAX_ACTION = 60  # "place 35 zz52 turned" is 20 characters; the rules refuse anything longer anyway
 MAX_SEQ = 2**53 - 1  # exact in JavaScript
@@ -22,12 +22,6 @@ BOT_SPEEDS = ("toddler", "child", "casual", "club", "expert", "champion", "machi
 BOT_STRATEGIES = ("racer", "rollout", "greedy", "random")
 
 Seq = Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True)]
-
-
-class Message(BaseModel):
-    """A message from a page: unknown fields are errors, nothing is silently converted."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class ActMessage(Message):
@@ -40,12 +34,12 @@ class ActMessage(Message):
     seq: Seq
 
 
-class ReadyMessage(Message):
+class ReadyMessage(SeatsHeld):
     """The page is open for these seats: a real-time game gives the signal once every person's seat
     is ready (a watcher sends no tokens)."""
 
     type: Literal["ready"]
-    tokens: Annotated[list[Token], Field(max_length=MAX_SEATS)] = []
+    tokens: Annotated[list[Token], Field(max_length=MAX_SEATS)] = Field(default_factory=list)
 
 
 class ResignMessage(Message):
@@ -54,12 +48,6 @@ class ResignMessage(Message):
     type: Literal["resign"]
     token: Token
     seq: Seq
-
-
-class PingMessage(Message):
-    """Keep the connection alive; answered with a pong."""
-
-    type: Literal["ping"]
 
 
 TableMessage = Annotated[ActMessage | ReadyMessage | ResignMessage | PingMessage, Field(discriminator="type")]
@@ -96,8 +84,8 @@ class NewTable(Message):
     options: Annotated[
         dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=600)] | int | bool | None],
         Field(max_length=12),
-    ] = {}
-    seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=MAX_SEATS)] = [SeatChoice()]
+    ] = Field(default_factory=dict)
+    seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=MAX_SEATS)] = Field(default_factory=lambda: [SeatChoice()])
 
 
 def parse_table_message(data: object) -> ActMessage | ReadyMessage | ResignMessage | PingMessage:

@@ -19,7 +19,6 @@ its own seats, and the invitation links it shows to pass on (each opens the tabl
 from __future__ import annotations
 
 import json
-from collections.abc import MutableMapping
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
@@ -30,7 +29,7 @@ from starlette.requests import HTTPConnection
 
 import ogames
 from ogames.rules.omiga.zen.forms import FORMS
-from ogames.web.accounts.seats import claim_by_tokens, sit
+from ogames.web.accounts.seats import sit
 from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import (
     Refusal,
@@ -40,12 +39,11 @@ from ogames.web.core.common import (
     form_fields,
     form_options,
     open_live,
-    read_message,
     request_language,
     script_json,
     serve_socket,
 )
-from ogames.web.core.deps import Body, SettingsDep, Visitor, VisitorDep, json_body, page, read_body, visitor_of
+from ogames.web.core.deps import Body, SettingsDep, VisitorDep, json_body, page, read_body, visitor_of
 from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import choice, words
@@ -57,8 +55,6 @@ from ogames.web.omiga.protocol import (
     ActMessage,
     ActRequest,
     NewTable,
-    PingMessage,
-    ReadyMessage,
     ResignMessage,
     explain_table,
     parse_table_message,
@@ -244,37 +240,22 @@ async def live_table(websocket: WebSocket, table_id: str, hub: OmigaDep, setting
     if live is None:
         return
 
-    visitor = visitor_of(websocket)
-
-    async def handle_page(page: int, incoming: MutableMapping[str, Any]) -> dict[str, Any] | None:
-        return await handle(hub, live, page, incoming, limit, visitor)
-
-    await serve_socket(websocket, hub, live, live.view, ConnectionLimit(RATE, BURST, CUT_OFF), handle_page, "too-fast")
+    handle = hub.handler(live, visitor_of(websocket), limit, parse_table_message, explain_table,
+                         lambda message: verdict(hub, live, message))
+    await serve_socket(websocket, hub, live, live.view, ConnectionLimit(RATE, BURST, CUT_OFF), handle, "too-fast")
 
 
-async def handle(
-    hub: OmigaHub, live: LiveTable, page: int, incoming: MutableMapping[str, Any], limit: int, visitor: Visitor | None = None
-) -> dict[str, Any] | None:
-    """One message from a page: the answer for that page alone (a verdict, an error, a pong), or None.
-    A page saying which seats it holds records its visitor in those nobody is recorded in."""
-    message, problem = read_message(incoming, limit, parse_table_message, explain_table)
-    if problem is not None:
-        return problem
-    if isinstance(message, PingMessage):
-        return {"type": "pong"}
-    if isinstance(message, ReadyMessage):
-        await hub.here(live, page, list(message.tokens))
-        await claim_by_tokens(hub.store, visitor, live.id, list(message.tokens))
-        return None
+async def verdict(hub: OmigaHub, live: LiveTable, message: ActMessage | ResignMessage) -> dict[str, Any]:
+    """A page's action or resignation, and the verdict on it for that page alone (accepted or not, and why)."""
     try:
         if isinstance(message, ActMessage):
-            verdict = await hub.act(live.id, message.token, message.seq, message.action)
+            judged = await hub.act(live.id, message.token, message.seq, message.action)
         else:
-            verdict = await hub.resign(live.id, message.token, message.seq)
+            judged = await hub.resign(live.id, message.token, message.seq)
     except Refusal as refusal:
         action = getattr(message, "action", "resign")
-        verdict = {"accepted": False, "action": action, "reason": refusal.message, "code": refusal.code}
-    return {"type": "verdict", "seq": message.seq, **verdict}
+        judged = {"accepted": False, "action": action, "reason": refusal.message, "code": refusal.code}
+    return {"type": "verdict", "seq": message.seq, **judged}
 
 
 __all__ = ["OmigaDep", "omiga_hub", "router"]
