@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
+from ogames.web.core.delta import Delta
 from ogames.web.core.protocol import Declared
 
 
@@ -145,28 +146,8 @@ class GameView(Declared):
     ratings: list[RatingChangeView] | None
 
 
-class Splice(Declared):
-    drop: list[str | int]
-    add: list[tuple[int, str | int]]
-
-
-class MovesChange(Declared):
-    keep: int
-    add: list[MoveView]
-
-
-class DeltaView(Declared):
-    """What changed between two views (web/core/delta.py: `make_delta`, `apply_delta`)."""
-
-    type: Literal["delta"]
-    base: int
-    seq: int
-    version: int
-    set: dict[str, Any] | None = None
-    unset: list[str] | None = None
-    stones: dict[str, str | None] | None = None
-    lists: dict[str, Splice] | None = None
-    moves: MovesChange | None = None
+# What changed between two views (web/core/delta.py: `make_delta`, `apply_delta`), its moves typed.
+DeltaView = Delta[MoveView]
 
 
 class OutcomeView(Declared):

@@ -27,9 +27,11 @@ as what changed, like `stones`, and its window of the last moves as `{"drop": 1,
 from __future__ import annotations
 
 import itertools
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
+
+from ogames.web.core.protocol import Declared
 
 # Lists of distinct texts in an order both views agree on (board order): sent as what left and
 # what came, by position in the new list.
@@ -39,11 +41,31 @@ KEYED = ("stones", "cells", "pictures")  # dicts sent as the keys whose value ch
 FRESH = itertools.count(1)
 
 
-class Delta(BaseModel):
-    """What changed between two typed views, as it is sent (`make_delta`): the parts a delta does
-    not carry are left unset, and a message is written without them (`written`). Its parts hold
-    the views' own typed parts (a move's `MoveView`, the board's facts); the board games' declared
-    schema of it is `boards.views.DeltaView`."""
+MoveT = TypeVar("MoveT")
+
+
+class Splice(Declared):
+    """A list of distinct texts or numbers changed: the items that left it, and those that came,
+    each with its position in the new list."""
+
+    drop: list[str | int]
+    add: list[tuple[int, str | int]]
+
+
+class MovesChange(Declared, Generic[MoveT]):
+    """The move list changed: its first `drop` items left out (a window of the last moves:
+    Omiga's), the rest cut to its first `keep`, then `add` appended."""
+
+    drop: int | None = None
+    keep: int
+    add: list[MoveT]
+
+
+class Delta(Declared, Generic[MoveT]):
+    """What changed between two views, as it is sent (`make_delta`; the module's docstring shows
+    one): the parts a delta does not carry are left unset, and a message is written without them
+    (`written`). Its parts hold the views' own typed parts (a move's `MoveView`, the board's
+    facts). `Delta[MoveView]` is the board games' declared delta (`boards.views.DeltaView`)."""
 
     type: Literal["delta"]
     base: int
@@ -51,11 +73,11 @@ class Delta(BaseModel):
     version: int
     set: dict[str, Any] | None = None
     unset: list[str] | None = None
-    stones: dict[str, Any] | None = None
+    stones: dict[str, str | None] | None = None
     cells: dict[str, Any] | None = None
     pictures: dict[str, Any] | None = None
-    lists: dict[str, dict[str, list[Any]]] | None = None
-    moves: dict[str, Any] | None = None
+    lists: dict[str, Splice] | None = None
+    moves: MovesChange[MoveT] | None = None
 
 
 ViewT = TypeVar("ViewT", bound=BaseModel | dict[str, Any])
@@ -79,14 +101,14 @@ def fields(view: BaseModel | dict[str, Any]) -> dict[str, Any]:
 
 
 @overload
-def make_delta(old: BaseModel, new: BaseModel) -> Delta: ...
+def make_delta(old: BaseModel, new: BaseModel) -> Delta[Any]: ...
 
 
 @overload
 def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]: ...
 
 
-def make_delta(old: BaseModel | dict[str, Any], new: BaseModel | dict[str, Any]) -> Delta | dict[str, Any]:
+def make_delta(old: BaseModel | dict[str, Any], new: BaseModel | dict[str, Any]) -> Delta[Any] | dict[str, Any]:
     """The delta that turns the view `old` into `new` (both stamped): a `Delta` between typed views
     (the board games'), a dict between dicts (Omiga's). The board games' views share their lists'
     items (a move is made once) and their stones know what changed, so a move's delta costs what
@@ -227,7 +249,7 @@ def _splice(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
     if ([item for item in before if item not in gone] if gone else before) != (
             [item for item in after if item not in came] if came else after):
         return None  # the items both hold are in another order
-    return {"drop": sorted(gone, key=before.index), "add": sorted([after.index(item), item] for item in came)}
+    return {"drop": sorted(gone, key=before.index), "add": sorted((after.index(item), item) for item in came)}
 
 
 class Stones(dict[str, str]):
