@@ -164,6 +164,16 @@ def test_a_bad_option_shows_the_form_again_with_the_reason(client: TestClient) -
     assert bad_seat.status_code == 400 and "seat" in bad_seat.text
 
 
+@pytest.mark.parametrize("path", ["/new/omny", "/new/omiga"])
+def test_a_malformed_or_invalid_form_is_shown_again_saying_why_and_makes_no_game(client: TestClient, path: str) -> None:
+    before = client.get("/api/open-games").json()
+    too_many = client.post(path, data={f"field{n}": "x" for n in range(61)}, follow_redirects=False)
+    assert too_many.status_code == 400 and 'role="alert"' in too_many.text and "fields" in too_many.text
+    invalid = client.post(path, data={"opt_variant": "nonesuch"}, follow_redirects=False)
+    assert invalid.status_code == 400 and 'role="alert"' in invalid.text and "variant" in invalid.text
+    assert client.get("/api/open-games").json() == before
+
+
 def test_a_game_against_the_computer_from_the_form(client: TestClient) -> None:
     form = {"opt_pie": "false", "mode": "ai", "seat": "1", "level": "7"}
     response = client.post("/new/onyx", data=form, follow_redirects=False)

@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
-from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
@@ -78,11 +77,10 @@ from ogames.web.core.common import (
     serve_socket,
 )
 from ogames.web.core.delta import jsonable, written
-from ogames.web.core.deps import SettingsDep, VisitorDep, json_body, page, read_body, visitor_of
-from ogames.web.core.protocol import explain
+from ogames.web.core.deps import SettingsDep, VisitorDep, form_problem, json_body, page, read_form, visitor_of
 from ogames.web.limits import ConnectionLimit
 from ogames.web.ratings import records as rating_records
-from ogames.wording import Said, say
+from ogames.wording import say
 
 
 def board_hub(connection: HTTPConnection) -> Hub:
@@ -135,16 +133,11 @@ async def new_game(request: Request, name: str, hub: HubDep, settings: SettingsD
         raise StarletteHTTPException(404)
     form: dict[str, str] = {}
     try:
-        body = await read_body(request, settings.max_body_bytes)
-        form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+        form = await read_form(request, settings.max_body_bytes)
         live, tokens = await hub.create(new_game_from_form(game, form), visitor)
-    except Refusal as refusal:
-        return page(request, "new.html", refusal.status, **form_context(game, form), message=refusal.message)
-    except ValidationError as exc:
-        return page(request, "new.html", 400, **form_context(game, form), message=explain(exc))
-    except ValueError as exc:  # a malformed form (too many fields, a seat that is not a number)
-        message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
-        return page(request, "new.html", 400, **form_context(game, form), message=message)
+    except (Refusal, ValueError) as exc:
+        status, message = form_problem(exc)
+        return page(request, "new.html", status, **form_context(game, form), message=message)
     await sit(hub.store, visitor, live.id, held_here(live, tokens))
     return RedirectResponse(f"/g/{live.id}#{seat_fragment(live, tokens)}", status_code=303)
 

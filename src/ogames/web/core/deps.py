@@ -13,18 +13,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
+from urllib.parse import parse_qsl
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
 from ogames.web.accounts.visitor import SCOPE_KEY, Visitor
 from ogames.web.core.common import Refusal, render_page
+from ogames.web.core.protocol import explain
 from ogames.web.core.settings import Settings
 from ogames.web.core.store import Store
-from ogames.wording import say
+from ogames.wording import Said, say
 
 WEB = Path(__file__).parent.parent  # web/: the templates and scripts both faces share
 TEMPLATES = Jinja2Templates(directory=str(WEB / "templates"))
@@ -82,6 +84,24 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def read_form(request: Request, limit: int) -> dict[str, str]:
+    """A submitted form's fields (the body read within `limit`; a field given twice, its last
+    value); ValueError for a malformed one (too many fields)."""
+    body = await read_body(request, limit)
+    return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+
+
+def form_problem(exc: Refusal | ValueError) -> tuple[int, str]:
+    """The status and the sentence a form is shown again with when what it asks for is refused
+    (a Refusal), not valid (pydantic's ValidationError, a kind of ValueError), or malformed (a
+    ValueError: too many fields, a seat that is not a number)."""
+    if isinstance(exc, Refusal):
+        return exc.status, exc.message
+    if isinstance(exc, ValidationError):
+        return 400, explain(exc)
+    return 400, exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
+
+
 async def request_body(request: Request, settings: SettingsDep) -> bytes:
     """A request's body within the server's `max_body_bytes`."""
     return await read_body(request, settings.max_body_bytes)
@@ -100,5 +120,5 @@ def json_body(model: type[Model]) -> Callable[[bytes], Awaitable[Model]]:
     return parsed
 
 
-__all__ = ["TEMPLATES", "WEB", "Body", "SettingsDep", "StoreDep", "Visitor", "VisitorDep", "json_body", "page", "read_body",
-           "request_body", "settings_of", "store_of", "too_large", "visitor_of"]
+__all__ = ["TEMPLATES", "WEB", "Body", "SettingsDep", "StoreDep", "Visitor", "VisitorDep", "form_problem", "json_body", "page",
+           "read_body", "read_form", "request_body", "settings_of", "store_of", "too_large", "visitor_of"]

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import json
 from typing import Annotated, Any
-from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
 import ogames
@@ -43,8 +41,8 @@ from ogames.web.core.common import (
     script_json,
     serve_socket,
 )
-from ogames.web.core.deps import Body, SettingsDep, VisitorDep, json_body, page, read_body, visitor_of
-from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, explain, level_of
+from ogames.web.core.deps import Body, SettingsDep, VisitorDep, form_problem, json_body, page, read_form, visitor_of
+from ogames.web.core.protocol import DEFAULT_LEVEL, LEVEL_RANGE, level_of
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.i18n import choice, words
 from ogames.web.limits import ConnectionLimit
@@ -59,7 +57,7 @@ from ogames.web.omiga.protocol import (
     explain_table,
     parse_table_message,
 )
-from ogames.wording import Said, say
+from ogames.wording import say
 
 RATE = 20.0  # messages per second a connection may send on average
 BURST = 40.0  # ... and at once
@@ -143,16 +141,11 @@ async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep, visi
     form: dict[str, str] = {}
     language = request_language(request)
     try:
-        body = await read_body(request, settings.max_body_bytes)
-        form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=60))
+        form = await read_form(request, settings.max_body_bytes)
         live, here, invites = await hub.create(table_from_form(form))
-    except Refusal as refusal:
-        return page(request, "omiga_new.html", refusal.status, **form_context(form, language), message=refusal.message)
-    except ValidationError as exc:
-        return page(request, "omiga_new.html", 400, **form_context(form, language), message=explain(exc))
-    except ValueError as exc:
-        message = exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)[:200]
-        return page(request, "omiga_new.html", 400, **form_context(form, language), message=message)
+    except (Refusal, ValueError) as exc:
+        status, message = form_problem(exc)
+        return page(request, "omiga_new.html", status, **form_context(form, language), message=message)
     await sit(hub.store, visitor, live.id, here)  # who sat where (web/accounts/seats.py)
     return RedirectResponse(f"/o/{live.id}#{fragment(here, invites)}", status_code=303)
 
