@@ -127,14 +127,21 @@ async def read_chat(request: Request, game_id: str, store: StoreDep, visitor: Vi
     return JSONResponse(await history(store, secret_of(request), game_id, visitor, player))
 
 
+def storable(text: str, limit: int) -> str:
+    """A message's or a report's text as it is stored (`cleaned`); Refusal (422) saying why when
+    it cannot be (nothing left, or longer than `limit`)."""
+    text = cleaned(text)
+    problem = text_problem(text, limit)
+    if problem is not None:
+        raise Refusal(problem, "invalid", 422)
+    return text
+
+
 @router.post("/api/games/{game_id}/chat", response_model=None)
 async def say_something(request: Request, game_id: str, store: StoreDep, visitor: VisitorDep, chat: ChatDep,
                         asked: Annotated[SayRequest, Depends(json_body(SayRequest))]) -> Response:
     await existing(store, game_id)
-    text = cleaned(asked.text)
-    problem = text_problem(text, MAX_MESSAGE)
-    if problem is not None:
-        raise Refusal(problem, "invalid", 422)
+    text = storable(asked.text, MAX_MESSAGE)
     player = await holds_a_seat(store, game_id, visitor, asked.tokens)
     if not writable(asked.room, player):
         raise Refusal(say("players-only", "only the players write in the players' chat"), "not-a-player", 403)
@@ -154,10 +161,7 @@ async def say_something(request: Request, game_id: str, store: StoreDep, visitor
 async def report(request: Request, game_id: str, store: StoreDep, visitor: VisitorDep,
                  asked: Annotated[ReportRequest, Depends(json_body(ReportRequest))]) -> Response:
     await existing(store, game_id)
-    reason = cleaned(asked.reason)
-    problem = text_problem(reason, MAX_REASON)
-    if problem is not None:
-        raise Refusal(problem, "invalid", 422)
+    reason = storable(asked.reason, MAX_REASON)
     await within(request.app.state.report_limits, visitor)
     number = await asyncio.to_thread(records.add_report, store, game_id, visitor.id, visitor.name, reason)
     log.info("game %s reported (report %d)", game_id, number)
