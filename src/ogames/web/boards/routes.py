@@ -66,11 +66,13 @@ from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import (
     Refusal,
     api_language,
+    attachment,
     error_response,
     find_game,
     heavy,
     open_live,
     options_text,
+    refusal_response,
     refused,
     request_language,
     script_json,
@@ -179,11 +181,9 @@ async def record(request: Request, game_id: str, hub: HubDep) -> Response:
     try:
         live = await hub.get(game_id)
     except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
-    text = ogames.records.dumps(live.state.record())
+        return refusal_response(refusal, api_language(request))
     filename = f"ogames-{live.state.game.name}-{live.id}.json"
-    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    return Response(text, media_type="application/json", headers=disposition)
+    return attachment(ogames.records.dumps(live.state.record()), filename, "application/json")
 
 
 NO_SGF = say("no-sgf", "SGF is written for the hex-board games only: Omny, and Odd-Y on the triangle")
@@ -196,12 +196,10 @@ async def record_sgf(request: Request, game_id: str, hub: HubDep) -> Response:
     try:
         live = await hub.get(game_id)
     except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
+        return refusal_response(refusal, api_language(request))
     if not sgf.writes(live.state.game):
         return error_response(NO_SGF, "no-sgf", 404, api_language(request))
-    filename = f"ogames-{live.state.game.name}-{live.id}.sgf"
-    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    return Response(sgf.to_sgf(live.state), media_type="application/x-go-sgf", headers=disposition)
+    return attachment(sgf.to_sgf(live.state), f"ogames-{live.state.game.name}-{live.id}.sgf", "application/x-go-sgf")
 
 
 # ----- JSON API (a refusal or an invalid body is answered by the app's handlers) --------------------

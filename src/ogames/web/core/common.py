@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup, escape
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
@@ -135,6 +135,11 @@ def error_response(
 def refusal_response(refusal: Refusal, language: str = i18n.DEFAULT) -> JSONResponse:
     """The API's answer to a refusal, in a language."""
     return error_response(refusal.message, refusal.code, refusal.status, language, refusal.retry_after)
+
+
+def attachment(text: str, filename: str, media_type: str) -> Response:
+    """A file to download (a game's record): its text, named `filename`."""
+    return Response(text, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def worded(message: dict[str, Any], language: str) -> dict[str, Any]:

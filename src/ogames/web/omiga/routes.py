@@ -32,11 +32,13 @@ from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import (
     Refusal,
     api_language,
+    attachment,
     error_response,
     find_game,
     form_fields,
     form_options,
     open_live,
+    refusal_response,
     request_language,
     script_json,
     serve_socket,
@@ -183,9 +185,8 @@ async def table_record(request: Request, table_id: str, hub: OmigaDep) -> Respon
     try:
         record = await hub.record(table_id)
     except Refusal as refusal:
-        return error_response(refusal.message, refusal.code, refusal.status, api_language(request))
-    disposition = {"Content-Disposition": f'attachment; filename="ogames-omiga-{table_id}.json"'}
-    return Response(ogames.records.dumps(record), media_type="application/json", headers=disposition)
+        return refusal_response(refusal, api_language(request))
+    return attachment(ogames.records.dumps(record), f"ogames-omiga-{table_id}.json", "application/json")
 
 
 # ----- the JSON API ----------------------------------------------------------------------------
