@@ -19,17 +19,8 @@
 
   // ----- the seats' tokens: given once in the link's fragment, kept in this browser -----------
   function loadTokens() {
-    let held = {};
-    try { held = JSON.parse(localStorage.getItem(storageKey) || "{}") || {}; } catch (e) { held = {}; }
-    const match = location.hash.match(/seats=([A-Za-z0-9_.,-]+)/);
-    if (match) {
-      match[1].split(",").forEach(function (pair) {
-        const dot = pair.indexOf(".");
-        if (dot > 0) held[pair.slice(0, dot)] = pair.slice(dot + 1);
-      });
-      try { localStorage.setItem(storageKey, JSON.stringify(held)); } catch (e) { /* private mode */ }
-      history.replaceState(null, "", location.pathname + location.search);
-    }
+    const held = window.OgamesPage.keptTokens(storageKey, "seats");
+    if (/seats=[A-Za-z0-9_.,-]/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
     return held;
   }
 

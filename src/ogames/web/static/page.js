@@ -38,6 +38,23 @@ window.OgamesPage = (function () {
     return { "content-type": "application/json", "x-csrftoken": meta ? meta.content : "" };
   }
 
+  // The seats' tokens a link's fragment gives (`NAME=SEAT.TOKEN,…`: the game page's `seats=`,
+  // its invitations' `invites=`) added to those this browser kept under `key`, and kept again:
+  // token by seat. A fragment is never sent to the server, so no token is in a request line.
+  function keptTokens(key, name) {
+    let held = {};
+    try { held = JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { held = {}; }
+    const match = location.hash.match(new RegExp(name + "=([A-Za-z0-9_.,-]+)"));
+    if (match) {
+      match[1].split(",").forEach(function (pair) {
+        const dot = pair.indexOf(".");
+        if (dot > 0) held[pair.slice(0, dot)] = pair.slice(dot + 1);
+      });
+      try { localStorage.setItem(key, JSON.stringify(held)); } catch (e) { /* private mode */ }
+    }
+    return held;
+  }
+
   // A view with a delta applied (web/core/delta.py says what a delta holds; apply_delta there is
   // this): a new object, the old view unchanged.
   function applyDelta(old, delta) {
@@ -71,5 +88,5 @@ window.OgamesPage = (function () {
   }
 
   return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders,
-           applyDelta: applyDelta };
+           keptTokens: keptTokens, applyDelta: applyDelta };
 })();

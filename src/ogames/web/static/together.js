@@ -7,23 +7,9 @@
   if (!root) return;
   const gameId = root.dataset.gameId;
   const inviteKey = "ogames:invites:" + gameId;
-  const invites = loadInvites();
+  const invites = window.OgamesPage.keptTokens(inviteKey, "invites");
   let shownInvites = "";
   let shownOpen = "";
-
-  function loadInvites() {
-    let held = {};
-    try { held = JSON.parse(localStorage.getItem(inviteKey) || "{}") || {}; } catch (e) { held = {}; }
-    const match = location.hash.match(/invites=([A-Za-z0-9_.,-]+)/);
-    if (match) {
-      match[1].split(",").forEach(function (pair) {
-        const dot = pair.indexOf(".");
-        if (dot > 0) held[pair.slice(0, dot)] = pair.slice(dot + 1);
-      });
-      try { localStorage.setItem(inviteKey, JSON.stringify(held)); } catch (e) { /* private mode */ }
-    }
-    return held;
-  }
 
   function copy(input, button, words) {
     input.select();
