@@ -308,3 +308,55 @@ def test_a_challenge_reaches_the_challenged_players_other_pages(client: TestClie
         header.send_json({"type": "accept", "seek": seek})
         go = until(header, "go")
         assert until(challenger, "matched")["game"] == go["game"]
+
+
+def test_posting_and_cancelling_in_a_loop_is_held_to_a_few_posts_in_a_while(tmp_path: Any) -> None:
+    from ogames.web import create_app
+
+    from .conftest import quick_settings
+
+    settings = quick_settings(tmp_path / "g.sqlite3", seek_rate=0.01, seek_burst=3)  # 3 in any 300 s
+    with TestClient(create_app(settings)) as client:
+        (one, other) = guests(client)
+        with lobby(client, one) as ws, lobby(client, other) as watcher:
+            until(ws, "seeks")
+            until(watcher, "seeks")
+            for _ in range(3):
+                ws.send_json(SEEK)
+                seek = until(ws, "posted")["seek"]
+                ws.send_json({"type": "cancel", "seek": seek})
+                until(watcher, "gone")
+            ws.send_json({**SEEK, "to": "anyone"})  # a challenge counts as a post too
+            refusal = until(ws, "error")
+            assert refusal["code"] == "rate-limited" and 1 <= refusal["retry_after"] <= 300
+            assert records.open_seeks(client.app.state.store) == []  # type: ignore[attr-defined]
+            watcher.send_json(SEEK)  # another visitor has an allowance of their own
+            assert until(watcher, "posted")["seek"]
+
+
+def test_a_pair_of_seeks_is_taken_both_or_neither(client: TestClient) -> None:
+    store = store_of(client)
+
+    def seek(seek_id: str, poster: str) -> records.Seek:
+        return records.Seek(seek_id, poster, poster, "w", "omny", {}, False, 1500.0, None, None, "d" * 64, 1.0)
+
+    assert records.add(store, seek("mine", "g1"), MAX_SEEKS) and records.add(store, seek("theirs", "g2"), MAX_SEEKS)
+    assert not records.take_pair(store, "mine", "nothere")  # one is gone: the other stays
+    assert {row.id for row in records.open_seeks(store)} == {"mine", "theirs"}
+    assert records.take_pair(store, "theirs", "mine")
+    assert records.open_seeks(store) == []
+    assert not records.take_pair(store, "mine", "theirs")
+
+
+def test_a_posters_places_are_freed_as_their_seeks_go(client: TestClient) -> None:
+    store = store_of(client)
+
+    def seek(seek_id: str) -> records.Seek:
+        return records.Seek(seek_id, "g1", "g1", "w", "omny", {}, False, 1500.0, None, None, "d" * 64, 1.0)
+
+    assert all(records.add(store, seek(f"s{n}"), MAX_SEEKS) for n in range(MAX_SEEKS))
+    assert not records.add(store, seek("over"), MAX_SEEKS)
+    assert records.withdraw(store, "g1", None, "s1") == ["s1"]
+    assert records.add(store, seek("again"), MAX_SEEKS)  # the freed place is taken again
+    assert not records.add(store, seek("over"), MAX_SEEKS)
+    assert {row.id for row in records.open_seeks(store)} == {"s0", "s2", "again"}

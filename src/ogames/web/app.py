@@ -127,7 +127,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chat = Chat(bus.redis, bus.worker) if isinstance(bus, RedisBus) else Chat()
         await chat.start()
         app.state.chat = chat
-        lobby = Lobby(hub, bus)  # seeks, on this process's lobby pages and the others' (web/lobby/)
+        # Seeks, on this process's lobby pages and the others' (web/lobby/); what a visitor may post
+        # is counted across the processes, as chat messages are.
+        lobby = Lobby(hub, bus, ClientLimits(settings.seek_rate, settings.seek_burst, storage_for(settings.redis_url), "seek"))
         await lobby.start()
         app.state.lobby = lobby
         sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute

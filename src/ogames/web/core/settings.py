@@ -137,6 +137,10 @@ class Settings:
     # chat_rate` seconds (web/chat/routes.py), whatever the game and the server process.
     chat_rate: float = 0.5
     chat_burst: float = 5.0
+    # What one visitor may post in the lobby (web/lobby/lobby.py): `seek_burst` seeks and challenges
+    # in any `seek_burst / seek_rate` seconds, whatever the server process (cancelled ones count too).
+    seek_rate: float = 0.2
+    seek_burst: float = 10.0
     # Identity (web/accounts/): the key signing session and CSRF cookies (None: one the database
     # keeps, made by the first server), whether cookies are marked Secure (the site is served over
     # https, as behind a reverse proxy with TLS), and the log-in's guard against guessing: a name
@@ -176,7 +180,8 @@ class Settings:
             raise ValueError("analysis_quota must allow the longest analysis (max_analysis_seconds) at least")
         if self.analysis_per_client < 1 or self.analysis_waiting < 0:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
-        if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst) <= 0 or self.ws_strikes < 0:
+        if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.seek_rate, self.seek_burst) <= 0 \
+                or self.ws_strikes < 0:
             raise ValueError("rate limits must be positive")
         if self.smtp_tls not in ("none", "starttls", "tls"):
             raise ValueError(f"smtp_tls must be 'none', 'starttls' or 'tls', not {self.smtp_tls!r}")

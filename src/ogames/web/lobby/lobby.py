@@ -12,6 +12,18 @@ game made when someone accepts gives that seat the digest (`Hub.create(…, give
 acceptor's page a new token of its own. The poster's pages are told which game and seat
 (`matched`) and go there with the token their browser holds.
 
+Quick pairing is decided by the database too: a player who presses "play now" first accepts the
+closest waiting quick seek that fits; if none is waiting, their own quick seek is stored and then
+they look once more, for a fitting one posted meanwhile (perhaps by someone who pressed at the same
+moment on another process and found nothing either), and take the two seeks together
+(`records.take_pair`): of two players each taking the other's, one takes both and the other finds
+theirs gone — one game, nobody left waiting beside a seek that fits.
+
+What a visitor may post is bounded twice: `MAX_SEEKS` open at once (seeks and challenges, held by
+the database whichever process they were posted through), and `Settings.seek_burst` posted in any
+`seek_burst / seek_rate` seconds (`ClientLimits`, counted in Redis when the processes share one),
+so that posting and cancelling in a loop cannot flood every lobby page nor a challenged player.
+
 A seek is withdrawn when its poster cancels it, or when the last of the poster's lobby pages on
 the process it was posted through closes, or when that process stops; a process killed without a
 word stops renewing its lease (`ogames:lobby-worker:ID`), and the others withdraw its seeks when
@@ -43,6 +55,7 @@ from ogames.web.core.bus import Bus, RedisBus
 from ogames.web.core.common import Outbox, Refusal, options_text, refused, worded
 from ogames.web.core.store import digest
 from ogames.web.core.store_faults import StorageError
+from ogames.web.limits import ClientLimits
 from ogames.web.lobby import records
 from ogames.web.lobby.protocol import SeekMessage
 from ogames.web.lobby.records import Seek
@@ -88,8 +101,9 @@ Deliver = Callable[[dict[str, Any]], Awaitable[None]]
 class Lobby:
     """This process's part of the lobby (its pages), over the store's seeks and the bus."""
 
-    def __init__(self, hub: Hub, bus: Bus):
+    def __init__(self, hub: Hub, bus: Bus, posts: ClientLimits):
         self.hub = hub
+        self.posts = posts  # seeks and challenges a visitor may post in a while, whatever the process
         self.store = hub.store
         self.ratings = RatingStore(hub.store.engine)
         self.redis: Any = bus.redis if isinstance(bus, RedisBus) else None
@@ -179,6 +193,9 @@ class Lobby:
         """Post a seek: this page alone is told its id and the poster's seat token (before the news
         of the seek reaches every page, its own included)."""
         visitor = page.visitor
+        if not await self.posts.allow(visitor.id):
+            raise Refusal(say("seeking-too-fast", "you are posting seeks too fast: wait a moment"), "rate-limited", 429,
+                          retry_after=await self.posts.wait(visitor.id))
         request = message.new_game()
         name, game = await checked_game(request)  # the new game's checks: the game, its options, real time
         if game.seat_count != 2:
@@ -188,7 +205,8 @@ class Lobby:
             raise refusal  # (a guest, or a game played casual only: web/ratings/rules.py)
         rating = await self._rating(visitor, pool.name if pool else None)
         target = await self._challenged(visitor, message.to) if message.to is not None else None
-        if message.quick and await self._pair(page, message, dict(game.jsonable_options()), rating):
+        settled = dict(game.jsonable_options())
+        if message.quick and await self._pair(page, message, settled, rating):
             return
         token = secrets.token_urlsafe(32)
         seek = Seek(secrets.token_urlsafe(9), visitor.id, visitor.name, self.worker, name,
@@ -201,9 +219,12 @@ class Lobby:
         log.info("lobby: seek %s posted (%s)", seek.id, name)
         page.outbox.answer({"type": "posted", "seek": seek.id, "token": token})
         await self._spread({"kind": "new", "seek": self._public(seek)})
+        if message.quick:  # someone may have pressed "play now" meanwhile, and found nobody waiting either
+            await self._pair(page, message, settled, rating, own=seek.id)
 
-    async def accept(self, page: LobbyPage, seek_id: str) -> dict[str, Any]:
-        """Accept a seek: the game is made and this page is sent to its seat."""
+    async def accept(self, page: LobbyPage, seek_id: str, own: str | None = None) -> dict[str, Any]:
+        """Accept a seek: the game is made and this page is sent to its seat. `own`: one's own quick
+        seek, taken together with it (both or neither: quick pairing)."""
         visitor = page.visitor
         seek = await asyncio.to_thread(records.find, self.store, seek_id)
         if seek is None or not await self._alive([seek]):
@@ -225,9 +246,12 @@ class Lobby:
         if not seek.admits(rating):
             raise Refusal(say("rating-out-of-range", "your rating {rating} is outside this seek's range", rating=round(rating)),
                           "out-of-range", 403)
-        if not await asyncio.to_thread(records.take, self.store, seek_id):
+        taken = (await asyncio.to_thread(records.take, self.store, seek_id) if own is None
+                 else await asyncio.to_thread(records.take_pair, self.store, own, seek_id))
+        if not taken:
             raise Refusal(SEEK_GONE, "seek-gone", 404)  # another acceptor's deletion came first
-        await self._spread({"kind": "gone", "seek": seek_id})
+        for gone in (seek_id,) if own is None else (seek_id, own):
+            await self._spread({"kind": "gone", "seek": gone})
         poster = Visitor(seek.poster_id, seek.poster_name, is_guest=not seek.poster_id.startswith("a"))
         live, tokens = await self.hub.create(request, visitor=poster, given={poster_seat: seek.digest})
 
@@ -240,21 +264,28 @@ class Lobby:
         await self._spread({"kind": "matched", "seek": seek_id, "poster": seek.poster_id, "game": live.id, "seat": poster_seat})
         return {"type": "go", "game": live.id, "seat": mine, "url": f"/g/{live.id}#seats={mine}.{tokens[mine]}"}
 
-    async def _pair(self, page: LobbyPage, message: SeekMessage, settled: dict[str, Any], rating: float) -> bool:
+    async def _pair(self, page: LobbyPage, message: SeekMessage, settled: dict[str, Any], rating: float,
+                    own: str | None = None) -> bool:
         """Quick pairing: accept the waiting quick seek that fits (the same game, options, time control
-        and rated or not, the range admitting this player, not one's own) whose poster's rating is
-        closest to this player's; False if none is waiting (or each was taken first)."""
+        and rated or not, each player within the other's range, not one's own) whose poster's rating
+        is closest to this player's; False if none is waiting (or each was taken first). `own`: this
+        player's quick seek, stored already, taken with the other (or left waiting); True, stopping,
+        if it is gone meanwhile (someone took it: its poster's pages are told `matched`)."""
         wanted = (settled, message.stored()["clock"], message.days, message.rated)
+        mine = Seek("", page.visitor.id, "", "", "", {}, message.rated, rating, message.min, message.max, "", 0.0)
         waiting = [
             seek for seek in await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
-            if seek.request.get("quick") and seek.target_id is None and seek.poster_id != page.visitor.id and seek.admits(rating)
+            if seek.request.get("quick") and seek.target_id is None and seek.poster_id != page.visitor.id
+            and seek.admits(rating) and mine.admits(seek.rating)
             and (seek.request.get("settled"), seek.request.get("clock"), seek.request.get("days"), seek.rated) == wanted
         ]
         for seek in sorted(waiting, key=lambda seek: (abs(seek.rating - rating), seek.created_at)):
             try:
-                page.outbox.answer(await self.accept(page, seek.id))
+                page.outbox.answer(await self.accept(page, seek.id, own))
                 return True
             except Refusal:
+                if own is not None and await asyncio.to_thread(records.find, self.store, own) is None:
+                    return True  # someone took this player's own seek meanwhile: paired by them
                 continue  # taken by someone else meanwhile: the next closest
         return False
 

@@ -4,6 +4,12 @@ nothing; call them off the event loop.
 
 A seek is taken by deleting its row: of any number of people accepting it at once, on any number of
 server processes, exactly one deletion finds the row (`take`), and only that one makes the game.
+Quick pairing takes two rows at once (`take_pair`: the other's seek and one's own, both or neither),
+so that two players each pairing with the other's seek make one game, not two.
+
+A poster's open seeks are capped by the database itself: each holds one of the poster's few
+numbered places (`slot`, unique per poster), so that posts arriving at once through several server
+processes cannot together pass the cap, as a count read before inserting could.
 """
 
 from __future__ import annotations
@@ -11,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, Float, Integer, String, Table, delete, false, func, insert, select
+from sqlalchemy import JSON, Boolean, Column, Float, Index, Integer, String, Table, delete, false, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from ogames.web.core.store import Store, guarded, metadata
 
@@ -32,6 +39,8 @@ seeks = Table(
     Column("digest", String(64), nullable=False),  # of the seat token the poster's page holds
     Column("target_id", String(40), nullable=True, index=True),  # a challenge's account; None: anyone's seek
     Column("created_at", Float, nullable=False),
+    Column("slot", Integer, nullable=False, server_default="0"),  # which of its poster's places it holds (migration 0012)
+    Index("seeks_poster_slot", "poster_id", "slot", unique=True),
 )
 
 
@@ -80,17 +89,27 @@ def _seek(row: Any) -> Seek:
 
 @guarded(writes=True)
 def add(store: Store, seek: Seek, most: int) -> bool:
-    """Store a new seek unless its poster has `most` open already (False then: nothing stored)."""
-    with store.engine.begin() as conn:
-        held = conn.execute(select(func.count()).select_from(seeks).where(seeks.c.poster_id == seek.poster_id)).scalar_one()
-        if held >= most:
+    """Store a new seek unless its poster has `most` open already (False then: nothing stored).
+    The seek takes its poster's lowest free place; of two posts taking the same place at once the
+    unique index lets one in, and the other looks again."""
+    for _ in range(most + 1):  # (each turn lost is a place someone else took: `most` at most)
+        with store.engine.connect() as conn:
+            held = {row.slot for row in conn.execute(select(seeks.c.slot).where(seeks.c.poster_id == seek.poster_id))}
+        free = [slot for slot in range(most) if slot not in held]
+        if not free:
             return False
-        conn.execute(insert(seeks).values(
-            id=seek.id, poster_id=seek.poster_id, poster_name=seek.poster_name, worker=seek.worker, game=seek.game,
-            request=seek.request, rated=seek.rated, rating=seek.rating, rating_min=seek.rating_min,
-            rating_max=seek.rating_max, digest=seek.digest, target_id=seek.target_id, created_at=seek.created_at,
-        ))
-    return True
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(insert(seeks).values(
+                    id=seek.id, poster_id=seek.poster_id, poster_name=seek.poster_name, worker=seek.worker, game=seek.game,
+                    request=seek.request, rated=seek.rated, rating=seek.rating, rating_min=seek.rating_min,
+                    rating_max=seek.rating_max, digest=seek.digest, target_id=seek.target_id, created_at=seek.created_at,
+                    slot=free[0],
+                ))
+            return True
+        except IntegrityError:
+            continue  # another post took that place first: look again
+    return False
 
 
 @guarded()
@@ -113,6 +132,19 @@ def take(store: Store, seek_id: str) -> bool:
     """Take a seek off the lobby: True for the one caller whose deletion found it."""
     with store.engine.begin() as conn:
         return conn.execute(delete(seeks).where(seeks.c.id == seek_id)).rowcount == 1
+
+
+@guarded(writes=True)
+def take_pair(store: Store, own_id: str, other_id: str) -> bool:
+    """Take two seeks off the lobby together (quick pairing: one's own and the other's): True if
+    both were there; else neither is taken. The rows are deleted in one order (by id) whoever asks,
+    so two players each taking the pair wait for each other instead of deadlocking."""
+    with store.engine.connect() as conn, conn.begin() as transaction:
+        for seek_id in sorted((own_id, other_id)):
+            if conn.execute(delete(seeks).where(seeks.c.id == seek_id)).rowcount != 1:
+                transaction.rollback()
+                return False
+    return True
 
 
 @guarded(writes=True)
@@ -154,4 +186,5 @@ def withdraw_worker(store: Store, worker: str) -> list[str]:
     return gone
 
 
-__all__ = ["Seek", "add", "decline", "find", "open_seeks", "seeks", "take", "withdraw", "withdraw_all", "withdraw_worker"]
+__all__ = ["Seek", "add", "decline", "find", "open_seeks", "seeks", "take", "take_pair", "withdraw", "withdraw_all",
+           "withdraw_worker"]

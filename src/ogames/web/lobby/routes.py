@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import MutableMapping
 from typing import Annotated, Any
 
@@ -104,7 +105,10 @@ async def handle(lobby: Lobby, page_: LobbyPage, incoming: MutableMapping[str, A
         if isinstance(message, DeclineMessage):
             return await lobby.decline(page_, message.seek)
     except Refusal as refusal:
-        return refused(refusal.message, refusal.code)
+        answer = refused(refusal.message, refusal.code)
+        if refusal.retry_after is not None:  # (whole seconds, as the API's Retry-After)
+            answer["retry_after"] = max(1, math.ceil(refusal.retry_after))
+        return answer
     except StorageError as exc:
         log.warning("lobby: %s", exc)
         return refused(say("lobby-storage", "the lobby cannot be changed just now: try again in a moment"), "storage")
