@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import BradleyTerryFull, PlackettLuce
 
-from ogames.ratings.model import PROVISIONAL_DEVIATION, START_DEVIATION, Rating, rate
+from ogames.ratings.model import DAY, IDLE_GROWTH, PROVISIONAL_DEVIATION, START_DEVIATION, Rating, rate
 
 ratings = st.builds(Rating, st.floats(300, 2700), st.floats(30, START_DEVIATION), st.integers(0, 500))
 
@@ -158,3 +158,24 @@ def test_the_library_rates_its_published_example_as_published() -> None:
     assert (a.mu, a.sigma) == pytest.approx((26.964294621803063, 8.177962604389991), abs=1e-12)
     assert (x.mu, x.sigma) == pytest.approx((23.035705378196937, 8.177962604389991), abs=1e-12)
     assert (a.mu, a.sigma) == (b.mu, b.sigma) and (x.mu, x.sigma) == (y.mu, y.sigma)
+
+
+@given(ratings, st.floats(0, 3000 * DAY), st.floats(0, 3000 * DAY))
+def test_time_away_only_adds_uncertainty_in_quadrature_up_to_a_new_players(rating: Rating, first: float, then: float) -> None:
+    away = rating.idle(first)
+    assert (away.rating, away.games) == (rating.rating, rating.games)
+    assert rating.deviation <= away.deviation <= START_DEVIATION
+    assert rating.idle(first + then).deviation >= away.deviation  # longer away: never surer
+    # Glicko's step: the variance grows by IDLE_GROWTH² a day, so two absences add up to one.
+    assert math.isclose(away.idle(then).deviation, rating.idle(first + then).deviation, rel_tol=1e-9)
+    expected = min(START_DEVIATION, math.sqrt(rating.deviation**2 + IDLE_GROWTH**2 * first / DAY))
+    assert math.isclose(away.deviation, expected, rel_tol=1e-9)
+
+
+@given(st.floats(30, PROVISIONAL_DEVIATION - 1))
+def test_a_settled_rating_is_provisional_again_after_the_days_docs_ratings_md_gives(deviation: float) -> None:
+    days = (PROVISIONAL_DEVIATION**2 - deviation**2) / IDLE_GROWTH**2  # (110² − d²) / 7²
+    settled = Rating(1700, deviation, 30)
+    assert not settled.idle((days - 1) * DAY).provisional
+    assert settled.idle((days + 1) * DAY).provisional
+    assert settled.idle((days + 1) * DAY).shown == "1700?"

@@ -360,3 +360,29 @@ def test_a_posters_places_are_freed_as_their_seeks_go(client: TestClient) -> Non
     assert records.add(store, seek("again"), MAX_SEEKS)  # the freed place is taken again
     assert not records.add(store, seek("over"), MAX_SEEKS)
     assert {row.id for row in records.open_seeks(store)} == {"s0", "s2", "again"}
+
+
+def test_a_seek_shows_whether_its_posters_rating_is_provisional_now(client: TestClient) -> None:
+    import time
+
+    from ogames.ratings import RatingStore, computer_id
+    from ogames.ratings.model import DAY
+
+    store = store_of(client)
+    ada, bob = account(client, "ada"), account(client, "bob")
+    (guest,) = guests(client, 1)
+    ratings = RatingStore(store.engine)
+    ids = {name: accounts.account_by_key(store, name).id for name in ("ada", "bob")}  # type: ignore[union-attr]
+    for name, last in (("ada", time.time() - DAY), ("bob", time.time() - 400 * DAY)):  # both settle; Bob then stops
+        for n in range(40):
+            ratings.apply_result(f"{name}{n}", "omny", [ids[name], computer_id(5)], [1, 0] if n % 3 else [0, 1],
+                                 at=last - (40 - n) * 60)
+    with lobby(client, guest) as watcher:
+        until(watcher, "seeks")
+        for headers, provisional in ((ada, False), (bob, True), (guest, True)):  # Bob: a year away; a guest: new
+            with lobby(client, headers) as poster:
+                until(poster, "seeks")
+                poster.send_json(SEEK)
+                seek = until(poster, "posted")["seek"]
+                shown = until(watcher, "new")["seek"]
+                assert shown["id"] == seek and shown["provisional"] is provisional, (headers, shown)

@@ -183,3 +183,36 @@ def test_the_leaderboard_lists_settled_players_only(app: Any) -> None:
     assert ada.get("/leaderboard").status_code == 200 and "/leaderboard/omny" in ada.get("/leaderboard").text
     assert bea.get("/leaderboard/nothing").status_code == 404
     assert bea.get("/@/nobody-here").status_code == 404
+
+
+def test_a_rating_not_played_for_long_is_shown_provisional_again(app: Any) -> None:
+    import re
+    import time
+
+    from ogames.ratings import RatingStore, computer_id
+    from ogames.ratings.model import DAY
+
+    store = store_of(app)
+    person(app, "Away"), person(app, "Here")
+    ids = {key: accounts.account_by_key(store, key).id for key in ("away", "here")}  # type: ignore[union-attr]
+    ratings = RatingStore(store.engine)
+    now = time.time()
+    for name, last in (("away", now - 400 * DAY), ("here", now - DAY)):  # each settles, then stops playing
+        for n in range(40):
+            ratings.apply_result(f"{name}{n}", "omny", [ids[name], computer_id(5)], [1, 0] if n % 3 else [0, 1],
+                                 at=last - (40 - n) * 60)
+    for name, away in (("Away", True), ("Here", False)):
+        page = browser(app).get(f"/@/{name}")
+        shown = re.search(r'data-pool="omny">.*?<strong class="rating">(\d+)(\??)</strong>(.*?)</li>', page.text, re.S)
+        assert shown is not None, page.text
+        assert (shown.group(2) == "?") is away and ('class="provisional"' in shown.group(3)) is away
+    board = browser(app).get("/leaderboard/omny").text
+    assert "Here" in board and "Away" not in board
+
+    # Back after 400 days, Away plays: the game's "before" is the rating as uncertain as it had become.
+    ratings.apply_result("back", "omny", [ids["away"], computer_id(5)], [0, 1], at=now)
+    (player, before, after), = records.game_changes(store, "back")
+    assert after.games == before.games + 1
+    last = ratings.history(ids["away"], "omny")[-2]
+    assert player == ids["away"] and before.provisional and before.shown.endswith("?")
+    assert before.deviation > last.deviation and round(before.rating) == round(last.rating)

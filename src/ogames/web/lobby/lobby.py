@@ -45,7 +45,7 @@ from typing import Any
 import ogames
 from ogames.errors import shown
 from ogames.ratings import RatingStore, pool_of
-from ogames.ratings.model import START_RATING
+from ogames.ratings.model import Rating
 from ogames.web.accounts import records as accounts
 from ogames.web.accounts.names import name_key
 from ogames.web.accounts.visitor import Visitor
@@ -203,7 +203,8 @@ class Lobby:
         pool = pool_of(name, game.options)
         if message.rated and (refusal := rated_refusal(game, LOBBY_SEATS, visitor)) is not None:
             raise refusal  # (a guest, or a game played casual only: web/ratings/rules.py)
-        rating = await self._rating(visitor, pool.name if pool else None)
+        held = await self._held(visitor, pool.name if pool else None)
+        rating = held.rating
         target = await self._challenged(visitor, message.to) if message.to is not None else None
         settled = dict(game.jsonable_options())
         if message.quick and await self._pair(page, message, settled, rating):
@@ -211,7 +212,7 @@ class Lobby:
         token = secrets.token_urlsafe(32)
         seek = Seek(secrets.token_urlsafe(9), visitor.id, visitor.name, self.worker, name,
                     {**message.stored(), "game": name, "settled": dict(game.jsonable_options()),
-                     "to": None if target is None else target.name},
+                     "to": None if target is None else target.name, "provisional": held.provisional},
                     message.rated, rating, message.min, message.max, digest(token), time.time(),
                     None if target is None else target.id, None if target is None else target.name)
         if not await asyncio.to_thread(records.add, self.store, seek, MAX_SEEKS):
@@ -315,9 +316,14 @@ class Lobby:
 
     async def _rating(self, visitor: Visitor, pool: str | None) -> float:
         """A visitor's rating in a pool: a guest's (and any player's in a game not rated) is the start."""
+        return (await self._held(visitor, pool)).rating
+
+    async def _held(self, visitor: Visitor, pool: str | None) -> Rating:
+        """A visitor's rating in a pool as of now (uncertain again if not played for long:
+        `Rating.idle`): a guest's, and any player's in a game not rated, a new player's."""
         if pool is None or visitor.is_guest:
-            return START_RATING
-        return (await asyncio.to_thread(self.ratings.rating, visitor.id, pool)).rating
+            return Rating()
+        return await asyncio.to_thread(self.ratings.rating, visitor.id, pool)
 
     # ----- spreading what happened -------------------------------------------------------------------
 

@@ -30,7 +30,8 @@ seeks = Table(
     Column("poster_name", String(40), nullable=False),
     Column("worker", String(16), nullable=False),
     Column("game", String(32), nullable=False),
-    # The new game's fields as posted (game, options, clock, days) and the game's settled options ("settled").
+    # The new game's fields as posted (game, options, clock, days), the game's settled options ("settled"), the
+    # challenged name ("to") and whether the poster's rating was provisional when posted ("provisional").
     Column("request", JSON, nullable=False),
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("rating", Float, nullable=False),  # the poster's rating in the game's pool when posted
@@ -68,7 +69,8 @@ class Seek:
         return {
             "id": self.id, "poster": self.poster_name, "game": self.game, "options": self.request.get("settled", {}),
             "clock": self.request.get("clock"), "days": self.request.get("days"), "rated": self.rated,
-            "rating": round(self.rating), "min": self.rating_min, "max": self.rating_max, "to": self.target_name,
+            "rating": round(self.rating), "provisional": bool(self.request.get("provisional")),
+            "min": self.rating_min, "max": self.rating_max, "to": self.target_name,
         }
 
     def seen_by(self, player_id: str) -> bool:

@@ -26,8 +26,10 @@ def rate_game(store: Store, game_id: str, state: State, players: Sequence[str]) 
 @guarded()
 def game_changes(store: Store, game_id: str) -> list[tuple[str, Rating, Rating]]:
     """What a rated game did to each person's rating, read back from the history: (player id,
-    before, after). Before is the player's rating after their previous rated game of the pool (a
-    new player's if none); empty if the game changed no rating."""
+    before, after). Before is the player's rating after their previous rated game of the pool, as
+    uncertain again as the time between the two games made it (`Rating.idle`: a rating back after
+    months away was provisional when this game began, as it was rated) — a new player's if none;
+    empty if the game changed no rating."""
     with store.engine.connect() as conn:
         rows = conn.execute(select(rating_history).where(rating_history.c.game_id == game_id)).mappings().all()
         found = []
@@ -40,7 +42,8 @@ def game_changes(store: Store, game_id: str) -> list[tuple[str, Rating, Rating]]
                 .order_by(rating_history.c.at.desc(), rating_history.c.game_id.desc()).limit(1)
             ).mappings().first()
             games_before = conn.execute(select(rating_history.c.game_id).where(earlier)).all()
-            before = Rating() if before_row is None else Rating(before_row["rating"], before_row["deviation"], len(games_before))
+            before = Rating() if before_row is None else Rating(
+                before_row["rating"], before_row["deviation"], len(games_before)).idle(row["at"] - before_row["at"])
             found.append((row["player_id"], before, Rating(row["rating"], row["deviation"], len(games_before) + 1)))
     return found
 

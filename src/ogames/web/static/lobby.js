@@ -48,7 +48,7 @@
       who.setAttribute("translate", "no");
       cell(row, seek.title + (seek.text ? " · " + seek.text : "") + (seek.to ? " · " + fill(said.to, { name: seek.to }) : ""));
       cell(row, timeText(seek));
-      let rating = String(seek.rating) + " · " + (seek.rated ? said.rated : said.casual);
+      let rating = String(seek.rating) + (seek.provisional ? "?" : "") + " · " + (seek.rated ? said.rated : said.casual);
       if (seek.min !== null || seek.max !== null) {
         rating += " · " + fill(said.range, { low: seek.min === null ? "" : seek.min, high: seek.max === null ? "" : seek.max });
       }
