@@ -361,3 +361,70 @@ def test_one_account_posting_through_both_processes_is_held_to_its_caps(two: tup
     assert all(answer["retry_after"] >= 1 for answer in refusals)
     assert [row.id for row in open_seeks(url) if row.poster_id == sam] == []
     assert listed_on(base_a, target) == []  # nothing of the flood is left for the target
+
+
+def settled(url: str, seek: str, worker: str | None) -> Any:
+    """The stored seek once it is gone or no longer held by `worker` (None: gone)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        row = next((row for row in open_seeks(url) if row.id == seek), None)
+        if row is None or row.worker != worker:
+            return row
+        assert time.monotonic() < deadline, "the seek stayed with the process whose pages closed"
+        time.sleep(0.2)
+
+
+@needs_services
+def test_a_seek_stays_while_its_poster_has_a_lobby_page_on_another_process(two: tuple[str, str, str],
+                                                                           pages: list[Page]) -> None:
+    base_a, base_b, url = two
+    tabs = cookie_of(base_a, "Two_Tabs")
+    on_a, on_b, watcher = Page(base_a, tabs), Page(base_b, tabs), Page(base_b)
+    pages += [on_a, on_b, watcher]
+    on_a.send(SEEK)
+    seek = on_a.until("posted")["seek"]
+    watcher.until("new")
+    posted_through = next(row.worker for row in open_seeks(url) if row.id == seek)
+
+    # The tab on A closes; the one on B is still in the lobby: the seek stays, now B's to withdraw.
+    on_a.close()
+    kept = settled(url, seek, posted_through)
+    assert kept is not None and kept.worker != posted_through
+    assert seek in listed_on(base_a)
+    taker = Page(base_a)
+    pages.append(taker)
+    taker.send({"type": "accept", "seek": seek})  # accepted on A: the poster's tab on B is sent there
+    go = taker.until("go")
+    assert on_b.until("matched", seek=seek)["game"] == go["game"]
+
+    # The same again, and then the tab on B closes too: the seek goes.
+    again = Page(base_a, tabs)
+    pages.append(again)
+    again.send(SEEK)
+    second = again.until("posted")["seek"]
+    watcher.until("new")
+    again.close()
+    assert settled(url, second, posted_through) is not None
+    on_b.close()
+    assert watcher.until("gone", seek=second)["seek"] == second
+    assert settled(url, second, None) is None
+
+    # Both tabs close at the same moment: the seek goes all the same (no process keeps it for the other).
+    first, other = Page(base_a, tabs), Page(base_b, tabs)
+    pages += [first, other]
+    first.send(SEEK)
+    third = first.until("posted")["seek"]
+    watcher.until("new")
+    start = threading.Barrier(2)
+
+    def close(page: Page) -> None:
+        start.wait()
+        page.close()
+
+    threads = [threading.Thread(target=close, args=(page,)) for page in (first, other)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert watcher.until("gone", seek=third)["seek"] == third
+    assert third not in {row.id for row in open_seeks(url)}

@@ -24,8 +24,12 @@ the database whichever process they were posted through), and `Settings.seek_bur
 `seek_burst / seek_rate` seconds (`ClientLimits`, counted in Redis when the processes share one),
 so that posting and cancelling in a loop cannot flood every lobby page nor a challenged player.
 
-A seek is withdrawn when its poster cancels it, or when the last of the poster's lobby pages on
-the process it was posted through closes, or when that process stops; a process killed without a
+A seek is withdrawn when its poster cancels it, or when the last of the poster's lobby pages
+closes — on any process: each process counts a visitor's lobby pages open on it in Redis
+(`ogames:lobby-pages:VISITOR`, a count per process), and when the last of them on the process a seek
+was posted through closes while the visitor still has one open on another live process, the seek is
+handed over to that process (its `worker`), which withdraws it when the visitor's pages there close
+— or when that process stops; a process killed without a
 word stops renewing its lease (`ogames:lobby-worker:ID`), and the others withdraw its seeks when
 they next read the seeks after the lease lapsed.
 """
@@ -65,6 +69,8 @@ from ogames.wording import say
 log = logging.getLogger("ogames.web")
 
 CHANNEL = "ogames:lobby"
+PAGES_KEY = "ogames:lobby-pages:"  # + visitor id: a hash, process -> that visitor's lobby pages open there
+PAGES_KEPT = 86400 * 1000  # ms a visitor's count lives after its last change (a killed process's is ignored)
 ALIVE_KEY = "ogames:lobby-worker:"  # + process: held (with a lease) while the process that posted seeks lives
 MAX_SEEKS = 3  # open seeks a visitor may have at once (the first defence against a flood)
 
@@ -167,6 +173,8 @@ class Lobby:
         number = next(self._numbers)
         page = LobbyPage(visitor, language, challenges_only)
         self.pages[number] = page
+        if not challenges_only:
+            await self._count_page(visitor.id, +1)
         seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
         listed = [for_page(public, page) for public in map(self._public, seeks) if page.lists(public)]
         page.outbox.answer({"type": "seeks", "seeks": listed})
@@ -177,15 +185,60 @@ class Lobby:
         page = self.pages.pop(number, None)
         if page is None or page.challenges_only:
             return
-        if any(other.visitor.id == page.visitor.id and not other.challenges_only for other in self.pages.values()):
+        visitor_id = page.visitor.id
+        await self._count_page(visitor_id, -1)
+        if any(other.visitor.id == visitor_id and not other.challenges_only for other in self.pages.values()):
             return
         try:
-            gone = await asyncio.to_thread(records.withdraw, self.store, page.visitor.id, self.worker)
+            heir = await self._heir(visitor_id)
+            if heir is not None:
+                # Handed over first, then the heir asked again: if its last page closed meanwhile, it
+                # either saw the seeks as its own when it withdrew them, or is seen here with none.
+                moved = await asyncio.to_thread(records.hand_over, self.store, visitor_id, self.worker, heir)
+                if not moved or await self._pages_on(heir, visitor_id) > 0:
+                    return
+            gone = await asyncio.to_thread(records.withdraw, self.store, visitor_id, heir or self.worker)
         except StorageError as exc:
             log.warning("lobby: could not withdraw the seeks of a visitor who left (%s)", exc)
             return
         for seek_id in gone:
             await self._spread({"kind": "gone", "seek": seek_id})
+
+    async def _count_page(self, visitor_id: str, change: int) -> None:
+        """Count a visitor's lobby page opened (+1) or closed (-1) on this process, in Redis."""
+        if self.redis is None:
+            return
+        key = PAGES_KEY + visitor_id
+        try:
+            if await self.redis.hincrby(key, self.worker, change) <= 0:
+                await self.redis.hdel(key, self.worker)
+            await self.redis.pexpire(key, PAGES_KEPT)
+        except Exception as exc:  # not counted: a seek may be withdrawn while another process shows its poster's page
+            log.warning("lobby: could not count a lobby page (%s)", type(exc).__name__)
+
+    async def _pages_on(self, worker: str, visitor_id: str) -> int:
+        """A visitor's lobby pages open on a process (0 if Redis cannot say)."""
+        try:
+            return int(await self.redis.hget(PAGES_KEY + visitor_id, worker) or 0)
+        except Exception:
+            return 0
+
+    async def _heir(self, visitor_id: str) -> str | None:
+        """Another live process where the visitor still has a lobby page open (their seeks posted
+        here go to it), or None: one process alone, none, or Redis cannot say."""
+        if self.redis is None:
+            return None
+        try:
+            counts = await self.redis.hgetall(PAGES_KEY + visitor_id)
+            others = sorted(worker.decode() for worker, count in counts.items()
+                            if worker.decode() != self.worker and int(count) > 0)
+            if not others:
+                return None
+            held = await self.redis.mget([ALIVE_KEY + worker for worker in others])
+        except Exception as exc:
+            log.warning("lobby: could not ask where a visitor's other lobby pages are (%s)", type(exc).__name__)
+            return None
+        return next((worker for worker, alive in zip(others, held, strict=True) if alive is not None), None)
 
     # ----- what pages ask --------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, Float, Index, Integer, String, Table, delete, false, insert, select
+from sqlalchemy import JSON, Boolean, Column, Float, Index, Integer, String, Table, delete, false, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ogames.web.core.store import Store, guarded, metadata
@@ -165,6 +165,17 @@ def withdraw(store: Store, poster_id: str, worker: str | None = None, seek_id: s
 
 
 @guarded(writes=True)
+def hand_over(store: Store, poster_id: str, worker: str, heir: str) -> list[str]:
+    """A poster's seeks posted through one process become another's (where their pages still are); their ids."""
+    where = (seeks.c.poster_id == poster_id, seeks.c.worker == worker)
+    with store.engine.begin() as conn:
+        moved = [row.id for row in conn.execute(select(seeks.c.id).where(*where))]
+        if moved:
+            conn.execute(update(seeks).where(seeks.c.id.in_(moved)).values(worker=heir))
+    return moved
+
+
+@guarded(writes=True)
 def decline(store: Store, target_id: str, seek_id: str) -> bool:
     """A challenged player declines a challenge to them: True if it was there."""
     with store.engine.begin() as conn:
@@ -188,5 +199,5 @@ def withdraw_worker(store: Store, worker: str) -> list[str]:
     return gone
 
 
-__all__ = ["Seek", "add", "decline", "find", "open_seeks", "seeks", "take", "take_pair", "withdraw", "withdraw_all",
+__all__ = ["Seek", "add", "decline", "find", "hand_over", "open_seeks", "seeks", "take", "take_pair", "withdraw", "withdraw_all",
            "withdraw_worker"]
