@@ -428,3 +428,32 @@ def test_a_seek_stays_while_its_poster_has_a_lobby_page_on_another_process(two: 
         thread.join()
     assert watcher.until("gone", seek=third)["seek"] == third
     assert third not in {row.id for row in open_seeks(url)}
+
+
+@needs_services
+def test_a_process_stopping_hands_its_seeks_to_the_process_where_their_poster_still_is(
+        services: tuple[Any, Any], tmp_path_factory: pytest.TempPathFactory, pages: list[Page]) -> None:
+    pg, redis = services
+    folder = tmp_path_factory.mktemp("stopping")
+    url = pg.new_database("stopping")
+    a, base_a = start_server(url, folder / "a.log", redis=redis.url)
+    b, base_b = start_server(url, folder / "b.log", redis=redis.url)
+    try:
+        tabs = cookie_of(base_a, "Restarted")
+        on_a, on_b, watcher = Page(base_a, tabs), Page(base_b, tabs), Page(base_b)
+        pages += [on_a, on_b, watcher]
+        on_a.send(SEEK)
+        seek = on_a.until("posted")["seek"]
+        lonely = Page(base_a)  # a guest whose only lobby page is on A
+        pages.append(lonely)
+        lonely.send(SEEK)
+        alone = lonely.until("posted")["seek"]
+        stop_server(a)  # politely, as a rolling restart does: its pages close first
+        assert watcher.until("gone", seek=alone)["seek"] == alone
+        assert [row.id for row in open_seeks(url)] == [seek]  # kept: its poster is still in the lobby on B
+        on_b.close()
+        assert watcher.until("gone", seek=seek)["seek"] == seek
+        assert open_seeks(url) == []
+    finally:
+        stop_server(a)
+        stop_server(b)
