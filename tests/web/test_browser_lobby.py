@@ -1,8 +1,8 @@
 """The lobby in Chromium: two people in two browsers (two contexts: two guests); one posts a seek,
 the other sees it appear live and accepts it, and both land in the same game on opposite seats,
-where each moves for their own seat; at its end both ask for a rematch and go to a new game with
-the colours swapped. Screenshots of the lobby (wide, and on a phone in Russian)
-go to $OGAMES_SCREENSHOTS when it is set.
+where each moves for their own seat; at its end both ask for a rematch (each told of the other's
+offer on the game's socket, never by asking) and go to a new game with the colours swapped.
+Screenshots of the lobby (wide, and on a phone in Russian) go to $OGAMES_SCREENSHOTS when it is set.
 
 The server runs as `ogames serve` in its own process (fixtures `server`, `browser` in conftest.py)."""
 
@@ -68,16 +68,27 @@ def test_a_seek_posted_in_one_browser_and_accepted_in_another_seats_both(browser
     expect(black.locator('[data-cell="b2"]')).to_have_attribute("data-stone", "white")
 
     # A rematch: black resigns, both ask for one, and both go to a new game with the colours swapped.
+    # The offer and the new game come on the game's socket: no page asks for them (GET …/rematch).
+    asked: list[str] = []
+
+    def note_asking(request: Any) -> None:
+        if request.method == "GET" and re.search(r"/api/games/[^/]+/rematch$", request.url):
+            asked.append(request.url)
+
+    for page in (black, white):
+        page.on("request", note_asking)
     black.once("dialog", lambda dialog: dialog.accept())
     black.click("#resign")
     for page in (black, white):
-        expect(page.locator("#rematch-offer")).to_be_visible(timeout=30_000)
+        expect(page.locator("#rematch-offer")).to_be_visible()
     white.click("#rematch-offer")
-    expect(black.locator("#rematch-note")).to_have_text("Your opponent offers a rematch.", timeout=30_000)
+    expect(white.locator("#rematch-note")).to_have_text("Rematch offered: waiting for your opponent…")
+    expect(black.locator("#rematch-note")).to_have_text("Your opponent offers a rematch.")
     black.click("#rematch-offer")
     for page in (black, white):
-        expect(page).not_to_have_url(re.compile(f"/g/{game_id}$"), timeout=30_000)
+        expect(page).not_to_have_url(re.compile(f"/g/{game_id}$"))
         expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    assert asked == [], asked
     rematch = white.url.rsplit("/", 1)[1]
     assert black.url.rsplit("/", 1)[1] == rematch != game_id
     assert (held_seats(white, rematch), held_seats(black, rematch)) == ([0], [1])

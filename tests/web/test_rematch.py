@@ -4,9 +4,14 @@ token moves for its new seat; refused before the end, for a game on one screen, 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from ogames.web import create_app
+
+from .conftest import quick_settings, receive_state
 
 
 def two_people(client: TestClient, **fields: Any) -> tuple[str, str, str]:
@@ -48,3 +53,27 @@ def test_no_rematch_for_a_game_on_one_screen(client: TestClient) -> None:
     assert client.post(f"/api/games/{made['id']}/resign", json={"token": token, "version": 0}).status_code == 200
     refused = client.post(f"/api/games/{made['id']}/rematch", json={"token": token})
     assert refused.status_code == 409 and refused.json()["code"] == "no-rematch"
+
+
+def test_the_offer_and_the_new_game_are_pushed_on_the_games_socket(client: TestClient) -> None:
+    game, black, white = two_people(client)
+    with client.websocket_connect(f"/ws/g/{game}") as ws:
+        assert receive_state(ws)["rematch"] is None  # not over: nothing to offer
+        assert client.post(f"/api/games/{game}/resign", json={"token": black, "version": 0}).status_code == 200
+        assert receive_state(ws, lambda view: view["over"])["rematch"] == {"offered": [], "game": None}
+        client.post(f"/api/games/{game}/rematch", json={"token": white})
+        assert receive_state(ws, lambda view: view["rematch"]["offered"])["rematch"] == {"offered": [1], "game": None}
+        new = client.post(f"/api/games/{game}/rematch", json={"token": black}).json()["game"]
+        assert receive_state(ws, lambda view: view["rematch"]["game"])["rematch"] == {"offered": [0, 1], "game": new}
+
+
+def test_a_finished_game_loaded_again_is_shown_with_its_offers(database: Path) -> None:
+    """A restarted server (or another process) reads a finished game's rematch from the store."""
+    with TestClient(create_app(quick_settings(database))) as first:
+        game, black, _ = two_people(first)
+        assert first.post(f"/api/games/{game}/resign", json={"token": black, "version": 0}).status_code == 200
+        assert first.post(f"/api/games/{game}/rematch", json={"token": black}).json()["offered"] == [0]
+    with TestClient(create_app(quick_settings(database))) as again:
+        assert again.get(f"/api/games/{game}").json()["rematch"] == {"offered": [0], "game": None}
+        with again.websocket_connect(f"/ws/g/{game}") as ws:
+            assert receive_state(ws)["rematch"] == {"offered": [0], "game": None}

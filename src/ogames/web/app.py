@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # refereed by one process each and relayed by the others (web/omiga/relay.py).
         presence = RedisPresence(bus.redis, bus.worker, bus.lease_seconds) if isinstance(bus, RedisBus) else Presence()
         hub = Hub(store, settings, bus, presence)
+        rematch.attach(hub)  # a finished game loaded here is shown with its rematch's offers (web/lobby/rematch.py)
         app.state.analyses = AnalysisDesk.for_settings(settings)  # analyses' own workers, quotas
         await bus.start(hub.heard, hub.resync)
         app.state.store = store

@@ -10,8 +10,27 @@ from typing import Any, Literal
 from ogames.rules.protocol import State
 from ogames.web.boards.board import Position, board_part, cells, position_drawn, position_facts
 from ogames.web.boards.endings import abort_refusal, claims
-from ogames.web.boards.live import HUMAN, INVITED, OPEN, LiveGame, describe_result, may_analyse, on_time_reason, undo_seats
-from ogames.web.boards.views import ClaimView, ClockView, GameView, RatingChangeView, ResultView, SeatView, UndoRequestView
+from ogames.web.boards.live import (
+    HUMAN,
+    INVITED,
+    OPEN,
+    LiveGame,
+    describe_result,
+    may_analyse,
+    may_rematch,
+    on_time_reason,
+    undo_seats,
+)
+from ogames.web.boards.views import (
+    ClaimView,
+    ClockView,
+    GameView,
+    RatingChangeView,
+    RematchView,
+    ResultView,
+    SeatView,
+    UndoRequestView,
+)
 from ogames.web.core.common import heavy
 from ogames.web.core.computer import level_shown
 from ogames.web.core.names import move_words, seat_name
@@ -111,6 +130,8 @@ def view(live: LiveGame, language: str = ENGLISH) -> GameView:
         rated=live.rated,  # its end changes the players' ratings (web/ratings/)
         # Once a rated game is rated: each person's rating before and after, seat by seat (web/ratings/finish.py).
         ratings=None if live.rating_changes is None else [RatingChangeView(**change) for change in live.rating_changes],
+        # Who has offered a rematch, and the new game once made: pushed to both players' pages (web/lobby/rematch.py).
+        rematch=RematchView(offered=sorted(live.rematch.offered), game=live.rematch.game) if may_rematch(live) else None,
     )
 
 SeatKind = Literal["person", "invited", "open", "computer"]

@@ -24,6 +24,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import ogames
@@ -115,6 +116,10 @@ class Hub(BaseHub[LiveGame]):
         self.sync = Sync(store, self.bus, self.recorder, self.live, self._loading, self.announce, self.computer.start)
         self.rater = Rater(store, self.announce)
         self.recorder.ended = self.sync.ended = self.rater.ended  # a rated game that ends is rated (web/ratings/finish.py)
+        # What other concerns keep of a game in the store, read into it as it is loaded (or read
+        # again after the bus reconnected): its rematch (web/lobby/rematch.py `attach`). Each is
+        # quick for a game it has nothing to read for.
+        self.readers: list[Callable[[LiveGame], Awaitable[None]]] = []
 
     def owns_kind(self, game: str) -> bool:
         return game in BROWSER_GAMES
@@ -204,6 +209,8 @@ class Hub(BaseHub[LiveGame]):
             live.clock = stored_clock(row.clock)
             live.aborted = row.status == ABORTED
             live.rated = row.rated
+            for read in self.readers:
+                await read(live)
             self._remember(live)
             self.rater.ended(live)  # ended while no process held it, or rated by another: read its changes
         if live.clock is not None and live.clock.out_of_time(live.state.mover):
@@ -381,6 +388,9 @@ class Hub(BaseHub[LiveGame]):
     async def resync(self) -> None:
         """Messages may have been missed (the bus reconnected): re-read every game held here."""
         await self.sync.resync()
+        for live in list(self.live.values()):
+            for read in self.readers:
+                await read(live)
 
     async def presence_changed(self, game_id: str) -> None:
         """Who is at a game may have changed (here or on another process): show it."""

@@ -38,6 +38,35 @@ OPEN = "open"
 PEOPLE = (HUMAN, INVITED, OPEN)
 
 
+@dataclass(frozen=True)
+class RematchState:
+    """A finished game's rematch as far as this process knows: the seats that have offered one, and
+    the new game once it is made. It only grows (an offer stays; the game is made once), so what is
+    read or heard is merged in, in whatever order it comes."""
+
+    offered: frozenset[int] = frozenset()
+    game: str | None = None
+
+    def merged(self, other: RematchState) -> RematchState:
+        return RematchState(self.offered | other.offered, self.game or other.game)
+
+    def message(self) -> dict[str, Any]:
+        """As the bus carries it (web/core/bus.py) and the GET answers it."""
+        return {"offered": sorted(self.offered), "game": self.game}
+
+    @classmethod
+    def parsed(cls, message: Any, seats: int) -> RematchState | None:
+        """A state another process sent (`message`), or None if it is not one."""
+        if not isinstance(message, dict):
+            return None
+        offered, game = message.get("offered"), message.get("game")
+        if not isinstance(offered, list) or not all(type(seat) is int and 0 <= seat < seats for seat in offered):
+            return None
+        if not (game is None or (isinstance(game, str) and 1 <= len(game) <= 32)):
+            return None
+        return cls(frozenset(offered), game)
+
+
 @dataclass(eq=False)
 class LiveGame:
     """A game in memory: the state the rules rebuilt, who plays each seat, and who watches."""
@@ -80,6 +109,9 @@ class LiveGame:
     # did to each person's rating, as the view shows it (None: not known here yet; empty: not rated).
     rated: bool = False
     rating_changes: list[dict[str, Any]] | None = None
+    # Once it is over (a game between two people): who has offered a rematch, and the new game once
+    # made (web/lobby/rematch.py), as read from the store and heard from the other processes.
+    rematch: RematchState = field(default_factory=RematchState)
 
     @property
     def ended(self) -> bool:
@@ -166,6 +198,12 @@ def may_take_back(live: LiveGame) -> bool:
     over, as its analysis is then allowed: reopened, the analysis would be a hint to one side."""
     return not live.state.is_over or live.mode == "hotseat"
 
+def may_rematch(live: LiveGame) -> bool:
+    """Whether a game may be played again (web/lobby/rematch.py): a finished (not aborted) game of
+    two people, each in a seat of their own browser."""
+    return (live.state.is_over and not live.aborted and len(live.seat_kinds) == 2
+            and all(kind in (HUMAN, INVITED) for kind in live.seat_kinds) and live.mode == "online")
+
 def may_analyse(live: LiveGame) -> bool:
     """Whether the computer may analyse a game's positions: once the game is over, or at any time
     when both sides play on one screen. Never while a game against someone else (a person or the
@@ -213,5 +251,5 @@ def seats_that_moved(state: State, wanted: set[int]) -> set[int]:
     """Which of the `wanted` seats have decided a move of the game (`_movers`)."""
     return _movers(state, wanted)
 
-__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "PEOPLE", "LiveGame", "describe_result", "may_analyse",
-           "may_take_back", "on_time_reason", "rebuild", "seat_colour", "seats_that_moved", "undo_seats"]
+__all__ = ["BROWSER_GAMES", "HUMAN", "INVITED", "OPEN", "PEOPLE", "LiveGame", "RematchState", "describe_result", "may_analyse",
+           "may_rematch", "may_take_back", "on_time_reason", "rebuild", "seat_colour", "seats_that_moved", "undo_seats"]

@@ -1,6 +1,7 @@
 """Several server processes on one database (web/core/bus.py): a board game held here is kept in
 step with the actions the others store — played on this copy when the message fits it, else read
-again from the store — and with the seats they hand out and the take-backs asked there."""
+again from the store — and with the seats they hand out, the take-backs asked and the rematches
+offered there."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ogames.errors import OgamesError
-from ogames.web.boards.live import LiveGame
+from ogames.web.boards.live import LiveGame, RematchState
 from ogames.web.boards.recorder import Recorder
 from ogames.web.boards.takebacks import heard_undo_request
 from ogames.web.core.bus import Bus
@@ -49,6 +50,13 @@ class Sync:
             elif "undo" in action:  # a take-back asked, agreed to or declined there
                 if version != live.version or not heard_undo_request(live, action["undo"]):
                     return  # about another position (this copy is behind or ahead), or not ours
+            elif "rematch" in action:  # a rematch offered or made there: merged into what is known here
+                heard = RematchState.parsed(action["rematch"], len(live.seat_kinds))
+                if heard is None:
+                    return
+                if version > live.version:
+                    await self.recorder.reload(live)  # the game's end has not reached this copy yet
+                live.rematch = live.rematch.merged(heard)
             elif live.version >= version:
                 return
             # A clock's times are not in the message: a timed game is read again from the store.

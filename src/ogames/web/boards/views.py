@@ -75,6 +75,13 @@ class UndoRequestView(Declared):
     agreed: list[int]
 
 
+class RematchView(Declared):
+    """A finished game's rematch (web/lobby/rematch.py): the seats that have offered, the new game once made."""
+
+    offered: list[int]
+    game: str | None
+
+
 class RegionView(Declared):
     colour: str
     best: int | None
@@ -144,6 +151,7 @@ class GameView(Declared):
     claims: list[ClaimView]
     rated: bool
     ratings: list[RatingChangeView] | None
+    rematch: RematchView | None  # None: no rematch for this game (not over, or not two people in their own browsers)
 
 
 # What changed between two views (web/core/delta.py: `make_delta`, `apply_delta`), its moves typed.
@@ -194,4 +202,4 @@ class JoinedSeat(Declared):
 
 
 __all__ = ["BoardView", "ClockView", "CreatedGame", "DeltaView", "GameView", "Invitation", "JoinedSeat", "MoveView",
-           "OutcomeView", "PositionView", "ResultView", "SeatView", "UndoRequestView"]
+           "OutcomeView", "PositionView", "RematchView", "ResultView", "SeatView", "UndoRequestView"]

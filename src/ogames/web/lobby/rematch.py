@@ -8,13 +8,20 @@ rated-or-casual, with the colours swapped, once both players ask for it.
 Each offer gives the offering page, at once, the token of its seat in the next game (its colour
 swapped); the database keeps only the digest, as the lobby's seeks do. The second offer makes the
 game: its insertion into `rematches` (one row per finished game) is the guard, so two offers at once
-on two processes make one game. The pages ask for the offer's state (GET) every few seconds while
-the game page is open on a finished game, and go to the new game with the token they hold.
+on two processes make one game.
+
+The pages are told, not asked: who has offered and the new game are part of the game's view
+(`LiveGame.rematch`, `GameView.rematch`), sent on the game's socket to every page of this process
+and, through the bus (web/core/bus.py, `{"rematch": …}`), to the other processes', which merge it
+into their copy (web/boards/sync.py). A process that loads a finished game reads its rematch from
+the store (`attach`), and a page that connects or reconnects is sent the whole view, so the GET is
+only for clients without the socket. A page goes to the new game with the token it holds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from typing import Any
@@ -27,7 +34,8 @@ from sqlalchemy.exc import IntegrityError
 from ogames.web.accounts import records as accounts
 from ogames.web.boards.clock import Clock
 from ogames.web.boards.correspondence import DaysClock
-from ogames.web.boards.live import HUMAN, INVITED, LiveGame
+from ogames.web.boards.hub import Hub
+from ogames.web.boards.live import LiveGame, RematchState, may_rematch
 from ogames.web.boards.protocol import ClockChoice, NewGame
 from ogames.web.boards.routes import HubDep
 from ogames.web.core.common import Refusal
@@ -35,6 +43,7 @@ from ogames.web.core.deps import VisitorDep, read_body
 from ogames.web.core.hub import BAD_TOKEN
 from ogames.web.core.protocol import Message, Token
 from ogames.web.core.store import Store, digest, guarded, metadata, seat_of_token
+from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
 
 rematch_offers = Table(
@@ -52,6 +61,7 @@ rematches = Table(
     Column("new_game_id", String(32), nullable=True),
 )
 
+log = logging.getLogger("ogames.web")
 router = APIRouter()
 NO_REMATCH = say("no-rematch", "a rematch is offered at the end of a game between two people in different browsers")
 
@@ -99,10 +109,39 @@ def settle(store: Store, game_id: str, new_game_id: str) -> None:
         conn.execute(update(rematches).where(rematches.c.game_id == game_id).values(new_game_id=new_game_id))
 
 
-def may_rematch(live: LiveGame) -> bool:
-    """A finished (not aborted) game of two people, each in a seat of their own browser."""
-    return (live.state.is_over and not live.aborted and len(live.seat_kinds) == 2
-            and all(kind in (HUMAN, INVITED) for kind in live.seat_kinds) and live.mode == "online")
+@guarded()
+def stored_state(store: Store, game_id: str) -> RematchState:
+    """A game's rematch as the store has it: the seats that have offered, and the new game once made."""
+    return RematchState(frozenset(offers(store, game_id)), made(store, game_id))
+
+
+async def learn(hub: Hub, live: LiveGame, known: RematchState, *, publish: bool = True) -> None:
+    """Merge what is known of a game's rematch into its live copy; if that changed it, show the
+    pages here and (`publish`) tell the other processes, whose pages show it too."""
+    merged = live.rematch.merged(known)
+    if merged == live.rematch:
+        return
+    live.rematch = merged
+    await hub.announce(live)
+    if publish:
+        await hub.bus.publish(live.id, live.version, {"rematch": merged.message()})
+
+
+def attach(hub: Hub) -> None:
+    """Read a finished game's rematch from the store whenever the hub loads the game (or reads its
+    games again after the bus reconnected)."""
+
+    async def read(live: LiveGame) -> None:
+        if not may_rematch(live):
+            return
+        try:
+            known = await asyncio.to_thread(stored_state, hub.store, live.id)
+        except StorageError as exc:  # the page's offer, or the GET, reads it again
+            log.warning("game %s: its rematch could not be read: %s", live.id, exc)
+            return
+        await learn(hub, live, known, publish=False)
+
+    hub.readers.append(read)
 
 
 def next_game(live: LiveGame, maker_seat: int) -> NewGame:
@@ -130,6 +169,7 @@ async def api_rematch(request: Request, game_id: str, hub: HubDep, visitor: Visi
     token = secrets.token_urlsafe(32)
     offered, maker = await asyncio.to_thread(offer, hub.store, game_id, seat, digest(token))
     answer: dict[str, Any] = {"offered": offered, "seat": 1 - seat, "token": token, "game": None}
+    await learn(hub, live, RematchState(frozenset(offered)))  # the other player's page says so at once
     if maker:
         digests = await asyncio.to_thread(offers, hub.store, game_id)
         new, _ = await hub.create(next_game(live, seat), visitor=visitor,
@@ -144,15 +184,16 @@ async def api_rematch(request: Request, game_id: str, hub: HubDep, visitor: Visi
 
         await asyncio.to_thread(record_seats)
         answer["game"] = new.id
+        await learn(hub, live, RematchState(frozenset(offered), new.id))  # both pages go to it
     return JSONResponse(answer)
 
 
 @router.get("/api/games/{game_id}/rematch", response_model=None)
 async def api_rematch_state(game_id: str, hub: HubDep) -> Response:
     live = await hub.get(game_id)
-    offered = await asyncio.to_thread(offers, hub.store, game_id)
-    return JSONResponse({"offered": sorted(offered), "game": await asyncio.to_thread(made, hub.store, game_id),
-                         "over": live.state.is_over})
+    known = await asyncio.to_thread(stored_state, hub.store, game_id)
+    await learn(hub, live, known, publish=False)  # a message this process missed: its pages are shown it too
+    return JSONResponse({**known.message(), "over": live.state.is_over})
 
 
-__all__ = ["may_rematch", "next_game", "offer", "offers", "router"]
+__all__ = ["attach", "may_rematch", "next_game", "offer", "offers", "router", "stored_state"]

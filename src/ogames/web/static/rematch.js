@@ -1,8 +1,9 @@
-// A rematch at the end of a game between two people (web/lobby/rematch.py). While the game page is
-// open on a finished game whose seat this browser holds, it asks the server every few seconds who
-// has offered a rematch; the Rematch button offers (or agrees to) one, and the server answers with
-// this page's token for its seat in the next game (colours swapped). Once both have offered, the
-// game is made and both pages go to it with the tokens they hold.
+// A rematch at the end of a game between two people (web/lobby/rematch.py). The game's view says
+// who has offered one and, once both have, the new game (view.rematch: sent on the game's socket,
+// from whichever server process the offer reached, so nothing here asks again and again). The
+// Rematch button offers (or agrees to) one, and the server answers with this page's token for its
+// seat in the next game (colours swapped); once the view names the new game, the page goes there
+// with the token it holds.
 "use strict";
 (function () {
   const box = document.getElementById("rematch");
@@ -12,7 +13,6 @@
   const note = document.getElementById("rematch-note");
   const button = document.getElementById("rematch-offer");
   const nextKey = "ogames:rematch:" + gameId;
-  const EVERY = 3000;
 
   function myToken() {
     try {
@@ -28,36 +28,29 @@
 
   function go(game) {
     const mine = next();
-    if (!mine) return;
+    if (!mine) return;  // this page has not offered (its answer may be on its way: it comes here again)
     sessionStorage.removeItem(nextKey);
     note.textContent = box.dataset.going;
     location.assign("/g/" + encodeURIComponent(game) + "#seats=" + mine.seat + "." + mine.token);
   }
 
-  function show(state) {
+  // The rematch as the newest view (or this page's offer's answer) has it: { offered, game }, or null.
+  let known = null;
+
+  function show() {
     const me = myToken();
-    if (!state.over || !me) { box.hidden = true; return; }
+    if (!known || !me) { box.hidden = true; return; }
     box.hidden = false;
-    if (state.game) { go(state.game); return; }
-    const mine = state.offered.indexOf(me.seat) >= 0 && next();
+    if (known.game) { go(known.game); return; }
+    const mine = known.offered.indexOf(me.seat) >= 0 && next();
     button.hidden = Boolean(mine);
-    note.textContent = mine ? box.dataset.waiting : (state.offered.length ? box.dataset.offered : "");
+    note.textContent = mine ? box.dataset.waiting : (known.offered.length ? box.dataset.offered : "");
   }
 
-  // Only a finished game is asked about: game.js hides Resign once the game is over (or for a page
-  // holding no seat, which has nothing to rematch either), so a game being played costs no request.
-  const resign = document.getElementById("resign");
-  let asked = false;
-
-  function poll() {
-    if (asked && resign && !resign.hidden) { setTimeout(poll, EVERY); return; }
-    asked = true;
-    fetch("/api/games/" + encodeURIComponent(gameId) + "/rematch")
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (state) { if (state) show(state); })
-      .catch(function () { /* the next poll tries again */ })
-      .finally(function () { setTimeout(poll, EVERY); });
-  }
+  (window.ogamesHooks = window.ogamesHooks || []).push(function (view) {
+    known = view.rematch || null;
+    show();
+  });
 
   button.addEventListener("click", function () {
     const me = myToken();
@@ -71,10 +64,11 @@
         button.disabled = false;
         if (!answer.ok) { note.textContent = answer.body.error || ""; return; }
         sessionStorage.setItem(nextKey, JSON.stringify({ seat: answer.body.seat, token: answer.body.token }));
-        show({ over: true, offered: answer.body.offered, game: answer.body.game });
+        // The view says the same soon; the newer of the two wins (offers only grow; the game is made once).
+        const offered = (known ? known.offered : []).concat(answer.body.offered);
+        known = { offered: offered, game: answer.body.game || (known && known.game) || null };
+        show();
       })
       .catch(function () { button.disabled = false; });
   });
-
-  poll();
 })();
