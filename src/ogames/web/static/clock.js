@@ -57,7 +57,7 @@
       });
       const who = document.createElement("span");
       who.className = "who";
-      who.textContent = seat.name;
+      who.textContent = page.seatName ? page.seatName(seat) : seat.name;
       const time = document.createElement("span");
       time.className = "time";
       item.append(who, time);

@@ -227,10 +227,14 @@
     return move;
   }
 
-  // A computer's seat is named by its level in the page's language ("computer (level 7)"); seats
-  // of games stored before levels keep their stored names.
+  // A computer's seat is named by its level in the page's language ("computer (level 7)"), a
+  // person's by their account's name when the page was made with one recorded in the seat (the
+  // template's data-names: "Ada", not "player 1"); seats of games stored before levels, and guests,
+  // keep their stored names.
+  const accountNames = JSON.parse(document.getElementById("seats").dataset.names || "{}");
   function seatName(seat) {
-    return seat.computer && seat.level ? words.computer_level.replace("{n}", seat.level) : seat.name;
+    if (seat.computer) return seat.level ? words.computer_level.replace("{n}", seat.level) : seat.name;
+    return accountNames[String(seat.seat)] || seat.name;
   }
 
   function swatch(colour) {
@@ -323,7 +327,16 @@
     view.seats.forEach(function (seat) {
       const li = document.createElement("li");
       seat.colours.forEach(function (colour) { li.append(swatch(colour)); });
-      li.append(document.createTextNode(seatName(seat) + " · " + seat.colours.map(colourName).join(", ")));
+      const account = seat.computer ? null : accountNames[String(seat.seat)];
+      if (account) {  // a person with an account: their name links to their profile
+        const link = document.createElement("a");
+        link.href = "/@/" + encodeURIComponent(account);
+        link.setAttribute("translate", "no");
+        link.textContent = account;
+        li.append(link, document.createTextNode(" · " + seat.colours.map(colourName).join(", ")));
+      } else {
+        li.append(document.createTextNode(seatName(seat) + " · " + seat.colours.map(colourName).join(", ")));
+      }
       if (!view.over && seat.seat === view.mover) li.className = "to-move";
       // A person in another browser who has no page open on the game now (on any server process).
       const elsewhere = !seat.computer && heldSeats().indexOf(seat.seat) < 0 && seat.kind !== "open";
@@ -391,6 +404,7 @@
   const api = {
     gameId: gameId, words: words, tokens: tokens, tokenFor: tokenFor, heldSeats: heldSeats,
     keepTokens: keepTokens, send: send, sayHere: sayHere, showMessage: showMessage, render: function () { render(); },
+    seatName: seatName,
     // The newest view (a hook's own may be a frame old) and the gate a versioned action goes through.
     view: function () { return view; }, whenAnswered: whenAnswered,
   };

@@ -137,7 +137,7 @@
       box.append(text);
     } else {
       const asker = view.seats[request.seat];
-      text.textContent = page.words.undo_asked.replace("{name}", asker ? asker.name : String(request.seat + 1));
+      text.textContent = page.words.undo_asked.replace("{name}", asker ? page.seatName(asker) : String(request.seat + 1));
       box.append(text);
       const voter = held.find(function (seat) { return request.agreed.indexOf(seat) < 0; });
       if (voter !== undefined) {
