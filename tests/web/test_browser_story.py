@@ -83,8 +83,8 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_their_ratings(br
         expect(page.locator("#resign")).to_be_hidden()
         for seat, player in by_seat.items():  # the seats are named by the accounts, linked to their profiles
             expect(page.locator("#seats li").nth(seat).locator(f'a[href="/@/{names[player]}"]')).to_have_count(1)
-    winner_text = poster.locator("#rating-changes li").all_inner_texts()
-    assert any("(+" in line for line in winner_text) and any("(-" in line for line in winner_text), winner_text
+    lines = poster.locator("#rating-changes li").all_inner_texts()
+    assert any("(+" in line for line in lines) and any("(-" in line for line in lines), lines  # the winner up, the loser down
     poster.screenshot(path=str(shots / "web-story-end.png"), full_page=True)
 
     # Each profile shows the new, provisional rating (not 1500 any more) and lists the game.

@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ogames.web import create_app
+from ogames.web.boards.live import RematchState
 
 from .conftest import quick_settings, receive_state
 
@@ -77,3 +80,27 @@ def test_a_finished_game_loaded_again_is_shown_with_its_offers(database: Path) -
         assert again.get(f"/api/games/{game}").json()["rematch"] == {"offered": [0], "game": None}
         with again.websocket_connect(f"/ws/g/{game}") as ws:
             assert receive_state(ws)["rematch"] == {"offered": [0], "game": None}
+
+
+GAME_IDS = st.none() | st.text(alphabet="abcXYZ019_-", min_size=1, max_size=32)
+STATES = st.builds(RematchState, st.frozensets(st.integers(0, 1)), GAME_IDS)
+
+
+@given(STATES, STATES)
+def test_what_another_process_says_round_trips_and_merges_in_any_order(one: RematchState, other: RematchState) -> None:
+    assert RematchState.parsed(one.message(), 2) == one
+    if one.game is None or other.game is None or one.game == other.game:  # a rematch is made once: one game id
+        assert one.merged(other) == other.merged(one)
+    assert one.merged(other).merged(other) == one.merged(other)
+    assert one.offered <= one.merged(other).offered and (one.game is None or one.merged(other).game == one.game)
+
+
+@given(st.one_of(
+    st.none(), st.integers(), st.text(), st.lists(st.integers()),
+    st.fixed_dictionaries({"offered": st.lists(st.integers().filter(lambda seat: seat not in (0, 1)), min_size=1),
+                           "game": GAME_IDS}),
+    st.fixed_dictionaries({"offered": st.just([True]), "game": GAME_IDS}),
+    st.fixed_dictionaries({"offered": st.just([0]), "game": st.text(min_size=33) | st.just("") | st.integers()}),
+))
+def test_a_message_that_is_not_a_rematch_is_refused(message: Any) -> None:
+    assert RematchState.parsed(message, 2) is None

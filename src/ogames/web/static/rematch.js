@@ -14,12 +14,12 @@
   const button = document.getElementById("rematch-offer");
   const nextKey = "ogames:rematch:" + gameId;
 
+  let page = null;  // game.js's api, given with every view
+
+  // This browser's seat and token in the finished game, if it holds exactly one seat.
   function myToken() {
-    try {
-      const held = JSON.parse(localStorage.getItem("ogames:seats:" + gameId) || "{}") || {};
-      const seats = Object.keys(held);
-      return seats.length === 1 ? { seat: Number(seats[0]), token: held[seats[0]] } : null;
-    } catch (e) { return null; }
+    const held = page ? page.heldSeats() : [];
+    return held.length === 1 ? { seat: held[0], token: page.tokenFor(held[0]) } : null;
   }
 
   function next() {
@@ -47,7 +47,8 @@
     note.textContent = mine ? box.dataset.waiting : (known.offered.length ? box.dataset.offered : "");
   }
 
-  (window.ogamesHooks = window.ogamesHooks || []).push(function (view) {
+  (window.ogamesHooks = window.ogamesHooks || []).push(function (view, api) {
+    page = api;
     known = view.rematch || null;
     show();
   });
