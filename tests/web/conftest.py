@@ -85,6 +85,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    # Assertions wait for the page; Playwright's default of 5 s is too short on a busy machine
+    # (the suite runs beside other work), and a condition that holds returns at once anyway.
+    sync_api.expect.set_options(timeout=30_000)
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
