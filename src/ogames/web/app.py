@@ -8,6 +8,7 @@ the site and of both faces:
     omiga/routes.py      Omiga's card tables: /new/omiga, /o/{id}, /api/omiga…, /ws/o/{id}
     accounts/routes.py   guests and accounts: /signup, /login, /logout, /account…
     archive/routes.py    a player's own games (/games/mine) and the archive of finished games (/archive)
+    explore/routes.py    the opening explorer (/explore, /api/explore)
     chat/routes.py       each game's chat, reports, the operators' pages: /api/games/{id}/chat, /ws/chat/{id}, /operator…
     lobby/routes.py      the lobby: /lobby, /ws/lobby
 
@@ -56,6 +57,7 @@ from ogames.web.core.store import Store
 from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
 from ogames.web.core.workers import move_pool, watch_parent
+from ogames.web.explore import routes as explore
 from ogames.web.limits import ClientLimits, storage_for
 from ogames.web.lobby import rematch
 from ogames.web.lobby import routes as lobby_routes
@@ -162,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(ratings_routes.router)
     app.include_router(archive.router)
+    app.include_router(explore.router)
     app.include_router(notify.router)
     app.include_router(chat_routes.router)
     app.include_router(lobby_routes.router)

@@ -337,6 +337,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("chat_report", "Report this game"),
     N_("chat_report_reason", "Why do you report this game? (the operators read it)"),
     N_("chat_reported", "Thank you: the operators will look at this game."),
+    # the opening explorer (templates/explore*.html)
+    NP_("explore_book_games", "{n} game in the book", "{n} games in the book"),
+    NP_("explore_games", "{n} game from here", "{n} games from here"),
 ])
 
 

@@ -1,0 +1,201 @@
+"""The opening explorer on the site (web/explore/): /api/explore and /explore count the site's
+finished games and the shipped book's, step into a move by its link, keep a board's tree a while
+(a game finished since shows once it is built again), and refuse what cannot be meant with a 400
+and a sentence — also a server process given hostile queries, whose log then holds no traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ogames.web.explore import site
+from ogames.web.explore.site import SiteTrees
+
+from .conftest import create
+from .serving import start_server, stop_server
+
+Y4 = "game=omny&variant=y&size=4"
+LINES = [  # finished games of Y 4: Black wins the two after a1, White the one after b2
+    ["a1", "d1", "a2", "c2", "a3", "b3", "a4"],
+    ["a1", "b2", "a2", "c2", "a3", "b3", "a4"],
+    ["b2", "a1", "c1", "b1", "c2", "a2", "b3", "a3", "d1", "a4"],
+]
+
+
+def play(client: TestClient, moves: list[str]) -> str:
+    game_id, tokens = create(client, options={"variant": "y", "size": 4})
+    for ply, move in enumerate(moves):
+        answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(ply % 2)], "version": ply})
+        assert answer.status_code == 200, answer.text
+    return game_id
+
+
+def explore(client: TestClient, query: str) -> dict[str, Any]:
+    answer = client.get(f"/api/explore?{query}")
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def by_move(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {row["move"]: row for row in view["next"]}
+
+
+def test_the_site_games_are_counted_with_their_results(client: TestClient) -> None:
+    for line in LINES:
+        play(client, line)
+    play(client, ["c1", "b2"])  # still being played: not counted
+    root = explore(client, f"{Y4}&source=site")
+    rows = by_move(root)
+    assert set(rows) == {"a1", "b2"}
+    assert rows["a1"]["games"] == 2 and rows["b2"]["games"] == 1
+    assert rows["a1"]["wins"] == {"black": 2} and rows["a1"]["score"] == 1.0
+    assert rows["b2"]["wins"] == {"white": 1} and rows["b2"]["score"] == 0.0
+    assert root["games"] == 3 and root["to_move"] == "black" and root["moves"] == []
+    # Step into a1 by its link: White's replies, each once; the line and the way back.
+    after = client.get("/api" + rows["a1"]["link"]).json()
+    assert {row["move"]: row["games"] for row in after["next"]} == {"d1": 1, "b2": 1}
+    assert [move["move"] for move in after["moves"]] == ["a1"]
+    assert after["back"] == "/explore?game=omny&variant=y&size=4&source=site"
+    assert all(row["score"] == 0.0 for row in after["next"])  # White lost both
+    # Where the game ended: the result, nothing further.
+    end = explore(client, f"{Y4}&source=site&moves=" + ",".join(LINES[0]))
+    assert end["result"]["winner"] == "black" and end["next"] == [] and end["to_move"] is None
+
+
+def test_other_boards_are_not_mixed_in(client: TestClient) -> None:
+    play(client, LINES[0])
+    assert explore(client, "game=omny&variant=y&size=5&source=site")["games"] == 0
+    assert explore(client, "game=omny&variant=sunder&size=4&source=site")["games"] == 0
+    assert explore(client, f"{Y4}&source=site")["games"] == 1
+
+
+def test_the_book_and_the_solver_verdicts_show_with_the_site(client: TestClient) -> None:
+    book = by_move(explore(client, f"{Y4}&source=book"))
+    assert sum(row["games"] for row in book.values()) > 0
+    assert {row["verdict"] for row in book.values()} == {"win", "loss"}  # Y 4's first moves are proven
+    play(client, LINES[0])
+    both = by_move(explore(client, Y4))
+    assert both["a1"]["games"] == book.get("a1", {"games": 0})["games"] + 1
+    assert both["a1"]["verdict"] == "loss"  # docs/solved.md: a1 loses on Y 4
+
+
+def test_a_board_is_built_again_only_once_its_tree_is_old(client: TestClient) -> None:
+    play(client, LINES[0])
+    assert explore(client, f"{Y4}&source=site")["games"] == 1
+    play(client, LINES[1])
+    assert explore(client, f"{Y4}&source=site")["games"] == 1  # the kept tree
+    trees: SiteTrees = client.app.state.explorer_trees  # type: ignore[attr-defined]
+    trees.fresh_seconds = 0.0
+    assert explore(client, f"{Y4}&source=site")["games"] == 2
+
+
+def test_at_most_so_many_boards_are_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(site, "MAX_BOARDS", 5)
+    for size in range(4, 12):
+        explore(client, f"game=omny&variant=y&size={size}&source=site")
+    trees: SiteTrees = client.app.state.explorer_trees  # type: ignore[attr-defined]
+    assert len(trees.trees) == 5
+    assert {json.loads(key)[1]["size"] for key in trees.trees} == set(range(7, 12))  # the newest
+
+
+def test_the_page_shows_the_board_the_table_and_the_line(client: TestClient) -> None:
+    play(client, LINES[0])
+    page = client.get(f"/explore?{Y4}&moves=a1&lang=en")
+    assert page.status_code == 200
+    text = page.text
+    assert 'id="next-moves"' in text and 'data-cell="d1"' in text and "<svg" in text
+    assert 'href="/explore?game=omny&amp;variant=y&amp;size=4&amp;moves=a1%2Cd1"' in text
+    assert 'id="back"' in text
+    russian = client.get(f"/explore?{Y4}&lang=ru")
+    assert "Дебюты" in russian.text or "Справочник дебютов" in russian.text
+    index = client.get("/explore?lang=en")
+    assert index.status_code == 200 and "size=5" in index.text
+    home = client.get("/?lang=en")
+    assert 'href="/explore"' in home.text
+
+
+BAD = [
+    ("", "bad-game"),
+    ("game=chess", "bad-game"),
+    ("game=omiga", "bad-game"),
+    ("game=omny&size=999", "bad-options"),
+    ("game=omny&bogus=1", "bad-options"),
+    ("game=omny&variant=nope", "bad-options"),
+    (f"{Y4}&moves=b2,b2", "bad-moves"),
+    (f"{Y4}&moves=z9", "bad-moves"),
+    (f"{Y4}&moves=b2,,c1", "bad-moves"),
+    (f"{Y4}&moves=" + "x" * 100, "bad-moves"),
+    (f"{Y4}&moves=" + ",".join(["a1"] * 300), "bad-moves"),
+    (f"{Y4}&source=elsewhere", "invalid"),
+    (f"{Y4}&moves=a1%00", "bad-moves"),
+    (f"{Y4}&x=" + "y" * 5000, "invalid"),
+]
+
+
+@pytest.mark.parametrize(("query", "code"), BAD)
+def test_what_cannot_be_meant_is_refused_with_a_sentence(client: TestClient, query: str, code: str) -> None:
+    answer = client.get(f"/api/explore?{query}")
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["code"] == code and answer.json()["error"]
+    if query:  # (with no game at all, the page is the list of boards)
+        page = client.get(f"/explore?{query}&lang=en")
+        assert page.status_code == 400 and "Traceback" not in page.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=60), st.text(max_size=30))
+def test_any_moves_or_option_text_is_answered_never_crashed(tmp_path_factory: pytest.TempPathFactory, moves: str,
+                                                           size: str) -> None:
+    with TestClient(_app(tmp_path_factory)) as test_client:
+        answer = test_client.get(f"/api/explore?{Y4}&moves={quote(moves)}&komi={quote(size)}")
+        assert answer.status_code in (200, 400), answer.text
+        assert set(answer.json()) >= ({"error", "code"} if answer.status_code == 400 else {"next", "svg"})
+
+
+_APPS: dict[str, Any] = {}
+
+
+def _app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One app for every example of a Hypothesis test (a fresh database each would be slow)."""
+    from ogames.web import create_app
+
+    from .conftest import quick_settings
+
+    if "app" not in _APPS:
+        _APPS["app"] = create_app(quick_settings(tmp_path_factory.mktemp("explore") / "g.sqlite3"))
+    return _APPS["app"]
+
+
+def test_a_server_given_hostile_queries_answers_each_and_logs_no_traceback(tmp_path: Path) -> None:
+    process, base = start_server(tmp_path / "g.sqlite3", tmp_path / "server.log")
+    try:
+        for query, code in BAD:
+            try:
+                with urllib.request.urlopen(f"{base}/api/explore?{query}", timeout=30) as response:
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+                assert code in error.read().decode()
+            assert status == 400, query
+        for raw in ("game=omny&moves=%ff%fe", "game=omny&" + urlencode({"moves": "a1,\u202eb2"}), "game=omny&size=1e308"):
+            try:
+                urllib.request.urlopen(f"{base}/explore?{raw}", timeout=30)
+            except urllib.error.HTTPError as error:
+                assert error.code == 400, raw
+        with urllib.request.urlopen(f"{base}/api/explore?{Y4}", timeout=30) as response:
+            assert response.status == 200  # still answering
+    finally:
+        stop_server(process)
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log and not re.search(r"\b500\b", log)
