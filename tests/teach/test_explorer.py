@@ -146,6 +146,8 @@ def test_the_books_first_move_verdicts_are_those_of_solved_md(title: str, option
     wins, losses = solved_page_lists(title)
     assert {row.move for row in rows if row.verdict == "win"} == wins
     assert {row.move for row in rows if row.verdict == "loss"} == losses
+    played = next_moves(game.new_state(), [], [Tree(game)], book.verdicts, unplayed=False)
+    assert played == []  # with no games, no move is listed unless asked for
 
 
 def test_the_books_y4_verdicts_agree_with_plain_minimax() -> None:

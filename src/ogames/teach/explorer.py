@@ -152,10 +152,11 @@ def position(game: Game, path: Sequence[str]) -> State:
     return state
 
 
-def next_moves(state: State, path: Sequence[str], trees: Sequence[Tree], verdicts: Verdicts | None = None) -> list[Row]:
+def next_moves(state: State, path: Sequence[str], trees: Sequence[Tree], verdicts: Verdicts | None = None,
+               unplayed: bool = True) -> list[Row]:
     """The moves played from a position in some trees (of its board), their games added up, most
     played first (then by score), with each proven verdict; a move proven but never played is
-    listed too, with no games."""
+    listed too, with no games (unless `unplayed` is False)."""
     board, key, colour = board_key(state.game), position_key(state, path), state.to_move
     played: dict[str, Stats] = {}
     for tree in trees:
@@ -169,7 +170,8 @@ def next_moves(state: State, path: Sequence[str], trees: Sequence[Tree], verdict
     proven = verdicts.at(board, key) if verdicts else {}
     rows = [Row(move, stats.games, dict(stats.wins), stats.score(colour) if colour else 0.0, proven.get(move))
             for move, stats in played.items()]
-    rows += [Row(move, 0, {}, 0.0, verdict) for move, verdict in proven.items() if move not in played]
+    if unplayed:
+        rows += [Row(move, 0, {}, 0.0, verdict) for move, verdict in proven.items() if move not in played]
     return sorted(rows, key=lambda row: (-row.games, -row.score, row.verdict != "win", row.move))
 
 

@@ -8,8 +8,9 @@
 `game` is a turn-based board game, every other parameter but `moves`, `source` and `lang` is one of
 its options (as the new-game form and the command line name them), `moves` the line of moves from
 the start, comma-separated (one stone of an Omega turn each), `source` `all` (the default), `site` or
-`book`. A parameter that cannot be meant is refused (400) with a sentence saying why; nothing is
-ever changed here, so there is no form to guard.
+`book` (the site's games alone list only the moves played on the site, with their verdicts; with the
+book, every proven move is listed, also one nobody played). A parameter that cannot be meant is
+refused (400) with a sentence saying why; nothing is ever changed here, so there is no form to guard.
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ class Asked:
 
     def link(self, moves: list[str], path: str = "/explore") -> str:
         """This board's page at another line of moves."""
-        query = {"game": self.game.name, **self.options, **({"moves": ",".join(moves)} if moves else {}),
-                 **({"source": self.source} if self.source != "all" else {})}
+        query = {"game": self.game.name, **self.options, **({"source": self.source} if self.source != "all" else {}),
+                 **({"moves": ",".join(moves)} if moves else {})}  # the moves last: the address ends with the line
         return f"{path}?{urlencode(query)}"
 
 
@@ -115,7 +116,7 @@ def reached(asked: Asked) -> State:
 def view(asked: Asked, state: State, trees: list[Tree], language: str) -> dict[str, Any]:
     """What the page and the JSON show of a position (blocking: drawing the board)."""
     book = shipped_book()
-    rows = next_moves(state, asked.moves, trees, book.verdicts)
+    rows = next_moves(state, asked.moves, trees, book.verdicts, unplayed=asked.source != "site")
     speak = speaker(language)
     cells = [row.move for row in rows if state.board.has(row.move)] if is_board_state(state) else []
     try:
