@@ -90,14 +90,17 @@ def test_the_book_and_the_solver_verdicts_show_with_the_site(client: TestClient)
     assert both["a1"]["verdict"] == "loss"  # docs/solved.md: a1 loses on Y 4
 
 
-def test_a_board_is_built_again_only_once_its_tree_is_old(client: TestClient) -> None:
+def test_a_board_is_brought_up_to_date_only_once_its_tree_is_old(client: TestClient) -> None:
     play(client, LINES[0])
     assert explore(client, f"{Y4}&source=site")["games"] == 1
     play(client, LINES[1])
     assert explore(client, f"{Y4}&source=site")["games"] == 1  # the kept tree
     trees: SiteTrees = client.app.state.explorer_trees  # type: ignore[attr-defined]
     trees.fresh_seconds = 0.0
-    assert explore(client, f"{Y4}&source=site")["games"] == 2
+    assert explore(client, f"{Y4}&source=site")["games"] == 2  # the game finished since, added
+    play(client, LINES[2])
+    for _ in range(3):  # each game counted once, however often the tree is brought up to date
+        assert explore(client, f"{Y4}&source=site")["games"] == 3
 
 
 def test_at_most_so_many_boards_are_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

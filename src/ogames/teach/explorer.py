@@ -7,7 +7,7 @@
     for row in next_moves(state, ["c2"], [tree]): # Row(move, games, wins by colour, score for the mover, verdict)
 
 A tree is one game with one set of settled options (a board): records of other boards are not added.
-A move is a *decision* (`ogames.arena.selfplay.decisions`): a cell, `swap`, one stone of an Omega
+A move is a *decision* (as `ogames.arena.selfplay.decisions` reads a record): a cell, `swap`, one stone of an Omega
 turn; so an Omega turn of two stones is two steps here, as its players choose them.
 
 Transpositions. Positions are keyed by what is on the board, not the order the moves came in, where
@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import ogames
-from ogames.arena.selfplay import decisions
 from ogames.errors import BadOption, BadRecord, IllegalMove, shown
 from ogames.rules import REAL_TIME, Game, State
 from ogames.rules.omny import OmnyState
@@ -121,20 +120,35 @@ class Tree:
 
     def add_record(self, record: dict[str, Any]) -> bool:
         """A finished game's record, if it is of this board and the rules accept it; whether it was added."""
-        if not isinstance(record, dict) or record.get("game") != self.game.name or not record.get("result"):
+        if not isinstance(record, dict) or not record.get("result") or not isinstance(record.get("options"), dict):
+            return False
+        # A record's options are written as the rules settle them (records.py checks it), so the
+        # board is known without loading the game.
+        if json.dumps([record.get("game"), record["options"]], sort_keys=True, separators=(",", ":")) != self.key:
             return False
         try:
-            if board_key(ogames.load(record["game"], **record["options"])) != self.key:
-                return False
-            ogames.replay(record)  # whole: the moves, the result
-            steps, path = list[tuple[str, str]](), list[str]()
-            for state, move in decisions(record):
-                steps.append((position_key(state, path), move))
-                path.append(move)
+            ogames.replay(record)  # whole: every move, the seats, the result
+            state, steps, path = self.game.new_state(), list[tuple[str, str]](), list[str]()
+            for entry in record["moves"]:
+                if entry["move"] == "resign":
+                    break
+                for move in self._decisions(entry["move"]):
+                    steps.append((position_key(state, path), move))
+                    path.append(move)
+                    state.play(move)
         except (BadRecord, BadOption, IllegalMove, TypeError, KeyError):
             return False
         self._count(steps, record["result"].get("winner"))
         return True
+
+    def _decisions(self, move: str) -> list[str]:
+        """The decisions a recorded move is made of (as `ogames.arena.selfplay.decisions` reads
+        them): the move itself when it is one action, else one per word (an Omega turn, a stone each)."""
+        try:
+            self.game.actions.move_to_action(move)
+        except IllegalMove:
+            return move.split()
+        return [move]
 
     def _count(self, steps: Iterable[tuple[str, str]], winner: str | None) -> None:
         for key, move in steps:
