@@ -128,6 +128,18 @@ def test_the_page_shows_the_board_the_table_and_the_line(client: TestClient) -> 
     assert 'href="/explore"' in home.text
 
 
+def test_a_finished_games_replay_links_to_its_opening(client: TestClient) -> None:
+    game_id = play(client, LINES[2])
+    replay = client.get(f"/g/{game_id}/replay?lang=en").text
+    link = re.search(r'id="explore-opening" href="([^"]+)"|href="([^"]+)" id="explore-opening"', replay)
+    assert link, "the replay page links to the explorer"
+    href = (link.group(1) or link.group(2)).replace("&amp;", "&")
+    assert href.endswith("moves=" + "%2C".join(LINES[2][:6]))
+    view = client.get("/api" + href).json()
+    assert [move["move"] for move in view["moves"]] == LINES[2][:6]
+    assert by_move(view)[LINES[2][6]]["games"] >= 1  # this game went on so
+
+
 BAD = [
     ("", "bad-game"),
     ("game=chess", "bad-game"),

@@ -32,6 +32,7 @@ from ogames.web.core.common import Refusal, api_language, options_text, request_
 from ogames.web.core.deps import SettingsDep, page, read_body
 from ogames.web.core.names import move_words
 from ogames.web.core.settings import Settings
+from ogames.web.explore.routes import opening_link
 from ogames.wording import say
 
 DEFAULT_SECONDS = 2.0
@@ -93,6 +94,7 @@ def replay_page(request: Request, settings: Settings, record: dict[str, Any], *,
         ply=ply,
         analysis=analysable,
         finished=bool(record.get("result")),
+        explore_link=opening_link(record),
         max_seconds=settings.max_analysis_seconds,
         message=None,
     )

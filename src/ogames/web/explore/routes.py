@@ -96,6 +96,32 @@ class Asked:
         return f"{path}?{urlencode(query)}"
 
 
+OPENING = 6  # decisions of a game its replay page's "Explore this opening" link steps into
+
+
+def opening_link(record: dict[str, Any]) -> str | None:
+    """The explorer's page of a record's opening (its first OPENING moves, on its board), for the
+    replay page; None for a real-time game or a board whose options a link cannot name (a list)."""
+    name, options = record.get("game"), record.get("options")
+    if name not in board_games() or not isinstance(options, dict):
+        return None
+    if any(isinstance(value, (list, dict)) for value in options.values()):
+        return None
+    named = {key: str(value).lower() if isinstance(value, bool) else str(value)
+             for key, value in options.items() if value is not None}
+    line: list[str] = []
+    for entry in record.get("moves") or []:
+        move = entry.get("move") if isinstance(entry, dict) else None
+        if not isinstance(move, str) or move == "resign":
+            break
+        line += [move] if name != "omega" or move.startswith("swap") else move.split()
+    try:
+        game = ogames.load(str(name), **named)
+    except OgamesError:
+        return None
+    return Asked(game, named, line[:OPENING], "all").link(line[:OPENING])
+
+
 def trees_of(request: Request) -> SiteTrees:
     """This server's kept trees of the site's games (made at the first request)."""
     state = request.app.state
@@ -183,4 +209,4 @@ async def explore_page(request: Request) -> HTMLResponse:
                 english=language == ENGLISH)
 
 
-__all__ = ["Asked", "router"]
+__all__ = ["Asked", "opening_link", "router"]
