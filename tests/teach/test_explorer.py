@@ -138,10 +138,15 @@ def solved_page_lists(title: str) -> tuple[set[str], set[str]]:
     return listed("Winning"), listed("Losing")
 
 
-@pytest.mark.parametrize(("title", "options"), [("Y 4", Y4), ("Y 5", {"variant": "y", "size": 5})])
-def test_the_books_first_move_verdicts_are_those_of_solved_md(title: str, options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("title", "name", "options"), [
+    ("Y 4", "omny", Y4),
+    ("Y 5", "omny", {"variant": "y", "size": 5}),
+    ("Odd-Y 5 sides, size 3", "oddy", {"sides": 5, "size": 3, "pie": False}),
+    ("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}),
+])
+def test_the_books_first_move_verdicts_are_those_of_solved_md(title: str, name: str, options: dict[str, Any]) -> None:
     book = shipped_book()
-    game = ogames.load("omny", **options)
+    game = ogames.load(name, **options)
     rows = next_moves(game.new_state(), [], [book.tree(game)], book.verdicts)
     wins, losses = solved_page_lists(title)
     assert {row.move for row in rows if row.verdict == "win"} == wins

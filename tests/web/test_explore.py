@@ -9,6 +9,7 @@ import json
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -18,10 +19,11 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ogames.web import create_app
 from ogames.web.explore import site
 from ogames.web.explore.site import SiteTrees
 
-from .conftest import create
+from .conftest import create, quick_settings
 from .serving import start_server, stop_server
 
 Y4 = "game=omny&variant=y&size=4"
@@ -168,28 +170,19 @@ def test_what_cannot_be_meant_is_refused_with_a_sentence(client: TestClient, que
         assert page.status_code == 400 and "Traceback" not in page.text
 
 
+@pytest.fixture(scope="module")
+def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One server for every example of a Hypothesis test (a fresh database each would be slow)."""
+    with TestClient(create_app(quick_settings(tmp_path_factory.mktemp("explore") / "g.sqlite3"))) as test_client:
+        yield test_client
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.text(max_size=60), st.text(max_size=30))
-def test_any_moves_or_option_text_is_answered_never_crashed(tmp_path_factory: pytest.TempPathFactory, moves: str,
-                                                           size: str) -> None:
-    with TestClient(_app(tmp_path_factory)) as test_client:
-        answer = test_client.get(f"/api/explore?{Y4}&moves={quote(moves)}&komi={quote(size)}")
-        assert answer.status_code in (200, 400), answer.text
-        assert set(answer.json()) >= ({"error", "code"} if answer.status_code == 400 else {"next", "svg"})
-
-
-_APPS: dict[str, Any] = {}
-
-
-def _app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """One app for every example of a Hypothesis test (a fresh database each would be slow)."""
-    from ogames.web import create_app
-
-    from .conftest import quick_settings
-
-    if "app" not in _APPS:
-        _APPS["app"] = create_app(quick_settings(tmp_path_factory.mktemp("explore") / "g.sqlite3"))
-    return _APPS["app"]
+def test_any_moves_or_option_text_is_answered_never_crashed(shared_client: TestClient, moves: str, komi: str) -> None:
+    answer = shared_client.get(f"/api/explore?{Y4}&moves={quote(moves)}&komi={quote(komi)}")
+    assert answer.status_code in (200, 400), answer.text
+    assert set(answer.json()) >= ({"error", "code"} if answer.status_code == 400 else {"next", "svg"})
 
 
 def test_a_server_given_hostile_queries_answers_each_and_logs_no_traceback(tmp_path: Path) -> None:
