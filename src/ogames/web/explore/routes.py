@@ -16,6 +16,7 @@ refused (400) with a sentence saying why; nothing is ever changed here, so there
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -46,8 +47,9 @@ MAX_QUERY = 4000  # characters of a query string
 MAX_MOVE = 24  # characters of one move ("swap", "c3", an Odd-Y "a12-3")
 
 
+@functools.cache
 def board_games() -> dict[str, str]:
-    """The turn-based board games, by name, with their titles."""
+    """The turn-based board games, by name, with their titles (the same while the server runs)."""
     return {game["name"]: game["title"] for game in ogames.games()
             if ogames.load(game["name"]).dynamics != REAL_TIME}
 
