@@ -143,6 +143,27 @@ def test_after_many_games_the_ratings_follow_the_players_strengths(strengths: li
     assert spearman([r.rating for r in current], strengths) >= 0.9
 
 
+@given(st.lists(ratings, min_size=4, max_size=4), st.sampled_from([[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 0]]))
+def test_two_teams_of_two_are_rated_as_the_library_rates_teams(before: list[Rating], ranks: list[int]) -> None:
+    """Omiga's 2v2: seats 0 and 2 against 1 and 3, each team's place shared by its players."""
+    model = library(True)
+    team = [[model.rating(mu=before[seat].rating, sigma=before[seat].deviation) for seat in seats] for seats in ((0, 2), (1, 3))]
+    (a, c), (b, d) = model.rate(team, ranks=[float(ranks[0]), float(ranks[1])])
+    after = rate(before, ranks, table=True, teams=[0, 1, 0, 1])
+    for new, theirs in zip(after, (a, b, c, d), strict=True):
+        assert new.rating == pytest.approx(theirs.mu, abs=1e-9) and new.deviation == pytest.approx(theirs.sigma, abs=1e-9)
+    if ranks[0] < ranks[1]:  # the winning team's players both gain, the losers both lose
+        assert after[0].rating > before[0].rating and after[2].rating > before[2].rating
+        assert after[1].rating < before[1].rating and after[3].rating < before[3].rating
+
+
+def test_a_team_cannot_be_split_between_places() -> None:
+    with pytest.raises(ValueError, match="share its place"):
+        rate([Rating()] * 4, [0, 1, 1, 0], table=True, teams=[0, 1, 0, 1])
+    with pytest.raises(ValueError, match="two teams"):
+        rate([Rating()] * 4, [0, 0, 0, 0], table=True, teams=[0, 0, 0, 0])
+
+
 def test_a_result_that_does_not_fit_is_refused() -> None:
     with pytest.raises(ValueError, match="one rank per player"):
         rate([Rating(), Rating()], [0], table=False)

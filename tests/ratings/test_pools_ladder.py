@@ -45,9 +45,12 @@ def test_omega_rates_duels_and_tables_apart() -> None:
         assert pool is POOLS["omega-table"] and pool.table
 
 
-def test_omiga_rates_its_base_game_only() -> None:
+def test_omiga_rates_its_base_game_and_its_2v2_apart() -> None:
     assert pool_of("omiga", settled("omiga", width=9, height=7)) is POOLS["omiga"]
-    for variant in ("2v2", "kids", "toddler", "zen"):
+    teams = pool_of("omiga", settled("omiga", variant="2v2"))
+    assert teams is POOLS["omiga-2v2"] and teams.table and teams.seats == (4,)
+    assert [teams.team_of(seat) for seat in range(4)] == [0, 1, 0, 1]  # white1, black1, white2, black2
+    for variant in ("kids", "toddler", "zen"):
         assert pool_of("omiga", settled("omiga", variant=variant)) is None
     assert pool_of("omiga", {**settled("omiga"), "cards": "AB/^ BA\\v"}) is None
 

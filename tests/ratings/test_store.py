@@ -299,6 +299,26 @@ def test_a_finished_game_is_rated_from_its_state(engine: Engine) -> None:
     assert rated.rating("bob", "omega-table", at=3.0).games == 1 and rated.rating("bob", "omega", at=3.0).games == 0
 
 
+def test_a_2v2_match_is_rated_by_teams_with_a_computer_partner_fixed(engine: Engine) -> None:
+    rated = RatingStore(engine)
+    match = ogames.load("omiga", variant="2v2", seed=3).new_state()
+    for actor in ("white1", "black1", "white2", "black2"):
+        match.act(actor, "discard", 0.5)
+    match.act("white1", "resign", 1.0)  # white's team gives up: black1 and black2 win
+    assert ranks_of(match) == [1, 0, 1, 0]
+    players = ["ann", "bob", computer_id(4), "dan"]
+    changes = rated.rate_finished("teams", match, players, at=1.0)
+    assert changes is not None
+    assert [change.after for change in changes] == rate([Rating(), Rating(), computer_rating("omiga-2v2", 4), Rating()],
+                                                        [1, 0, 1, 0], table=True, fixed=[False, False, True, False],
+                                                        teams=[0, 1, 0, 1])
+    assert rated.rating("bob", "omiga-2v2", at=1.0).rating > 1500 > rated.rating("ann", "omiga-2v2", at=1.0).rating
+    assert rated.rating("bob", "omiga", at=1.0).games == 0  # its own pool
+    assert rated.rate_finished("teams", match, players, at=2.0) is None  # once
+    with pytest.raises(ValueError, match="share its place"):
+        rated.apply_result("split", "omiga-2v2", ["ann", "bob", "cid", "dan"], [0, 1, 1, 0], at=3.0)
+
+
 def test_an_aborted_or_casual_only_game_changes_no_rating(engine: Engine) -> None:
     rated = RatingStore(engine)
     aborted_game = ogames.load("omny", size=3).new_state()

@@ -71,6 +71,9 @@ def _ladder(pool: str) -> tuple[float, ...]:
 
 
 LADDERS = {pool: _ladder(pool) for pool in (*STEPS, "omiga")}
+# Omiga's 2v2: the levels were measured one against one only. A bot lays its cards at a team's
+# table as it does alone, so each level keeps its duel rating (a guess, not a measurement).
+LADDERS["omiga-2v2"] = LADDERS["omiga"]
 
 
 def computer_id(level: int) -> str:

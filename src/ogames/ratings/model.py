@@ -9,7 +9,8 @@ Glicko's RD means, and a rating is provisional while its deviation is above 110 
 - Two-player pools: `BradleyTerryFull` (Weng and Lin's Bradley–Terry, pairwise logistic: the model
   Elo and Glicko stand on).
 - Omega's tables of three and four: `PlackettLuce`, whose one update takes the whole finishing
-  order of the table.
+  order of the table. Omiga's 2v2 is rated by the same model with teams: a team's skill is the
+  sum of its players' (openskill's teams), and each player moves by their share of its surprise.
 """
 
 from __future__ import annotations
@@ -82,21 +83,34 @@ def table_model() -> PlackettLuce:
     return PlackettLuce(mu=START_RATING, sigma=START_DEVIATION, beta=BETA, tau=TAU, gamma=undamped)
 
 
-def rate(ratings: Sequence[Rating], ranks: Sequence[int], *, table: bool, fixed: Sequence[bool] | None = None) -> list[Rating]:
+def rate(ratings: Sequence[Rating], ranks: Sequence[int], *, table: bool, fixed: Sequence[bool] | None = None,
+         teams: Sequence[int] | None = None) -> list[Rating]:
     """Each player's rating after one game, in seat order: `ranks` per seat (0 first; equal ranks
-    tie), `table` for a table of three or four (Plackett–Luce) rather than two players
-    (Bradley–Terry). A player marked `fixed` (a computer level) keeps its rating; the others
-    count one more game."""
+    tie), `table` for a table of three or more (Plackett–Luce) rather than two players
+    (Bradley–Terry). `teams` gives each seat's team when players play together (2v2): teammates
+    share their team's place. A player marked `fixed` (a computer level) keeps its rating; the
+    others count one more game."""
     if len(ratings) != len(ranks) or len(ratings) < 2:
         raise ValueError(f"a rated game needs one rank per player and two players or more, not {len(ratings)} and {len(ranks)}")
     if not table and len(ratings) != 2:
         raise ValueError(f"a two-player pool rates games of two players, not {len(ratings)}")
     fixed = [False] * len(ratings) if fixed is None else list(fixed)
+    seat_team = list(range(len(ratings))) if teams is None else list(teams)
+    if len(seat_team) != len(ratings):
+        raise ValueError(f"one team per seat: {len(ratings)} players but {len(seat_team)} teams")
+    order = sorted(set(seat_team))  # the teams, each with its seats in seat order
+    members = [[seat for seat, team in enumerate(seat_team) if team == each] for each in order]
+    if len(members) < 2:
+        raise ValueError("a rated game needs two teams or more")
+    if any(len({ranks[seat] for seat in team}) != 1 for team in members):
+        raise ValueError(f"the players of a team share its place, not {list(ranks)!r}")
     model: Any = table_model() if table else two_player_model()
-    teams = [[model.rating(mu=r.rating, sigma=r.deviation)] for r in ratings]
-    after = model.rate(teams, ranks=[float(rank) for rank in ranks])
+    before = [[model.rating(mu=ratings[seat].rating, sigma=ratings[seat].deviation) for seat in team] for team in members]
+    after = model.rate(before, ranks=[float(ranks[team[0]]) for team in members])
+    new = {seat: rated for team, rated_team in zip(members, after, strict=True)
+           for seat, rated in zip(team, rated_team, strict=True)}
     return [
-        old if keep else Rating(team[0].mu, team[0].sigma, old.games + 1)
-        for old, keep, team in zip(ratings, fixed, after, strict=True)
+        old if keep else Rating(new[seat].mu, new[seat].sigma, old.games + 1)
+        for seat, (old, keep) in enumerate(zip(ratings, fixed, strict=True))
     ]
 

@@ -6,7 +6,8 @@ same, only the board differs, as Go servers keep one rating over board sizes), a
 three or four at Omega is another game than a duel, with a model of its own. What is not rated
 (casual only), as lichess rates no game from a set-up position: boards and card sets a player
 makes up (Omny's `custom` variant, Omiga's own `cards`), and Omiga's children's variants, its
-solo zen and its 2v2 (teams: not rated yet).
+solo zen. Omiga's 2v2 is a game of two teams of two: a pool of its own, rated by the table model
+with each team's skill the sum of its players' (`Pool.teams`).
 """
 
 from __future__ import annotations
@@ -18,13 +19,26 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Pool:
-    """A rating pool: its name (stored with every rating), the game, a title for pages, and
-    whether its games are tables of three or four (ranked by Plackett–Luce) rather than duels."""
+    """A rating pool: its name (stored with every rating), the game, a title for pages, whether
+    its games are tables of three or more (ranked by Plackett–Luce) rather than duels, and for a
+    game of teams how many teams its seats alternate between (seat i plays for team i mod teams)."""
 
     name: str
     game: str
     title: str
     table: bool = False
+    teams: int = 0
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """How many players a game of the pool is rated with."""
+        if self.teams:
+            return (2 * self.teams,)
+        return (3, 4) if self.table else (2,)
+
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for (each seat its own in a pool without teams)."""
+        return seat % self.teams if self.teams else seat
 
 
 POOLS = {
@@ -36,12 +50,13 @@ POOLS = {
         Pool("omega-table", "omega", "Omega, 3–4 players", table=True),
         Pool("onyx", "onyx", "Onyx"),
         Pool("omiga", "omiga", "Omiga"),
+        Pool("omiga-2v2", "omiga", "Omiga, 2v2", table=True, teams=2),
     )
 }
 
-# Omiga's variants that are rated: the base game, one against one. Its children's variants are
-# for learning, zen is played alone and 2v2's teams wait for team ratings.
-OMIGA_RATED = {"base"}
+# Omiga's variants that are rated, and their pools: the base game, one against one, and 2v2, two
+# teams of two. Its children's variants (kids, toddler) are for learning and zen is played alone.
+OMIGA_RATED = {"base": "omiga", "2v2": "omiga-2v2"}
 
 
 def pool_of(game: str, options: Mapping[str, Any]) -> Pool | None:
@@ -55,5 +70,6 @@ def pool_of(game: str, options: Mapping[str, Any]) -> Pool | None:
         return POOLS["omega-table"] if int(options.get("players") or 2) > 2 else POOLS["omega"]
     if game == "omiga":
         own_cards = options.get("cards") not in (None, "", "standard")
-        return POOLS["omiga"] if options.get("variant", "base") in OMIGA_RATED and not own_cards else None
+        pool = OMIGA_RATED.get(str(options.get("variant", "base")))
+        return POOLS[pool] if pool is not None and not own_cards else None
     return None

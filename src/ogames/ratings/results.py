@@ -12,12 +12,17 @@ from ogames.rules.protocol import State
 def ranks_of(state: State) -> list[int]:
     """Each seat's place in a finished game, 0 the first (equal places tie): the winner first and
     everyone else second, all equal on a draw; at Omega's tables of three and four the others
-    follow by score, with the rules' own tie-break (the later colour), and one who resigned last."""
+    follow by score, with the rules' own tie-break (the later colour), and one who resigned last.
+    In a game of teams (more seats than colours: Omiga's 2v2) a seat's place is its team's: its
+    share of the result (`rewards`), the winners first."""
     if state.result is None:
         raise ValueError("the game is not over: it has no ranks yet")
     seats = len(state.players)
     if state.result.winner == "draw":
         return [0] * seats
+    if seats > len(state.owner):
+        shares = state.rewards()
+        return [sorted(set(shares), reverse=True).index(share) for share in shares]
     colours = list(state.owner)
     winner = state.result.winner
     scores = state.scores

@@ -129,7 +129,9 @@ class RatingStore:
                 if self._rated(conn, game_id):
                     return None
                 before = self._read(conn, players_by_seat, pool, now)
-            after = rate(before, ranks, table=POOLS[pool].table, fixed=fixed)
+            rules = POOLS[pool]
+            teams = [rules.team_of(seat) for seat in range(len(players_by_seat))] if rules.teams else None
+            after = rate(before, ranks, table=rules.table, fixed=fixed, teams=teams)
             changes = [RatingChange(seat, player, before[seat], after[seat]) for seat, player in enumerate(players_by_seat)]
             try:
                 with self.engine.begin() as conn:
@@ -250,13 +252,16 @@ def _check_game(game_id: str, pool: str, players: Sequence[str], ranks: Sequence
     _check_pool(pool)
     if not isinstance(game_id, str) or not 0 < len(game_id) <= GAME_ID_LENGTH:
         raise ValueError(f"a game id is a text of 1 to {GAME_ID_LENGTH} characters, not {game_id!r}")
-    wanted = "3 or 4" if POOLS[pool].table else "2"
-    if len(players) not in ((3, 4) if POOLS[pool].table else (2,)):
+    rules = POOLS[pool]
+    if len(players) not in rules.seats:
+        wanted = " or ".join(str(count) for count in rules.seats)
         raise ValueError(f"a game of the pool {pool!r} is rated with {wanted} players, not {len(players)}")
     if len(ranks) != len(players):
         raise ValueError(f"one rank per seat: {len(players)} players but {len(ranks)} ranks")
     if any(not isinstance(rank, int) or isinstance(rank, bool) or not 0 <= rank < len(players) for rank in ranks):
         raise ValueError(f"ranks are places from 0 (first) to {len(players) - 1}, not {list(ranks)!r}")
+    if rules.teams and any(ranks[seat] != ranks[rules.team_of(seat)] for seat in range(len(players))):
+        raise ValueError(f"the players of a team share its place, not {list(ranks)!r}")
     for player in players:
         if not isinstance(player, str) or not 0 < len(player) <= PLAYER_ID_LENGTH:
             raise ValueError(f"a player id is a text of 1 to {PLAYER_ID_LENGTH} characters, not {player!r}")

@@ -31,8 +31,12 @@ import ogames
 from ogames.errors import BadRecord, OgamesError
 from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.game import secret_seed
-from ogames.rules.protocol import State
+from ogames.rules.protocol import Game, State
+from ogames.web.accounts.visitor import Visitor
+from ogames.web.boards.live import HUMAN as PERSON_HERE
+from ogames.web.boards.live import INVITED
 from ogames.web.core.common import Refusal, broadcast
+from ogames.web.core.computer import level_shown
 from ogames.web.core.delta import stamp
 from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, unavailable, valid_id
 from ogames.web.core.presence import Presence
@@ -48,10 +52,13 @@ from ogames.web.omiga.relay import OmigaRelay
 from ogames.web.omiga.signal import COUNTDOWN, Signal
 from ogames.web.omiga.table import HUMAN, LiveTable
 from ogames.web.omiga.view import actor_of, is_realtime, is_zen, seat_count, shown_options, shown_record, whole_view
+from ogames.web.ratings.finish import Rater
+from ogames.web.ratings.rules import rated_refusal
 from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
+RATED_BOT_LEVEL = say("rated-bot-level", "a rated game's bots are chosen by their level (1–10): their ratings are the levels'")
 SEED_REFUSED = say("seed-refused", "the seed of a table played against someone (a bot or another person) is chosen by "
                    "the server, in secret: leave it out (only zen, played alone, may choose its seed)")
 
@@ -78,6 +85,8 @@ class OmigaHub(BaseHub[LiveTable]):
         self.referee = Referee(store, self.tables, self.announce)
         self.bots = Bots(executor, self.tables, self.referee, self.announce)
         self.referee.after = self.bots.kick_turn  # an action made: a turn-based bot may be to move
+        self.rater = Rater(store, self.announce)
+        self.referee.ended = self.rater.ended  # a rated table that ends is rated (web/ratings/finish.py)
         self.signal = Signal(self.presence, self.bots, self.announce, countdown)
 
     def owns_kind(self, game: str) -> bool:
@@ -87,11 +96,13 @@ class OmigaHub(BaseHub[LiveTable]):
         """Stop every bot."""
         for live in self.tables.values():
             self.bots.stop(live)
+        await self.rater.close()
 
     # ----- creating and finding tables --------------------------------------------------------
 
-    async def create(self, request: NewTable) -> tuple[LiveTable, dict[int, str], dict[int, str]]:
-        """A new stored table, and the tokens of the seats played here and by invitation."""
+    async def create(self, request: NewTable, visitor: Visitor | None = None) -> tuple[LiveTable, dict[int, str], dict[int, str]]:
+        """A new stored table, and the tokens of the seats played here and by invitation; `visitor`
+        makes it, which a rated table needs to know (web/ratings/rules.py)."""
         chosen = request.options.get("seed")
         try:
             game = ogames.load("omiga", **{**request.options, "seed": secret_seed() if chosen is None else chosen})
@@ -108,25 +119,42 @@ class OmigaHub(BaseHub[LiveTable]):
         kinds = [self._seat_kind(state, choice) for choice in choices]
         if is_zen(state) and kinds[0] != HUMAN:
             raise Refusal(say("zen-person", "zen is played by a person: the seat cannot be a bot"), "bad-seat")
+        if request.rated:
+            self._check_rated(game, choices, kinds, visitor)
         state.players = ["player"] if is_zen(state) else [actor_of(state, seat) for seat in range(count)]
         tokens = {seat: secrets.token_urlsafe(32) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table_id = secrets.token_urlsafe(9)
         mode = "realtime" if is_realtime(state) else "turns"
         try:
-            await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens)
+            await asyncio.to_thread(self.store.create_game, table_id, "omiga", mode, kinds, state.record(), tokens,
+                                    rated=request.rated)
         except StorageError as exc:
             raise unavailable(exc, "new omiga table", say("game-not-stored",
                                                           "the game could not be stored, so it was not made")) from None
-        live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()})
+        live = LiveTable(table_id, kinds, state, {seat: digest(token) for seat, token in tokens.items()}, rated=request.rated)
         if self.relay is not None:
             await self.relay.adopt(live)  # a new table: always this process's to referee
         await self._settle(live)
         self._remember(live)
-        log.info("omiga table %s created: %s, seats %s", table_id, shown_options(game.jsonable_options(), False), kinds)
+        log.info("omiga table %s created: %s, seats %s%s", table_id, shown_options(game.jsonable_options(), False), kinds,
+                 ", rated" if request.rated else "")
         here = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "here"}
         invites = {seat: tokens[seat] for seat, choice in enumerate(choices) if choice.kind == "invite"}
         self._open(live)
         return live, here, invites
+
+    @staticmethod
+    def _check_rated(game: Game, choices: list[SeatChoice], kinds: list[str], visitor: Visitor | None) -> None:
+        """Refuse a rated table that cannot be: made by a guest, of a kind only played casual, with
+        more than one seat in this browser (as the board games: web/ratings/rules.py), or with a
+        bot that is not one of the rated levels."""
+        seats = [PERSON_HERE if choice.kind == "here" else INVITED if choice.kind == "invite" else kind
+                 for choice, kind in zip(choices, kinds, strict=True)]
+        refusal = rated_refusal(game, seats, visitor)
+        if refusal is not None:
+            raise refusal
+        if any(kind != HUMAN and level_shown(kind) is None for kind in kinds):
+            raise Refusal(RATED_BOT_LEVEL, "rated-bot-level")
 
     @staticmethod
     def _seat_kind(state: State, choice: SeatChoice) -> str:
@@ -168,7 +196,8 @@ class OmigaHub(BaseHub[LiveTable]):
                 log.error("omiga table %s cannot be rebuilt: %s", row.id, exc)
                 raise Refusal(say("broken-record", "this game's stored record cannot be replayed: {reason}", reason=exc.said),
                               "broken", 500) from None
-            live = LiveTable(row.id, row.seat_kinds, state, digests, row.version)
+            live = LiveTable(row.id, row.seat_kinds, state, digests, row.version, rated=row.rated)
+            self.rater.ended(live)  # ended while no process held it, or rated by another: read its changes
             if self.relay is not None and not await self.relay.adopt(live):
                 self._remember(live)  # another process referees it: a mirror, no clock, no bots
                 return live
@@ -301,6 +330,8 @@ class OmigaHub(BaseHub[LiveTable]):
             live.state, live.version, live.digests, live.remote, live.relayed = state, row.version, digests, False, None
             live.signal_at = live.origin = None
             live.ready, live.pages, live.last_seq, live.problem = set(), -1, {}, None
+            live.rating_changes = None  # its referee may have ended it: settle it here (rated once whoever does)
+        self.rater.ended(live)
         await self._settle(live)
         self._open(live)
         await self.presence_changed(live.id)

@@ -76,8 +76,9 @@ class SeatChoice(Message):
 
 
 class NewTable(Message):
-    """A new Omiga game: its options (as `ogames.load` takes them) and who sits in each seat. Only a
-    table of one seat (zen) may give a `seed`: any other is dealt from the server's secret seed."""
+    """A new Omiga game: its options (as `ogames.load` takes them), who sits in each seat and
+    whether it is `rated`. Only a table of one seat (zen) may give a `seed`: any other is dealt
+    from the server's secret seed."""
 
     model_config = ConfigDict(extra="forbid", strict=False, frozen=True)
 
@@ -86,6 +87,8 @@ class NewTable(Message):
         Field(max_length=12),
     ] = Field(default_factory=dict)
     seats: Annotated[list[SeatChoice], Field(min_length=1, max_length=MAX_SEATS)] = Field(default_factory=lambda: [SeatChoice()])
+    # Changes the people's ratings when it ends (an account's table; web/ratings/rules.py says when it may).
+    rated: Annotated[bool, Field(strict=True)] = False
 
 
 def parse_table_message(data: object) -> ActMessage | ReadyMessage | ResignMessage | PingMessage:

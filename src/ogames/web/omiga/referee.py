@@ -37,6 +37,8 @@ class Referee:
         self.announce = announce
         # Called after every accepted action, once it is shown (the hub sets it: a turn-based bot may be to move).
         self.after: Callable[[LiveTable], None] = lambda live: None
+        # Called once an action that ended the game is stored (the hub sets it: a rated table is rated).
+        self.ended: Callable[[LiveTable], None] = lambda live: None
 
     @staticmethod
     def check_seq(live: LiveTable, seat: int, seq: int) -> None:
@@ -98,6 +100,8 @@ class Referee:
         entry = trial.history[-1] if trial.history else {}
         log.info("omiga table %s: action %d %s by %s at t=%s", live.id, live.version, shown(entry.get("move")), entry.get("by"),
                  entry.get("t"))
+        if trial.is_over:
+            self.ended(live)
 
 
 def rules(trial: State, seat: int, action: str, when: float) -> str:

@@ -130,7 +130,7 @@ def table_from_form(form: dict[str, str]) -> NewTable:
         elif kind == "bot":
             choice.update(strategy=form.get(f"seat{seat}_strategy", "racer"), speed=form.get(f"seat{seat}_speed", "casual"))
         seats.append(choice)
-    return NewTable.model_validate({"options": options, "seats": seats or [{"kind": "here"}]})
+    return NewTable.model_validate({"options": options, "seats": seats or [{"kind": "here"}], "rated": form.get("rated") == "on"})
 
 
 @router.get("/new/omiga", response_class=HTMLResponse)
@@ -144,7 +144,7 @@ async def new_table(request: Request, hub: OmigaDep, settings: SettingsDep, visi
     language = request_language(request)
     try:
         form = await read_form(request, settings.max_body_bytes)
-        live, here, invites = await hub.create(table_from_form(form))
+        live, here, invites = await hub.create(table_from_form(form), visitor)
     except (Refusal, ValueError) as exc:
         status, message = form_problem(exc)
         return page(request, "omiga_new.html", status, **form_context(form, language), message=message)
@@ -195,7 +195,7 @@ async def table_record(request: Request, table_id: str, hub: OmigaDep) -> Respon
 @router.post("/api/omiga", response_model=None)
 async def api_create(hub: OmigaDep, visitor: VisitorDep, _: NotBanned,
                      asked: Annotated[NewTable, Depends(json_body(NewTable))]) -> Response:
-    live, here, invites = await hub.create(asked)
+    live, here, invites = await hub.create(asked, visitor)
     await sit(hub.store, visitor, live.id, here)
     tokens = {str(seat): token for seat, token in here.items()}
     invitations = {str(seat): f"/o/{live.id}#seats={seat}.{token}" for seat, token in invites.items()}

@@ -41,6 +41,17 @@ class LiveTable:
     # that referee's newest view in each language.
     remote: bool = False
     relayed: dict[str, dict[str, Any]] | None = None
+    # Made rated: its end changes its people's ratings (web/ratings/finish.py); once it is rated,
+    # what that did to each person's rating, as the view shows it (None: not known here yet;
+    # empty: not rated after all, a seat not held by an account).
+    rated: bool = False
+    rating_changes: list[dict[str, Any]] | None = None
+
+    aborted = False  # a table has no abort: one ended before everyone acted is left unrated by the ratings
+
+    def is_computer(self, seat: int) -> bool:
+        """Whether a bot plays a seat."""
+        return self.seat_kinds[seat] != HUMAN
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to (compared in constant time), or None."""

@@ -27,6 +27,7 @@ from ogames.rules.omiga.teams import TeamState
 from ogames.rules.omiga.turn_based import TurnCardState
 from ogames.rules.omiga.zen.state import ZenState
 from ogames.rules.protocol import State
+from ogames.web.boards.views import RatingChangeView
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
@@ -323,6 +324,8 @@ def table_view(live: LiveTable, clock: float, signal_in: float | None, language:
                                                       text=word(result.describe(), language)),
         problem=None if live.problem is None else word(live.problem, language),
         pages=max(0, live.pages),  # pages open on the table, on every server process
+        rated=live.rated,
+        ratings=None if live.rating_changes is None else [RatingChangeView(**change) for change in live.rating_changes],
         table_frame=drawing.frame,
         table_name=drawing.name,
         cells=drawing.cells,

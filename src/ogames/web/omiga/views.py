@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from ogames.web.boards.views import RatingChangeView
 from ogames.web.core.protocol import Declared
 
 
@@ -135,6 +136,9 @@ class TableFields(Declared):
     result: ResultView | None
     problem: str | None
     pages: int  # pages open on the table, on every server process
+    rated: bool = False  # its end changes the people's ratings (web/ratings/)
+    # Once a rated table is rated: each person's rating before and after, seat by seat.
+    ratings: list[RatingChangeView] | None = None
     zen: ZenView | None = None  # zen's only
 
     def shown(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The end of a rated game: rated once, and the changes shown to its players.
+"""The end of a rated game (a board game or an Omiga table): rated once, and the changes shown to
+its players.
 
 Every way a board game ends — a winning move, a resignation, a loss on time, a correspondence
 game's days running out (the sweeper), a claimed win — is a stored action (`Recorder.commit`);
@@ -7,6 +8,9 @@ game later, calls `Rater.settle`. Rating is idempotent in the database (`RatingS
 rows are keyed by game and player), so whichever process comes first rates it and the others find
 it rated; each then reads the changes back from the history, so every process shows the same
 numbers. An aborted game (no result) is never rated, nor one a guest or a deleted account sat in.
+An Omiga table is the same (web/omiga/): every action that ends it is stored by its referee, which
+settles it, and a process that rebuilds an ended table (a restart, a mirror taking it over)
+settles it too.
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from ogames.ratings import Rating, computer_id
+from ogames.rules.protocol import State
 from ogames.web.accounts import records as seats_records
-from ogames.web.boards.live import LiveGame
 from ogames.web.core.background import Background
 from ogames.web.core.computer import level_shown
 from ogames.web.core.store import Store
@@ -28,7 +32,33 @@ from ogames.web.ratings import records
 log = logging.getLogger("ogames.web")
 
 
-def rated_players(live: LiveGame, recorded: dict[int, str | None]) -> list[str] | None:
+class RatedGame(Protocol):
+    """What the rater needs of a live game (`boards.live.LiveGame`, `omiga.table.LiveTable`)."""
+
+    rating_changes: list[dict[str, Any]] | None
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def seat_kinds(self) -> list[str]: ...
+
+    @property
+    def rated(self) -> bool: ...
+
+    @property
+    def aborted(self) -> bool: ...
+
+    def is_computer(self, seat: int) -> bool: ...
+
+
+Live = TypeVar("Live", bound=RatedGame)
+
+
+def rated_players(live: RatedGame, recorded: dict[int, str | None]) -> list[str] | None:
     """The player ids of a rated game's seats (a computer's as `computer:N`), or None when it
     cannot be rated: a seat held by a guest, by nobody recorded, or by a deleted account, a
     computer from before levels, or one account in two seats."""
@@ -61,16 +91,16 @@ def shown_changes(changes: list[tuple[str, Rating, Rating]], recorded: dict[int,
     return sorted(shown, key=lambda change: change["seat"])
 
 
-class Rater:
+class Rater(Generic[Live]):
     """Rates a hub's rated games as they end, and reads back what their end did to the ratings."""
 
-    def __init__(self, store: Store, announce: Callable[[LiveGame], Awaitable[None]]):
+    def __init__(self, store: Store, announce: Callable[[Live], Awaitable[None]]):
         self.store = store
         self.announce = announce
         self._side = Background("ratings")
         self._settling: set[str] = set()  # the games being settled now (each once at a time)
 
-    def ended(self, live: LiveGame) -> None:
+    def ended(self, live: Live) -> None:
         """A game held here has ended, or was loaded ended: settle its rating on the side."""
         if live.rated and live.state.is_over and not live.aborted and live.rating_changes is None \
                 and live.id not in self._settling:
@@ -78,7 +108,7 @@ class Rater:
             task = self._side.spawn(self.settle(live), name=f"ogames-rate-{live.id}")
             task.add_done_callback(lambda _: self._settling.discard(live.id))
 
-    async def settle(self, live: LiveGame) -> None:
+    async def settle(self, live: Live) -> None:
         """Rate the game if no process has (its result is final: it is never taken back), then
         show every process's pages the changes as stored."""
         try:
@@ -103,4 +133,4 @@ class Rater:
         await self._side.close()
 
 
-__all__ = ["Rater", "rated_players", "shown_changes"]
+__all__ = ["RatedGame", "Rater", "rated_players", "shown_changes"]

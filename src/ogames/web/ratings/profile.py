@@ -23,7 +23,11 @@ def outcome(head: dict[str, Any], seats: list[int]) -> str:
         return "draw"
     players, colours = list(head.get("players") or []), dict(head.get("seats") or {})
     name = colours.get(winner)
-    won = name in players and players.index(name) in seats
+    if name in players:
+        won = players.index(name) in seats
+    else:  # a team's colour (Omiga's 2v2) names its players "white1 & white2"
+        team = str(name or "").split(" & ")
+        won = any(0 <= seat < len(players) and players[seat] in team for seat in seats)
     return "win" if won else "loss"
 
 

@@ -37,13 +37,13 @@ BOARD = 50  # players on a pool's leaderboard
 SHORT_BOARD = 10  # players of each pool on /leaderboard
 
 
-# The pools' titles are the games' names, the same in every language, but for Omega's tables.
-TABLE_TITLE = N_("pool-omega-table", "Omega, 3–4 players")
+# The pools' titles are the games' names, the same in every language, but for Omega's tables and Omiga's 2v2.
+TITLES = {"omega-table": N_("pool-omega-table", "Omega, 3–4 players"), "omiga-2v2": N_("pool-omiga-2v2", "Omiga, 2v2")}
 HISTORY_LABEL = N_("rating-history", "Rating history: {pool}")
 
 
 def pool_title(pool: str, language: str) -> str:
-    return str(translations(language).pgettext(*TABLE_TITLE)) if pool == "omega-table" else POOLS[pool].title
+    return str(translations(language).pgettext(*TITLES[pool])) if pool in TITLES else POOLS[pool].title
 
 
 def _store(request: Request) -> Store:
