@@ -32,6 +32,8 @@ accounts = Table(
     Column("password_hash", String(256), nullable=False),
     Column("role", String(16), nullable=False, server_default="player"),
     Column("created_at", Float, nullable=False),
+    # The site's language it last chose or signed up in (migration 0011): its mails are written in it.
+    Column("language", String(8), nullable=True),
 )
 account_sessions = Table(
     "account_sessions",
@@ -79,16 +81,31 @@ def _account(row: object) -> Account:
 
 
 @guarded(writes=True)
-def create_account(store: Store, name: str, key: str, password_hash: str) -> Account:
-    """Store a new account; NameTaken (nothing written) if its key is taken."""
+def create_account(store: Store, name: str, key: str, password_hash: str, language: str | None = None) -> Account:
+    """Store a new account (signed up in `language`); NameTaken (nothing written) if its key is taken."""
     account = Account(new_account_id(), name, password_hash, "player")
     try:
         with store.engine.begin() as conn:
             conn.execute(insert(accounts).values(id=account.id, name=name, name_key=key, password_hash=password_hash,
-                                                 role="player", created_at=time.time()))
+                                                 role="player", created_at=time.time(), language=language))
     except IntegrityError:
         raise NameTaken(name) from None
     return account
+
+
+@guarded(writes=True)
+def set_language(store: Store, account_id: str, language: str) -> None:
+    """Keep the language an account chose (its mails are written in it)."""
+    with store.engine.begin() as conn:
+        conn.execute(update(accounts).where(accounts.c.id == account_id, accounts.c.language.is_distinct_from(language))
+                     .values(language=language))
+
+
+@guarded()
+def language_of(store: Store, account_id: str) -> str | None:
+    """The language an account chose, or None (never chose one, or no such account)."""
+    with store.engine.connect() as conn:
+        return conn.execute(select(accounts.c.language).where(accounts.c.id == account_id)).scalar()
 
 
 @guarded()
@@ -222,5 +239,6 @@ def site_secret(store: Store, name: str) -> str:
 
 
 __all__ = ["Account", "NameTaken", "account_by_id", "account_by_key", "account_sessions", "accounts", "claim_guest_seats",
-           "create_account", "delete_account", "end_session", "games_of", "rehash_password", "seat_player", "seat_players",
-           "seat_players_of", "session_account", "set_password", "site_secret", "site_secrets", "start_session"]
+           "create_account", "delete_account", "end_session", "games_of", "language_of", "rehash_password", "seat_player",
+           "seat_players", "seat_players_of", "session_account", "set_language", "set_password", "site_secret", "site_secrets",
+           "start_session"]

@@ -27,6 +27,7 @@ from ogames.web.accounts.guessing import Guessing, locked
 from ogames.web.accounts.names import MAX_LENGTH, name_key, name_problem
 from ogames.web.accounts.passwords import check_password, hash_password, password_problem
 from ogames.web.accounts.visitor import Visitor, new_guest
+from ogames.web.core.common import request_language
 from ogames.web.core.deps import StoreDep, VisitorDep, page
 from ogames.web.core.store import Store
 from ogames.wording import Said, say
@@ -89,7 +90,8 @@ async def signup(request: Request, store: StoreDep, visitor: VisitorDep) -> Resp
     if problem is None:
         hashed = await asyncio.to_thread(hash_password, form["password"])
         try:
-            account = await asyncio.to_thread(records.create_account, store, name, name_key(name), hashed)
+            account = await asyncio.to_thread(records.create_account, store, name, name_key(name), hashed,
+                                              request_language(request))  # its mails' language, as lichess keeps it
         except records.NameTaken:
             problem = say("name-taken", "the name {name} is taken", name=name)
     if problem is not None:

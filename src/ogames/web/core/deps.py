@@ -10,6 +10,7 @@ A `Refusal` or a `ValidationError` raised by a dependency or a route reaches the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -19,15 +20,20 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ValidationError
+from starlette.background import BackgroundTask
 from starlette.requests import HTTPConnection
 
+from ogames.web.accounts import records as accounts
 from ogames.web.accounts.visitor import SCOPE_KEY, Visitor
 from ogames.web.core.common import Refusal, render_page
 from ogames.web.core.protocol import explain
 from ogames.web.core.settings import Settings
 from ogames.web.core.store import Store
+from ogames.web.core.store_faults import StorageError
+from ogames.web.i18n import LANGUAGES
 from ogames.wording import Said, say
 
+log = logging.getLogger("ogames.web")
 WEB = Path(__file__).parent.parent  # web/: the templates and scripts both faces share
 TEMPLATES = Jinja2Templates(directory=str(WEB / "templates"))
 
@@ -60,11 +66,25 @@ VisitorDep = Annotated[Visitor, Depends(visitor_of)]
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page of the site in the visitor's language (`common.render_page`), with the visitor's
-    name in its header and the CSRF token its forms and scripts send."""
-    context.setdefault("visitor", request.scope.get(SCOPE_KEY))
+    name in its header and the CSRF token its forms and scripts send. An account that chooses a
+    language (`?lang=`) keeps it: its mails are written in it (web/notify/), as lichess does."""
+    visitor = context.setdefault("visitor", request.scope.get(SCOPE_KEY))
     token = request.scope.get("csrftoken")  # (asgi-csrf's: sets its cookie when a page asks for it)
     context["csrf_token"] = token() if callable(token) else ""
-    return render_page(TEMPLATES, request, name, status, **context)
+    response = render_page(TEMPLATES, request, name, status, **context)
+    chosen = request.query_params.get("lang")
+    if chosen in LANGUAGES and isinstance(visitor, Visitor) and not visitor.is_guest:
+        response.background = BackgroundTask(keep_language, request.app.state.store, visitor.id, chosen)
+    return response
+
+
+def keep_language(store: Store, account_id: str, language: str) -> None:
+    """Store an account's chosen language, after its page is sent (in a worker thread); a database
+    that fails only costs this choice (the next one is kept)."""
+    try:
+        accounts.set_language(store, account_id, language)
+    except StorageError as exc:
+        log.warning("the language of an account was not kept: %s", exc)
 
 
 def too_large(limit: int) -> str:

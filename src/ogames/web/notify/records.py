@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import Boolean, Column, Float, ForeignKey, String, Table, delete, false, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ogames.web.accounts.records import accounts
 from ogames.web.core.store import Store, guarded, metadata
 
 email_addresses = Table(
@@ -42,6 +43,7 @@ class Address:
     your_move: bool
     game_over: bool
     nonce: str | None
+    language: str | None = None  # the account's language (its mails are written in it; None: English)
 
 
 @guarded()
@@ -113,10 +115,12 @@ def recipients(store: Store, account_ids: list[str], kind: str) -> list[Address]
     if not account_ids:
         return []
     wanted = email_addresses.c.your_move if kind == "your_move" else email_addresses.c.game_over
+    query = (select(email_addresses, accounts.c.language).join(accounts, accounts.c.id == email_addresses.c.account_id)
+             .where(email_addresses.c.account_id.in_(account_ids), email_addresses.c.verified.is_(True), wanted.is_(True)))
     with store.engine.connect() as conn:
-        rows = conn.execute(select(email_addresses).where(email_addresses.c.account_id.in_(account_ids),
-                                                          email_addresses.c.verified.is_(True), wanted.is_(True))).all()
-    return [Address(row.account_id, row.address, row.verified, row.your_move, row.game_over, row.verify_nonce) for row in rows]
+        rows = conn.execute(query).all()
+    return [Address(row.account_id, row.address, row.verified, row.your_move, row.game_over, row.verify_nonce, row.language)
+            for row in rows]
 
 
 @guarded(writes=True)

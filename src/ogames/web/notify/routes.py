@@ -28,11 +28,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 from pydantic import BaseModel, Field
 
 from ogames.web.accounts.routes import account_answer, fields
-from ogames.web.core.common import Refusal
+from ogames.web.core.common import Refusal, request_language
 from ogames.web.core.deps import WEB, StoreDep, VisitorDep, json_body, page
 from ogames.web.notify import records
 from ogames.web.notify.links import Links, clean_address
 from ogames.web.notify.mailer import Mailer
+from ogames.web.notify.mails import said
 from ogames.web.notify.push import Pusher, valid_endpoint
 from ogames.wording import say
 
@@ -64,13 +65,14 @@ async def set_email(request: Request, store: StoreDep, visitor: VisitorDep) -> R
     settings = request.app.state.settings
     token = links_of(request).verify_token(visitor.id, address, nonce)
     link = f"{settings.site_url.rstrip('/')}/account/email/verify?token={token}"
+    language = request_language(request)  # the page's: the person reads it now
     message = EmailMessage()
     message["From"] = settings.smtp_from
     message["To"] = address
-    message["Subject"] = "ogames: is this your address?"
-    message.set_content(f"Someone (you, we hope) gave this address to the account {visitor.name} on ogames.\n"
-                        f"To receive its notifications, open this link within two days:\n{link}\n\n"
-                        "If it was not you, do nothing: no mail will follow.\n")
+    message["Subject"] = said(language, "mail-verify-subject")
+    message.set_content(f"{said(language, 'mail-verify', name=visitor.name)}\n{link}\n\n"
+                        f"{said(language, 'mail-verify-not-you')}\n")
+    message["Content-Language"] = language  # (after the content: setting it clears the Content- headers)
     mailer_of(request).submit(message)
     sent = say("address-sent", "a link was sent to {address}: open it to verify", address=address)
     return await account_answer(request, store, visitor, done=sent)
