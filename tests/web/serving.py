@@ -33,10 +33,10 @@ CHROMIUM_ARGS = [
 KNOWN_DEAL = "from ogames.web.omiga import live; live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
 # `ogames serve` whose clocks read a simulated time: the real time plus the seconds written in a
 # file (a test runs days ahead by writing to it: `simulate`), its sweeper looking for correspondence
-# games out of time every tenth of a second.
+# games out of time every tenth of a second (its setting `sweep_seconds`, OGAMES_SWEEP_SECONDS).
 SIMULATED_TIME = (
-    "import pathlib, time; from ogames.web.boards import clock, sweeper; "
-    "clock.now = lambda: time.time() + float(pathlib.Path({file!r}).read_text() or 0); sweeper.EVERY = 0.1; "
+    "import os, pathlib, time; from ogames.web.boards import clock; os.environ['OGAMES_SWEEP_SECONDS'] = '0.1'; "
+    "clock.now = lambda: time.time() + float(pathlib.Path({file!r}).read_text() or 0); "
     "from ogames.cli.app import main; main()"
 )
 

@@ -135,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby = Lobby(hub, bus, ClientLimits(settings.seek_rate, settings.seek_burst, storage_for(settings.redis_url), "seek"))
         await lobby.start()
         app.state.lobby = lobby
-        sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every half minute
+        sweeper = Sweeper(hub)  # correspondence games whose player ran out of days, now and every sweep_seconds
         sweeper.start()
         try:
             yield

@@ -7,8 +7,9 @@ aborted by the server. An aborted game has no result (its record ends as it was,
 stored with the status `aborted`, so that ratings skip it; nobody can move in it again.
 
 **Claiming.** In a live game (not correspondence: days per move are for people who come and go) a
-person whose opponent's page has been closed for `grace` seconds may claim the win: the seat that
-left resigns. The time a seat has been away is measured from when this server process last saw it
+person whose opponent's page has been closed for the grace period (`Settings.claim_grace`, 60
+seconds unless the server is set otherwise; the hub gives each game it holds the server's) may
+claim the win: the seat that left resigns. The time a seat has been away is measured from when this server process last saw it
 leave (or found it away when the game was loaded), on the clocks' time (`clock.now`).
 
 Both are refused with a reason, changing nothing, when they do not apply.
@@ -34,7 +35,7 @@ from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
-CLAIM_GRACE = 60.0  # seconds a person's page must have been closed before the others may claim the win
+CLAIM_GRACE = 60.0  # seconds a person's page must have been closed before the others may claim the win (the default)
 
 
 class Endings:
@@ -91,7 +92,7 @@ class Endings:
         since = live.gone_since.get(seat)
         if seat in live.present or since is None:
             raise Refusal(say("claim-here", "seat {n} is here: its page is open", n=seat + 1), "no-claim", 409)
-        wait = CLAIM_GRACE - (clocks.time_or_now(at) - since)
+        wait = live.claim_grace - (clocks.time_or_now(at) - since)
         if wait > 0:
             raise Refusal(say("claim-wait", "seat {n} left only a moment ago: wait {s} seconds more before claiming the win",
                               n=seat + 1, s=math.ceil(wait)), "too-early", 409)
@@ -145,7 +146,7 @@ def claims(live: LiveGame, at: float | None = None) -> list[dict[str, Any]]:
     if live.ended or (live.clock is not None and live.clock.correspondence) or not live.online:
         return []
     at = clocks.time_or_now(at)
-    return [{"seat": seat, "in": round(max(0.0, CLAIM_GRACE - (at - since)), 1)}
+    return [{"seat": seat, "in": round(max(0.0, live.claim_grace - (at - since)), 1)}
             for seat, since in sorted(live.gone_since.items())
             if seat not in live.present and seat in taken_seats(live)]
 

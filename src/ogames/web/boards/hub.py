@@ -235,6 +235,7 @@ class Hub(BaseHub[LiveGame]):
         return [Watched(live, live.state) for live in self.live.values() if not may_analyse(live)]
 
     def _remember(self, live: LiveGame) -> None:
+        live.claim_grace = self.settings.claim_grace  # (web/boards/endings.py)
         self.live[live.id] = live
         self.live.move_to_end(live.id)
         excess = len(self.live) - self.settings.max_live_games

@@ -100,6 +100,7 @@ class LiveGame:
     # When each person's seat was last seen leaving (or found away), on this process's clock: the
     # others may claim the win once it has been away long enough (web/boards/endings.py).
     gone_since: dict[int, float] = field(default_factory=dict)
+    claim_grace: float = 60.0  # seconds away before a win may be claimed over a seat (the server's setting: the hub sets it)
     # The position its views showed last in each language, and its facts: the next position's are
     # made from them (web/boards/game_view.py `live_position`).
     positions: dict[str, Made] = field(default_factory=dict)

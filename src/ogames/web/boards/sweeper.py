@@ -1,7 +1,8 @@
-"""The sweeper: every `EVERY` seconds, and once as soon as the server starts, it asks the database
-for the correspondence games whose turn's deadline has passed (`Store.due_games`) and lets their
-flags fall (`Timekeeper.fall_now`): the seat to move loses on time, or the game is aborted if that
-seat had not moved yet. A game whose deadline passed while the server was down ends when it starts.
+"""The sweeper: every `Settings.sweep_seconds` (30 unless the server is set otherwise), and once as
+soon as the server starts, it asks the database for the correspondence games whose turn's
+deadline has passed (`Store.due_games`) and lets their flags fall (`Timekeeper.fall_now`): the
+seat to move loses on time, or the game is aborted if that seat had not moved yet. A game whose
+deadline passed while the server was down ends when it starts.
 
 Several server processes on one database each sweep; a game ends once all the same, as the loss on
 time is stored only at the version the process read (the store's version check): the other
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ogames.web.boards import clock as clocks
@@ -24,18 +26,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ogames.web")
 
-EVERY = 30.0  # seconds between sweeps: a game ends at most this long after its deadline
-
-
 class Sweeper:
-    """Ends a hub's correspondence games whose player ran out of days."""
+    """Ends a hub's correspondence games whose player ran out of days, every `every` seconds (the
+    hub's `Settings.sweep_seconds` unless given); `wait` is how it waits between sweeps (asyncio's
+    sleep: a test gives its own clock)."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub, every: float | None = None, wait: Callable[[float], Awaitable[object]] = asyncio.sleep):
         self.hub = hub
+        self.every = hub.settings.sweep_seconds if every is None else every
+        self.wait = wait
         self._side = Background("sweeper")
 
     def start(self) -> None:
-        """Sweep now, then every `EVERY` seconds until closed."""
+        """Sweep now, then every `every` seconds until closed."""
         self._side.spawn(self._run(), name="ogames-sweeper")
 
     async def _run(self) -> None:
@@ -46,7 +49,7 @@ class Sweeper:
                 raise
             except Exception:  # a bug: logged, and the next sweep tries again
                 log.exception("sweeper: a sweep failed")
-            await asyncio.sleep(EVERY)
+            await self.wait(self.every)
 
     async def sweep(self) -> int:
         """End every game whose deadline has passed: how many of them are over now."""
@@ -74,4 +77,4 @@ class Sweeper:
         await self._side.close()
 
 
-__all__ = ["EVERY", "Sweeper"]
+__all__ = ["Sweeper"]

@@ -20,6 +20,8 @@ SQLITE_SHARED_ENV = "OGAMES_SQLITE_SHARED"
 SUPERVISED_ENV = "OGAMES_SUPERVISED"
 SECRET_ENV = "OGAMES_SECRET_KEY"
 SECURE_COOKIES_ENV = "OGAMES_SECURE_COOKIES"
+CLAIM_GRACE_ENV = "OGAMES_CLAIM_GRACE"
+SWEEP_ENV = "OGAMES_SWEEP_SECONDS"
 
 
 def default_database_path() -> Path:
@@ -59,16 +61,21 @@ def default_secure_cookies() -> bool:
     return os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def default_lease() -> float:
-    """`OGAMES_BUS_LEASE` seconds if set (a positive number), else 10."""
-    text = os.environ.get(LEASE_ENV, "").strip()
+def positive_env(name: str, default: float) -> float:
+    """An environment variable's number of seconds if set (a positive number), else `default`."""
+    text = os.environ.get(name, "").strip()
     try:
-        seconds = float(text or 10.0)
+        seconds = float(text or default)
     except ValueError:
         seconds = math.nan
     if not 0 < seconds < math.inf:
-        raise ValueError(f"{LEASE_ENV} must be a positive number of seconds, not {text!r}")
+        raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
     return seconds
+
+
+def default_lease() -> float:
+    """`OGAMES_BUS_LEASE` seconds if set (a positive number), else 10."""
+    return positive_env(LEASE_ENV, 10.0)
 
 
 # The longest the server waits for the database (a lock another client holds, or its turn on a
@@ -124,6 +131,12 @@ class Settings:
     analysis_waiting: int = 4
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
+    # Ending games no one plays on (web/boards/endings.py, sweeper.py): the seconds a person's page
+    # must have been closed before the others may claim the win in a live game, and the seconds
+    # between the sweeps that end the correspondence games whose player ran out of days (a game
+    # ends at most this long after its deadline).
+    claim_grace: float = field(default_factory=lambda: positive_env(CLAIM_GRACE_ENV, 60.0))
+    sweep_seconds: float = field(default_factory=lambda: positive_env(SWEEP_ENV, 30.0))
     # Rate limits (web/limits.py): WebSocket messages per connection — `ws_rate` a second, bursts
     # of `ws_burst`, the connection closed after `ws_strikes` refusals in a row — and JSON API
     # requests per client address (`api_burst` in any `api_burst / api_rate` seconds, counted in
@@ -174,6 +187,8 @@ class Settings:
             raise ValueError("database_busy_seconds must be a positive number of seconds")
         if not self.bus_lease_seconds > 0:
             raise ValueError("bus_lease_seconds must be a positive number of seconds")
+        if not (0 < self.claim_grace < math.inf and 0 < self.sweep_seconds < math.inf):
+            raise ValueError("claim_grace and sweep_seconds must be positive numbers of seconds")
         if self.ai_workers < 1 or self.analysis_workers < 1:
             raise ValueError("ai_workers and analysis_workers must be at least 1")
         if not self.analysis_quota >= self.max_analysis_seconds:
