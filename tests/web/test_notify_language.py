@@ -1,7 +1,8 @@
 """Each notification mail in its recipient's language (web/notify/mails.py), against a local SMTP
 sink: an account signed up in Russian gets its address check, "your move" and the loss on time in
 Russian, one signed up in English gets them in English, and an account that chooses another
-language on the site (`?lang=`) gets its next mail in that one."""
+language on the site (`?lang=`) gets its next mail in that one; an account made before languages
+were kept takes the one it logs in with."""
 
 from __future__ import annotations
 
@@ -71,3 +72,20 @@ def test_an_account_that_chooses_another_language_gets_its_next_mail_in_it(clien
     client.cookies.clear()  # a guest's choice keeps nothing, and changes no account
     assert client.get("/?lang=en").status_code == 200
     assert accounts.language_of(store, cyd) == "ru"
+
+
+def test_an_account_from_before_languages_takes_the_one_it_logs_in_with(client: TestClient) -> None:
+    from ogames.web.accounts.names import name_key
+    from ogames.web.accounts.passwords import hash_password
+
+    store = client.app.state.store  # type: ignore[attr-defined]
+    old = accounts.create_account(store, "Dora", name_key("Dora"), hash_password("correct horse"))  # no language stored
+    assert accounts.language_of(store, old.id) is None
+    client.cookies.clear()
+    client.cookies.set("lang", "ru")
+    assert client.post("/login", data={"name": "Dora", "password": "correct horse"}).status_code == 200
+    assert accounts.language_of(store, old.id) == "ru"
+    client.cookies.clear()
+    client.cookies.set("lang", "en")  # a later log-in in another language changes nothing: choosing does
+    assert client.post("/login", data={"name": "Dora", "password": "correct horse"}).status_code == 200
+    assert accounts.language_of(store, old.id) == "ru"

@@ -94,11 +94,12 @@ def create_account(store: Store, name: str, key: str, password_hash: str, langua
 
 
 @guarded(writes=True)
-def set_language(store: Store, account_id: str, language: str) -> None:
-    """Keep the language an account chose (its mails are written in it)."""
+def set_language(store: Store, account_id: str, language: str, only_if_none: bool = False) -> None:
+    """Keep the language an account chose (its mails are written in it); `only_if_none`: only if
+    it has none yet (an account from before languages were kept)."""
+    chosen = accounts.c.language.is_(None) if only_if_none else accounts.c.language.is_distinct_from(language)
     with store.engine.begin() as conn:
-        conn.execute(update(accounts).where(accounts.c.id == account_id, accounts.c.language.is_distinct_from(language))
-                     .values(language=language))
+        conn.execute(update(accounts).where(accounts.c.id == account_id, chosen).values(language=language))
 
 
 @guarded()

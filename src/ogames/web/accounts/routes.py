@@ -133,6 +133,8 @@ async def login(request: Request, store: StoreDep, visitor: VisitorDep, guessing
         await asyncio.to_thread(records.rehash_password, store, account.id, rehashed)
     await take_over(store, visitor, account.id)
     await log_in(request, store, account)
+    # An account from before languages were kept (migration 0011) takes the one it logs in with.
+    await asyncio.to_thread(records.set_language, store, account.id, request_language(request), only_if_none=True)
     return RedirectResponse("/account", status_code=303)
 
 
