@@ -3,7 +3,7 @@ signed up in), in which its notification mails are written (web/notify/). Accoun
 this revision have none, and are written to in English until they choose one.
 
 Revision ID: 0011
-Revises: 0012 (main had 0012 on 0010 when this was rebased; the lead re-chains at merge)
+Revises: 0010
 Create Date: 2026-11-26
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0012"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

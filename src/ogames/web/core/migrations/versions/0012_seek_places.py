@@ -7,7 +7,7 @@ Open seeks live only while their posters' lobby pages are open, and a server sto
 its own: the few left when this revision runs are withdrawn, rather than given places.
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-11-26
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
