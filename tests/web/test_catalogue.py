@@ -156,3 +156,27 @@ def test_the_package_ships_its_catalogues() -> None:
     assert '"locale/*/LC_MESSAGES/*.po"' in pyproject
     for language in LANGUAGES:
         assert catalogue.path(language).is_file()
+
+
+def entries(text: str) -> list[dict[str, str]]:
+    """A catalogue's entries as written, block by block: Babel's reader forgives a stray `msgstr`
+    (it keeps the previous entry's) and lets a later duplicate win silently, so both are checked
+    on the text."""
+    found = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.splitlines() if line and not line.startswith("#")]
+        if lines:
+            found.append({line.split(" ", 1)[0]: line.split(" ", 1)[-1] for line in lines if not line.startswith('"')})
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_translation_has_its_english_once(language: str) -> None:
+    written = entries(catalogue.path(language).read_text(encoding="utf-8"))
+    assert all("msgid" in entry for entry in written), [entry for entry in written if "msgid" not in entry]
+    keys = [(entry.get("msgctxt"), entry["msgid"]) for entry in written]
+    assert len(keys) == len(set(keys)), sorted({key for key in keys if keys.count(key) > 1})
+
+
+def test_a_stray_translation_is_found() -> None:
+    assert entries('msgid "a"\nmsgstr "b"\n\nmsgstr "c"\n')[1] == {"msgstr": '"c"'}
