@@ -154,3 +154,23 @@ def test_a_resignation_is_reviewed_but_not_marked() -> None:
 def test_the_same_seed_gives_the_same_review() -> None:
     record = finished("omny", 4, variant="y", size=5)
     assert review(record, budget=120, seed=3) == review(record, budget=120, seed=3)
+
+
+def test_the_search_gives_every_seats_worth_of_the_position_and_of_its_best_move() -> None:
+    from ogames.players.mcts import CompiledMcts
+
+    search = CompiledMcts(iterations=400, seed=1)
+    state = ogames.load("omny", variant="y", size=5).new_state()
+    assert search.root_worths(0) is None and search.seat_worths(0) is None  # nothing searched yet
+    for move in ("c3", "a1", "b3", "a2"):
+        state.play(move)
+    search.choose(state)
+    mover = state.mover
+    position, best = search.root_worths(mover), search.seat_worths(mover)
+    assert position is not None and best is not None
+    assert sum(position) == pytest.approx(1.0) and sum(best) == pytest.approx(1.0)
+    assert 0.0 < position[mover] < 1.0 and position != best  # the mean over all visits, not the best move's
+    three = ogames.load("omega", players=3, size=4).new_state()
+    search.choose(three)
+    worths = search.root_worths(0)
+    assert worths is not None and len(worths) == 3 and sum(worths) == pytest.approx(1.0)
