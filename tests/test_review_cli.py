@@ -15,7 +15,7 @@ from ogames import sgf
 from ogames.cli.app import app
 from ogames.cli.review import SPARKS, sparkline
 from ogames.records import dumps
-from ogames.teach import Review
+from ogames.teach.review import Review
 
 runner = CliRunner()
 

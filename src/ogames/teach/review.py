@@ -1,6 +1,6 @@
 """A finished game's review: every move's win chance before and after, its mark, the better move.
 
-    from ogames.teach import review
+    from ogames.teach.review import review
     result = review(record, budget=1000)       # a record (dict or JSON text) or a replayed state
     for move in result.moves:
         print(move.ply, move.move, move.mark, move.before, move.after, move.best)
