@@ -240,6 +240,14 @@ def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[
     return "\n".join(lines)
 
 
+def data_text(data: dict[str, Any]) -> str:
+    """The calibration's JSON, one curve a line."""
+    curves = ",\n".join(f"  {json.dumps(name)}: {json.dumps(points)}" for name, points in data["curves"].items())
+    head = {key: value for key, value in data.items() if key != "curves"}
+    body = ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items())
+    return f"{{\n{body},\n \"curves\": {{\n{curves}\n }}\n}}\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
@@ -273,7 +281,7 @@ def main() -> None:
         "curves": {name: [list(p) for p in cal.points] for name, (_, _, cal) in found.items()},
         "thresholds": {name: round(value, 4) for name, value in marks.items()},
     }
-    DATA.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    DATA.write_text(data_text(data), encoding="utf-8")
     plot({name: bins for name, (_, bins, _) in found.items()}, data["games"], args.budget, SVG)
     TABLE.write_text(text, encoding="utf-8")
 
