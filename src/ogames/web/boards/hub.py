@@ -39,6 +39,7 @@ from ogames.web.boards.correspondence import DaysClock, GameClock, deadline_of, 
 from ogames.web.boards.endings import Endings, seen
 from ogames.web.boards.game_view import draw_position, drawn, view
 from ogames.web.boards.hints import Watched
+from ogames.web.boards.learner_hints import hint_limit
 from ogames.web.boards.live import (
     BROWSER_GAMES,
     HUMAN,
@@ -180,6 +181,7 @@ class Hub(BaseHub[LiveGame]):
         digests = {**given, **{seat: digest(token) for seat, token in tokens.items()}}
         live = LiveGame(game_id, mode, kinds, state, digests, time.time())
         live.clock, live.rated = clock, request.rated
+        live.hint_limit = hint_limit(live, self.settings.hints_per_game)
         self._remember(live)
         if isinstance(clock, DaysClock):
             timed = f"{clock.days} days per move"
@@ -211,6 +213,7 @@ class Hub(BaseHub[LiveGame]):
             live.rated = row.rated
             for read in self.readers:
                 await read(live)
+            live.hint_limit, live.hints_used = hint_limit(live, self.settings.hints_per_game), row.hints_used
             self._remember(live)
             self.rater.ended(live)  # ended while no process held it, or rated by another: read its changes
         if live.clock is not None and live.clock.out_of_time(live.state.mover):
