@@ -37,6 +37,7 @@ from ogames.web.boards.clock import Clock
 from ogames.web.boards.computer_turns import ComputerTurns
 from ogames.web.boards.correspondence import DaysClock, GameClock, deadline_of, stored_clock
 from ogames.web.boards.endings import Endings, seen
+from ogames.web.boards.game_review import Reviews
 from ogames.web.boards.game_view import draw_position, drawn, view
 from ogames.web.boards.hints import Watched
 from ogames.web.boards.learner_hints import hint_limit
@@ -116,11 +117,17 @@ class Hub(BaseHub[LiveGame]):
         self.computer = ComputerTurns(settings, self.bus, self.recorder, self.timekeeper, self.announce, self.live)
         self.sync = Sync(store, self.bus, self.recorder, self.live, self._loading, self.announce, self.computer.start)
         self.rater = Rater(store, self.announce)
-        self.recorder.ended = self.sync.ended = self.rater.ended  # a rated game that ends is rated (web/ratings/finish.py)
+        self.reviews = Reviews(store, settings)  # the computer's reviews of finished games (web/boards/game_review.py)
+        # A game that ends is rated if it is rated (web/ratings/finish.py), and reviewed if it is against the computer.
+        self.recorder.ended = self.sync.ended = self._ended
         # What other concerns keep of a game in the store, read into it as it is loaded (or read
         # again after the bus reconnected): its rematch (web/lobby/rematch.py `attach`). Each is
         # quick for a game it has nothing to read for.
         self.readers: list[Callable[[LiveGame], Awaitable[None]]] = []
+
+    def _ended(self, live: LiveGame) -> None:
+        self.rater.ended(live)
+        self.reviews.ended(live)
 
     def owns_kind(self, game: str) -> bool:
         return game in BROWSER_GAMES
@@ -134,6 +141,7 @@ class Hub(BaseHub[LiveGame]):
                 live.flag_timer.cancel()
         await self.computer.close()
         await self.rater.close()
+        await self.reviews.close()
 
     # ----- creating and finding games --------------------------------------------------------
 

@@ -1,11 +1,13 @@
 // A learner's hints (web/boards/learner_hints.py): in a casual game of one person against the
 // computer, the Hint button asks the server for the best move in the position on the board; the
 // board lights it (board.js `mark`) until the position changes. The button says how many hints
-// are left; the server counts them and refuses any it may not give (its reason is shown).
+// are left; the server counts them and refuses any it may not give (its reason is shown). Once the
+// game is over, the page offers the computer's review of it (web/boards/game_review_route.py).
 "use strict";
 (function () {
   const button = document.getElementById("hint");
   const note = document.getElementById("hint-note");
+  const offer = document.getElementById("review-offer");
   if (!button) return;
   const words = window.OgamesPage.words;
   const fill = window.OgamesWords.fill;
@@ -16,6 +18,8 @@
   function show(latest, hooked) {
     view = latest;
     api = hooked;
+    // Beside it, once the game is over with a result: the link to the computer's review of it.
+    if (offer) offer.hidden = !(view.over && view.result && !view.aborted);
     const hints = view.hints;
     const holds = api.heldSeats().length > 0;
     button.hidden = !hints || view.over || !holds;
