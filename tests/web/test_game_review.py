@@ -190,3 +190,36 @@ def test_the_page_is_sent_each_move_worded_with_its_symbol(reviewed: dict[str, A
         assert move["line"] == original["line"] and len(move["line_text"]) == len(move["line"])
     assert shown["steps"] == sorted(shown["steps"]) and len(shown["steps"]) == len(WIN) + 1
     assert "Шансы каждой стороны" in shown["graph"]
+
+
+def test_two_server_processes_asked_at_once_compute_it_once(tmp_path: Path) -> None:
+    import asyncio
+
+    from ogames.web.boards.protocol import NewGame
+
+    from .test_hub_bus import two_hubs
+
+    async def scenario() -> None:
+        a, b, _, _ = two_hubs(tmp_path / "games.sqlite3")
+        live, tokens = await a.create(NewGame(game="omny", options=SIZE4))
+        for ply, move in enumerate(WIN):
+            await a.move(live.id, tokens[ply % 2], ply, move)
+        calls: list[str] = []
+
+        def counted(record: dict[str, Any], budget: int, prove: int) -> dict[str, Any]:
+            calls.append(record["game"])
+            return ai.review_game(record, budget, prove)
+
+        a.reviews.compute = b.reviews.compute = counted
+        asked = await asyncio.gather(a.reviews.ask(live.id), b.reviews.ask(live.id), b.reviews.ask(live.id))
+        assert {row.status for row in asked if row is not None} <= {"pending", "ready"}
+        deadline = time.monotonic() + DEADLINE
+        while (row := await b.reviews.status(live.id)) is None or row.status == "pending":
+            assert time.monotonic() < deadline, "the review never came"
+            await asyncio.sleep(0.02)
+        assert row.status == "ready" and row.review is not None and calls == ["omny"]
+        assert [move["move"] for move in row.review["moves"]] == WIN and a.reviews.done + b.reviews.done == 1
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())

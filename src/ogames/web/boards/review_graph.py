@@ -17,7 +17,7 @@ from typing import Any
 from ogames.web import i18n
 from ogames.web.core.names import move_words
 
-WIDTH, HEIGHT, PAD = 600.0, 150.0, 6.0
+WIDTH, HEIGHT, PAD = 600.0, 220.0, 8.0
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "good": ""}
 MARK_COLOURS = {"inaccuracy": "#4a9fd8", "mistake": "#e69f00", "blunder": "#d03b2a"}
 SEAT_COLOURS = {"black": "#22252a", "white": "#8c8c86", "red": "#c8412f", "blue": "#2f62b5", "green": "#2f8f4e",
