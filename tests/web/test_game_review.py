@@ -223,3 +223,21 @@ def test_two_server_processes_asked_at_once_compute_it_once(tmp_path: Path) -> N
         await b.close()
 
     asyncio.run(scenario())
+
+
+def test_past_the_waiting_reviews_a_new_one_is_refused(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ogames.web.boards import game_review
+
+    held = gate(client)
+    monkeypatch.setattr(game_review, "WAITING", 1)
+    first, second, third = finished_game(client), finished_game(client), finished_game(client)
+    assert client.post(f"/api/games/{first}/review", json={}).status_code == 202  # computing (held)
+    assert client.post(f"/api/games/{second}/review", json={}).status_code == 202  # waiting
+    refused = client.post(f"/api/games/{third}/review", json={})
+    assert refused.status_code == 503 and refused.json()["code"] == "busy" and "retry-after" in refused.headers
+    assert look(client, third)["status"] == "none"  # nothing stored: asked again later, it is made
+    assert client.post(f"/api/games/{second}/review", json={}).json()["status"] == "pending"  # one asked before still answers
+    held.open()
+    assert until_ready(client, second)["status"] == "ready"
+    assert client.post(f"/api/games/{third}/review", json={}).status_code == 202
+    assert until_ready(client, third)["status"] == "ready" and held.calls == 3

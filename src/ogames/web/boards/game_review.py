@@ -27,16 +27,19 @@ from typing import Any
 from ogames.web.boards import ai
 from ogames.web.boards import review_records as records
 from ogames.web.boards.live import LiveGame
+from ogames.web.core.common import Refusal
 from ogames.web.core.settings import Settings
 from ogames.web.core.store import Store
 from ogames.web.core.store_faults import StorageError
 from ogames.web.core.workers import Lane, ProcessLane, ThreadLane, WorkerFailed, WorkerLost
+from ogames.wording import say
 
 log = logging.getLogger("ogames.web")
 
 REVIEW_NICENESS = 19  # below the analyses (10) and the moves (0): a review takes only the time left over
 PENDING_LEASE = 30 * 60.0  # seconds a pending review may go unfinished before another process takes it over
 REVIEWED = ("omny", "oddy", "omega", "onyx")  # the board games a review covers
+WAITING = 100  # reviews waiting here at most: beyond, a new one is refused (busy) and nothing is stored
 
 
 def review_lane() -> Lane:
@@ -85,7 +88,14 @@ class Reviews:
 
     async def ask(self, game_id: str) -> records.StoredReview | None:
         """Ask for a finished game's review (the caller checked that it may be reviewed): queued
-        here if this is the first asking; the row as it is now."""
+        here if this is the first asking; the row as it is now. Refusal (busy, nothing stored) if
+        WAITING reviews wait here already and this one was never asked for."""
+        if len(self.waiting) >= WAITING and game_id not in self.queued:
+            row = await asyncio.to_thread(records.stored, self.store, game_id)
+            if row is not None:
+                return row
+            raise Refusal(say("reviews-busy", "the computer has too many games to review just now: ask again later"),
+                          "busy", 503, retry_after=60.0)
         if await asyncio.to_thread(records.claim, self.store, game_id):
             self._queue(game_id)
         return await self.status(game_id)
@@ -186,4 +196,4 @@ class Reviews:
         await self._drop_lane()
 
 
-__all__ = ["PENDING_LEASE", "REVIEWED", "Reviews", "automatic", "review_lane", "reviewable"]
+__all__ = ["PENDING_LEASE", "REVIEWED", "WAITING", "Reviews", "automatic", "review_lane", "reviewable"]
