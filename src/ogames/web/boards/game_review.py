@@ -9,9 +9,11 @@ process that made the row computes it, the others only read it.
 
 Reviews are computed one at a time in a worker of their own (`review_lane`: a process like an
 analysis worker's, at the lowest CPU priority), never in the move workers nor in the analysis
-desk's lanes: a live game's computer moves (priority 0) and the visitors' analyses (niceness 10)
-always come before a review (niceness 19), and a review never takes a lane a visitor's analysis
-waits for. A worker that dies under a review is replaced, and that review fails with the reason
+desk's lanes: a review never takes a lane a live move or a visitor's analysis waits for, and when
+they want the same core, Linux gives a niceness-19 review about 1/70 of a move worker's share
+(niceness 0) and 1/7 of an analysis's (niceness 10). On a busy machine it still costs the moves
+something (caches, memory): benchmarks/bench_review_priority.py measures how much. A worker that
+dies under a review is replaced, and that review fails with the reason
 (a person may see it and nothing else is lost). A review left pending by a server process that
 died is taken over by the next process asked about it once it is older than PENDING_LEASE.
 """
