@@ -204,6 +204,9 @@ def test_a_hint_counted_on_one_process_is_shown_and_kept_on_the_other(tmp_path: 
         live_b = await b.get(live_a.id)
         assert live_a.hint_limit == live_b.hint_limit == 3
         watching = b.watch(live_b)
+        with pytest.raises(Refusal) as moved_on:  # the game moved on while the hint was searched: not counted
+            await take_hint(a, live_a, 1)
+        assert moved_on.value.code == "stale" and a.store.hints_used(live_a.id) == 0
         assert await take_hint(a, live_a, 0) == 1
         assert bus_a.sent[-1] == (live_a.id, 0, {"hints": 1})
         assert live_b.hints_used == 1 and received(watching)["hints"] == {"used": 1, "left": 2, "limit": 3}
@@ -243,3 +246,14 @@ def test_the_redis_bus_passes_on_a_hint_count() -> None:
 
     asyncio.run(scenario())
     assert heard == [("g1", 3, {"hints": 2})]
+
+
+def test_a_malformed_hint_request_is_refused_and_counts_nothing(client: TestClient) -> None:
+    game_id, token = against_computer(client)
+    for body in ({"token": token}, {"token": token, "version": "0"}, {"token": token, "version": 0, "seconds": 9},
+                 {"token": "", "version": 0}, {"token": token, "version": -1}):
+        answer = client.post(f"/api/games/{game_id}/hint", json=body)
+        assert answer.status_code == 422 and answer.json()["error"], (body, answer.text)
+    assert client.post(f"/api/games/{game_id}/hint", content=b"{not json", headers={"content-type": "application/json"}
+                       ).status_code in (400, 422)
+    assert view(client, game_id)["hints"]["used"] == 0
