@@ -9,7 +9,7 @@
   guard that a review is computed once: the first server process to insert it computes it.
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 Create Date: 2026-11-26
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0010"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
