@@ -241,3 +241,19 @@ def test_past_the_waiting_reviews_a_new_one_is_refused(client: TestClient, monke
     assert until_ready(client, second)["status"] == "ready"
     assert client.post(f"/api/games/{third}/review", json={}).status_code == 202
     assert until_ready(client, third)["status"] == "ready" and held.calls == 3
+
+
+def test_the_review_worker_stops_when_idle_and_starts_again(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ogames.web.boards import game_review
+
+    monkeypatch.setattr(game_review, "IDLE", 0.2)
+    reviews = client.app.state.hub.reviews  # type: ignore[attr-defined]
+    first, second = finished_game(client), finished_game(client)
+    client.post(f"/api/games/{first}/review", json={})
+    assert until_ready(client, first)["status"] == "ready"
+    deadline = time.monotonic() + DEADLINE
+    while reviews.lane is not None:
+        assert time.monotonic() < deadline, "the idle review worker was never stopped"
+        time.sleep(0.05)
+    client.post(f"/api/games/{second}/review", json={})
+    assert until_ready(client, second)["status"] == "ready" and reviews.done == 2

@@ -41,6 +41,7 @@ log = logging.getLogger("ogames.web")
 REVIEW_NICENESS = 19  # below the analyses (10) and the moves (0): a review takes only the time left over
 PENDING_LEASE = 30 * 60.0  # seconds a pending review may go unfinished before another process takes it over
 REVIEWED = ("omny", "oddy", "omega", "onyx")  # the board games a review covers
+IDLE = 300.0  # seconds with nothing to review after which the review worker is stopped (started again when needed)
 WAITING = 100  # reviews waiting here at most: beyond, a new one is refused (busy) and nothing is stored
 
 
@@ -128,7 +129,11 @@ class Reviews:
         while True:
             if not self.waiting:
                 self.wake.clear()
-                await self.wake.wait()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), IDLE)
+                except TimeoutError:  # nothing to review for a while: its worker's memory back
+                    await self._drop_lane()
+                    await self.wake.wait()
                 continue
             game_id = self.waiting.pop(0)
             try:
