@@ -1,5 +1,5 @@
 """Imports run one way, as docs/architecture.md draws the layers: boards → kernels → rules →
-records → players → envs and sgf → arena and ratings → the faces (cli, web, draw). A module imports only from its own
+records → players → envs and sgf → arena, ratings and teach → the faces (cli, web, draw). A module imports only from its own
 package and the layers above it, never from one below: the rules know nothing of players or
 faces, the search nothing of the web. Every import counts, also one inside a function."""
 
@@ -25,7 +25,7 @@ LAYERS = [
     {"players"},
     {"api"},
     {"envs", "sgf"},
-    {"arena", "ratings"},
+    {"arena", "ratings", "teach"},
     {"draw", "cli", "web"},
 ]
 RANK = {name: rank for rank, layer in enumerate(LAYERS) for name in layer}

@@ -90,6 +90,30 @@ def reliable_worth(ints: npt.NDArray[np.int32], floats: Floats) -> float | None:
     return None if worth is None or floats[best, K.F_N] < MIN_PLAYOUTS_FOR_VALUE else worth
 
 
+def seat_worths(root: Root) -> tuple[float, ...] | None:
+    """Every seat's mean reward under the root's best move, seat by seat (None when the root has no
+    children yet or the move no visit). With two seats the worth to the side to move settles both
+    (the rewards sum to 1, and the columns of a shared pie are by colour, not seat); with three or
+    four each seat's column is read, which a review's graph of every player's chances needs."""
+    ints, floats = root
+    if ints[0, K.I_FIRST] < 0:
+        return None
+    best = best_child(ints, floats, 0)
+    seats = int(floats.shape[1] - K.F_W)
+    mover = int(ints[0, K.I_SEAT])
+    if seats == 2:
+        proven, worth = outlook(ints, floats, best)
+        if proven >= 0:
+            worth = 1.0 if proven == mover else 0.0
+        if worth is None:
+            return None
+        return (worth, 1.0 - worth) if mover == 0 else (1.0 - worth, worth)
+    visits = float(floats[best, K.F_N])
+    if visits <= 0:
+        return None
+    return tuple(float(floats[best, K.F_W + s]) / visits for s in range(seats))
+
+
 def _takes_other_colour(ints: npt.NDArray[np.int32], floats: Floats, best: int) -> bool:
     """At a root where the swap is open (shared pie): whether the side to move does better with
     the other colour, i.e. its colour's best move is proven lost or wins less than half."""

@@ -29,7 +29,7 @@ from ogames.players.mcts import kernel as K
 from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
 from ogames.players.mcts.info import Probe, SearchInfo
 from ogames.players.mcts.parallel import merged_root, search_trees
-from ogames.players.mcts.report import Root, choose_from_root, reliable_worth
+from ogames.players.mcts.report import Root, choose_from_root, reliable_worth, seat_worths
 from ogames.players.mcts.settings import SETTINGS, Read
 from ogames.players.mcts.tree import Budget, Floats, Search, Tree, kept_or_new, run_batches
 from ogames.players.mcts.uct import MctsPlayer
@@ -98,6 +98,7 @@ class CompiledMcts(MctsPlayer):
         if state.is_over or not supports(state):
             return super().choose(state)
         moves = state.legal_moves()
+        self._root = None  # until a compiled search of this position sets it (`seat_worths`)
         if len(moves) == 1:
             self.last = SearchInfo(move=moves[0], pv=(moves[0],))
             return moves[0]
@@ -119,6 +120,11 @@ class CompiledMcts(MctsPlayer):
         if proof is not None and proof.value == "unknown":
             move = self._avoid_proven_losses(state, adapter, move)
         return move
+
+    def seat_worths(self) -> tuple[float, ...] | None:
+        """Every seat's mean reward under the best move of the last compiled search (`report.seat_worths`;
+        None before one, or when the solver or a single legal move decided without searching)."""
+        return None if self._root is None else seat_worths(self._root)
 
     # ----- the connection solver inside the search ------------------------------------------------
     def _prove_budget(self, think: float | None) -> int:

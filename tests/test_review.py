@@ -1,0 +1,120 @@
+"""The game review's contract (`ogames.teach.review`): its JSON round trip and refusals, and what
+`review` finds in small games (budgets kept small: a few hundred iterations a position)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ogames
+from ogames.errors import BadOption, BadRecord, CannotPlay
+from ogames.teach import MARKS, BadReview, MoveReview, Review, review
+
+chance = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+text = st.text(max_size=8)
+moves = st.builds(
+    MoveReview,
+    ply=st.integers(1, 500),
+    seat=st.integers(0, 3),
+    player=text,
+    colour=text,
+    move=text,
+    before=st.none() | chance,
+    after=st.none() | chance,
+    loss=st.none() | chance,
+    mark=st.none() | st.sampled_from(MARKS),
+    best=st.none() | text,
+    line=st.lists(text, max_size=4).map(tuple),
+    proven=st.sampled_from([None, "win", "loss"]),
+    chances=st.lists(chance, max_size=4).map(tuple),
+)
+reviews = st.builds(
+    Review,
+    game=st.sampled_from(["omny", "oddy", "omega", "onyx"]),
+    options=st.dictionaries(st.text(max_size=5), st.integers() | st.booleans() | text, max_size=3),
+    players=st.lists(text, min_size=2, max_size=4).map(tuple),
+    winner=st.none() | text,
+    start=st.lists(chance, max_size=4).map(tuple),
+    moves=st.lists(moves, max_size=5).map(tuple),
+    budget=st.integers(1, 10**6),
+    prove=st.integers(0, 10**6),
+    seats=st.dictionaries(text, text, max_size=3),
+)
+
+
+@given(reviews)
+@settings(max_examples=60, deadline=None)
+def test_a_review_comes_back_equal_from_its_json(made: Review) -> None:
+    written = json.dumps(made.to_json(), allow_nan=False)
+    assert Review.from_json(written) == made
+    assert Review.from_json(json.loads(written)) == made
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d.update(format="ogames-record"), "not an ogames review"),
+        (lambda d: d.update(version=99), "unsupported review version"),
+        (lambda d: d.update(moves={}), "moves must be a list"),
+        (lambda d: d["moves"][0].update(mark="brilliant"), "mark must be one of"),
+        (lambda d: d["moves"][0].update(before=1.5), "chance from 0 to 1"),
+        (lambda d: d["moves"][0].pop("ply"), "lacks 'ply'"),
+        (lambda d: d.update(budget=True), "budget must be a whole number"),
+    ],
+)
+def test_a_bad_review_json_is_refused_by_name(change: Any, says: str) -> None:
+    good = Review("omny", {}, ("a", "b"), None, (0.5, 0.5), (MoveReview(1, 0, "a", "black", "c3", 0.5, 0.4, 0.1, "inaccuracy",
+                                                                       "b2", ("b2",), None, (0.4, 0.6)),), 100).to_json()
+    change(good)
+    with pytest.raises(BadReview, match=says):
+        Review.from_json(good)
+    with pytest.raises(BadReview, match="not valid JSON"):
+        Review.from_json("{")
+
+
+def finished(game: str, seed: int, **options: Any) -> dict[str, Any]:
+    """A finished game between two quick searches."""
+    state = ogames.load(game, **options).new_state()
+    players = [ogames.player("mcts", iterations=60, seed=seed + i) for i in range(len(state.players))]
+    while not state.is_over:
+        state.play(players[state.mover or 0].choose(state))
+    return state.record()
+
+
+@pytest.mark.parametrize(("game", "options"), [("oddy", {"size": 3}), ("omny", {"size": 4}), ("onyx", {}),
+                                               ("omega", {"size": 4})])
+def test_a_review_covers_every_move_with_its_figures(game: str, options: dict[str, Any]) -> None:
+    record = finished(game, 1, **options)
+    done: list[tuple[int, int]] = []
+    result = review(record, budget=200, prove=2000, progress=lambda a, b: done.append((a, b)))
+    assert [m.ply for m in result.moves] == list(range(1, len(record["moves"]) + 1))
+    assert [m.move for m in result.moves] == [e["move"] for e in record["moves"]]
+    assert done[-1] == (len(record["moves"]) + 1, len(record["moves"]) + 1)
+    final = ogames.replay(record)
+    assert result.winner == final.winner and result.game == game
+    last = result.moves[-1]
+    winner_seat = final.owner[final.winner]  # the game is over: the chances are its result
+    assert last.chances[winner_seat] == 1.0
+    for move in result.moves:
+        assert move.mark in MARKS
+        assert move.before is not None and move.after is not None and move.loss is not None
+        assert move.loss == pytest.approx(max(0.0, move.before - move.after))
+        assert move.best is not None and move.line[0] == move.best
+    assert Review.from_json(json.dumps(result.to_json())) == result
+
+
+def test_a_game_the_review_does_not_cover_and_bad_budgets_are_refused() -> None:
+    record = finished("oddy", 2, size=3)
+    with pytest.raises(BadOption, match="budget"):
+        review(record, budget=0)
+    with pytest.raises(BadOption, match="prove"):
+        review(record, prove=-1)
+    with pytest.raises(BadRecord):
+        review({"format": "x"})
+    omiga = ogames.load("omiga").new_state()
+    with pytest.raises((CannotPlay, BadRecord)):
+        review(omiga.record())
