@@ -46,7 +46,7 @@ PROVEN: tuple[Proven, ...] = get_args(Proven)
 REVIEW_FORMAT = "ogames-review"
 REVIEW_VERSION = 1
 GAMES = ("omny", "oddy", "omega", "onyx")  # the board games the compiled search plays
-DEFAULT_BUDGET = 2000  # search iterations per position
+DEFAULT_BUDGET = 1000  # search iterations per position (the calibration's: docs/review.md)
 DEFAULT_PROVE = 20_000  # connection-solver positions per position (Omny and Odd-Y, two players)
 MAX_BUDGET = 1_000_000
 MAX_PROVE = 10_000_000
@@ -67,7 +67,7 @@ class MoveReview:
     places every colour's stone of a turn), player: that player's name, colour: the colour placed.
     before / after: that player's win chance (calibrated, 0–1) before the move under best play and
     after the move played; None where nothing tells (a position the search could not value).
-    loss: max(0, before − after). mark: "good", "inaccuracy", "mistake" or "blunder" (None when
+    loss: max(0, before − after), or 0 for the best move and in a position proven lost. mark: "good", "inaccuracy", "mistake" or "blunder" (None when
     not judged: a resignation, or no figures). best: the move the search (or the solver's proof)
     prefers, line: the line it expects from there (starting with `best`). proven: "win" or "loss"
     for the mover when the solver proved the position before the move. chances: every seat's win
@@ -223,8 +223,9 @@ class _Reader:
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the review found in one position: every seat's raw win chance (None: not valued), the
-    best move and its line, and the solver's proof for the seat to move (`mover`)."""
+    """What the review found in one position: every seat's raw win chance (the mean over all the
+    search's visits of the position, `CompiledMcts.root_worths`; None where the search did not
+    value it), the best move and its line, the solver's proof for the seat to move (`mover`)."""
 
     chances: tuple[float, ...] | None
     best: str | None = None
@@ -262,9 +263,12 @@ class Judge:
                 if won and proof.move is not None:
                     return Judgement(chances, proof.move, (proof.move,), "win", mover)
                 move = self.search.choose(state)  # lost: the search's move resists longest
-                return Judgement(chances, move, tuple(self.search.info().pv) or (move,), "loss", mover)
+                return Judgement(chances, move, self._line(move), "loss", mover)
         move = self.search.choose(state)
-        return Judgement(self.search.seat_worths(), move, tuple(self.search.info().pv) or (move,), None, mover)
+        return Judgement(self.search.root_worths(mover), move, self._line(move), None, mover)
+
+    def _line(self, move: str) -> tuple[str, ...]:
+        return tuple(self.search.info().pv) or (move,)
 
 
 def review(
@@ -291,7 +295,7 @@ def review(
     entries = record["moves"]
     state = replay(record, upto=0)
     judge = Judge(state, budget, prove, seed)
-    cal = calibrated or calibration()
+    cal = calibrated or calibration(final.game.name, len(final.players))
     total = len(entries) + 1
     movers: list[tuple[int, str]] = []
     judged = [judge(state)]
@@ -304,9 +308,11 @@ def review(
         judged.append(judge(state))
         if progress is not None:
             progress(number + 1, total)
-    chances = _filled([j.chances for j in judged], len(state.players))
+    seats = len(state.players)
+    chances = _filled([j.chances for j in judged], seats)
     moves = tuple(
-        _move_review(number, entry, movers[number - 1], state.players, judged[number - 1], judged[number], chances, cal)
+        _move_review(number, entry, movers[number - 1], state.players, judged[number - 1], judged[number],
+                     chances[number - 1], chances[number], cal)
         for number, entry in enumerate(entries, start=1)
     )
     return Review(
@@ -345,11 +351,12 @@ def _move_review(
     players: Sequence[str],
     here: Judgement,
     there: Judgement,
-    chances: list[tuple[float, ...]],
+    chances_before: tuple[float, ...],
+    chances_after: tuple[float, ...],
     cal: Calibration,
 ) -> MoveReview:
     seat, colour = mover
-    before, after = cal(chances[number - 1][seat]), cal(chances[number][seat])
+    before, after = cal(chances_before[seat]), cal(chances_after[seat])
     loss = max(0.0, before - after)
     move = str(entry["move"])
     mark: Mark | None
@@ -358,10 +365,12 @@ def _move_review(
     elif here.proven == "win" and there.proves_loss_of(seat):
         mark = "blunder"  # from a proven win to a proven loss
     elif move == here.best or here.proven == "loss":
-        mark = "good"
+        # The best move loses nothing, nor does any move where all lose: a fall of the figures
+        # after it is the next search seeing further, not the move's fault.
+        mark, loss = "good", 0.0
     else:
         mark = cast(Mark, cal.mark(loss))
     return MoveReview(
         ply=number, seat=seat, player=players[seat], colour=colour, move=move, before=before, after=after, loss=loss,
-        mark=mark, best=here.best, line=here.line, proven=here.proven, chances=tuple(cal(c) for c in chances[number]),
+        mark=mark, best=here.best, line=here.line, proven=here.proven, chances=tuple(cal(c) for c in chances_after),
     )
