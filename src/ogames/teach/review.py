@@ -65,13 +65,13 @@ class MoveReview:
 
     ply: the move's number, from 1. seat: the index of the player who chose it (in Omega one player
     places every colour's stone of a turn), player: that player's name, colour: the colour placed.
-    before / after: that player's win chance (calibrated, 0–1) before the move under best play and
-    after the move played; None where nothing tells (a position the search could not value).
-    loss: max(0, before − after), or 0 for the best move and in a position proven lost. mark: "good", "inaccuracy", "mistake" or "blunder" (None when
-    not judged: a resignation, or no figures). best: the move the search (or the solver's proof)
-    prefers, line: the line it expects from there (starting with `best`). proven: "win" or "loss"
-    for the mover when the solver proved the position before the move. chances: every seat's win
-    chance after the move, seat by seat (the graph's points).
+    before / after: that player's win chance (calibrated, 0–1) in the position the move was played
+    in and in the one it made; None where nothing tells (a position the search could not value).
+    loss: max(0, before − after), or 0 for the best move and in a position proven lost. mark:
+    "good", "inaccuracy", "mistake" or "blunder" (None when not judged: a resignation). best: the
+    move the search (or the solver's proof) prefers, line: the line it expects from there (starting
+    with `best`). proven: "win" or "loss" for the mover when the solver proved the position before
+    the move. chances: every seat's win chance after the move, seat by seat (the graph's points).
     """
 
     ply: int
