@@ -458,6 +458,7 @@ def _mount(name: str, loader: Callable[[], Any]) -> None:
 _mount("omiga", lambda: importlib.import_module("ogames.cli.omiga"))
 importlib.import_module("ogames.cli.tournament").register(app)
 importlib.import_module("ogames.cli.selfplay").register(app)
+importlib.import_module("ogames.cli.review").register(app)
 _mount("bench", lambda: importlib.import_module("ogames.cli.bench"))
 _mount("serve", lambda: importlib.import_module("ogames.cli.serve"))
 _mount("sgf", lambda: importlib.import_module("ogames.cli.sgf"))

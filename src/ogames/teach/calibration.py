@@ -56,16 +56,25 @@ class Calibration:
             return "inaccuracy"
         return "good"
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Calibration:
-        points = tuple((float(x), float(y)) for x, y in data["points"])
-        thresholds = data["thresholds"]
-        return cls(points, float(thresholds["inaccuracy"]), float(thresholds["mistake"]), float(thresholds["blunder"]),
-                   int(data.get("budget", 0)), int(data.get("games", 0)))
+
+
+IDENTITY = Calibration(((0.0, 0.0), (1.0, 1.0)), 0.1, 0.2, 0.3)  # the raw figures, for measuring them
 
 
 @cache
-def calibration() -> Calibration:
-    """The calibration shipped with the package (`calibration.json`)."""
+def _shipped() -> dict[str, Any]:
     text = resources.files("ogames.teach").joinpath("calibration.json").read_text(encoding="utf-8")
-    return Calibration.from_json(json.loads(text))
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def calibration(game: str, seats: int = 2) -> Calibration:
+    """The shipped calibration (`calibration.json`) of a game's win chance with `seats` players:
+    the game's own curve where self-play measured one (two players), else the raw figures; the
+    thresholds are the same for every game."""
+    data = _shipped()
+    curve = data["curves"].get(game) if seats == 2 else None
+    points = tuple((float(x), float(y)) for x, y in curve) if curve else IDENTITY.points
+    marks = data["thresholds"]
+    return Calibration(points, float(marks["inaccuracy"]), float(marks["mistake"]), float(marks["blunder"]),
+                       int(data["budget"]), int(data["games"]))

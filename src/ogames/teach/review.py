@@ -1,26 +1,28 @@
 """A finished game's review: every move's win chance before and after, its mark, the better move.
 
     from ogames.teach import review
-    result = review(record, budget=2000)       # a record (dict or JSON text) or a replayed state
+    result = review(record, budget=1000)       # a record (dict or JSON text) or a replayed state
     for move in result.moves:
         print(move.ply, move.move, move.mark, move.before, move.after, move.best)
     text = json.dumps(result.to_json())        # and Review.from_json(...) back
 
 How it is judged. Each position of the game, from the start to the last, is searched by the
 compiled MCTS (`players/mcts`) with `budget` iterations; one player walks the game so that its tree
-is kept from one position to the next (what was searched under the move played is reused). The
-search gives every seat's win chance under its best move (`CompiledMcts.seat_worths`), the best
-move and the line it expects. In Omny and Odd-Y with two players the connection solver
-(`players/solvers/connection.py`) first tries to prove the position within `prove` positions: a
-proof replaces the estimate (a proven win is a chance of 1, a loss of 0) and its winning move is
-the best one.
+is kept from one position to the next (what was searched under the move played is reused). A
+position's win chance for each seat is the mean reward over all the visits of its search's root
+(`CompiledMcts.root_worths`), so that the position before a move and the one after it are valued
+alike (the best move's own worth, a maximum over noisy means, leans to the side to move). The
+search also gives the best move and the line it expects. In Omny and Odd-Y with two players the
+connection solver (`players/solvers/connection.py`) first tries to prove the position within
+`prove` positions (its table kept for the whole game): a proof replaces the estimate (a proven win
+is a chance of 1, a loss 0) and its winning move is the best one.
 
-A move's `before` is the mover's win chance in the position it was played in (under best play),
-`after` the mover's chance in the position it made (the next search's, or the result once the
-game is over); the raw figures go through the shipped calibration (`calibration.py`), and the
-`loss` (before − after, at least 0) against its thresholds gives the mark. The best move itself
-is always "good" (its loss is the two searches' noise), and so is any move in a position already
-proven lost. A move from a proven win to a proven loss is a blunder whatever the figures say.
+A move's `before` is its mover's win chance in the position it was played in, `after` in the
+position it made (the result once the game is over); both go through the shipped calibration
+(`calibration.py`), and the `loss` (before − after, at least 0) against its thresholds gives the
+mark. The best move loses nothing and is "good", and so is any move in a position proven lost; a
+move from a proven win to a proven loss is a blunder whatever the figures say. With three or four
+players (Omega) every seat's chance is its own column of the search's rewards.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ PROVEN: tuple[Proven, ...] = get_args(Proven)
 REVIEW_FORMAT = "ogames-review"
 REVIEW_VERSION = 1
 GAMES = ("omny", "oddy", "omega", "onyx")  # the board games the compiled search plays
-DEFAULT_BUDGET = 2000  # search iterations per position
+DEFAULT_BUDGET = 1000  # search iterations per position (the calibration's: docs/review.md)
 DEFAULT_PROVE = 20_000  # connection-solver positions per position (Omny and Odd-Y, two players)
 MAX_BUDGET = 1_000_000
 MAX_PROVE = 10_000_000
@@ -65,13 +67,13 @@ class MoveReview:
 
     ply: the move's number, from 1. seat: the index of the player who chose it (in Omega one player
     places every colour's stone of a turn), player: that player's name, colour: the colour placed.
-    before / after: that player's win chance (calibrated, 0–1) before the move under best play and
-    after the move played; None where nothing tells (a position the search could not value).
-    loss: max(0, before − after). mark: "good", "inaccuracy", "mistake" or "blunder" (None when
-    not judged: a resignation, or no figures). best: the move the search (or the solver's proof)
-    prefers, line: the line it expects from there (starting with `best`). proven: "win" or "loss"
-    for the mover when the solver proved the position before the move. chances: every seat's win
-    chance after the move, seat by seat (the graph's points).
+    before / after: that player's win chance (calibrated, 0–1) in the position the move was played
+    in and in the one it made; None where nothing tells (a position the search could not value).
+    loss: max(0, before − after), or 0 for the best move and in a position proven lost. mark:
+    "good", "inaccuracy", "mistake" or "blunder" (None when not judged: a resignation). best: the
+    move the search (or the solver's proof) prefers, line: the line it expects from there (starting
+    with `best`). proven: "win" or "loss" for the mover when the solver proved the position before
+    the move. chances: every seat's win chance after the move, seat by seat (the graph's points).
     """
 
     ply: int
@@ -223,8 +225,9 @@ class _Reader:
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the review found in one position: every seat's raw win chance (None: not valued), the
-    best move and its line, and the solver's proof for the seat to move (`mover`)."""
+    """What the review found in one position: every seat's raw win chance (the mean over all the
+    search's visits of the position, `CompiledMcts.root_worths`; None where the search did not
+    value it), the best move and its line, the solver's proof for the seat to move (`mover`)."""
 
     chances: tuple[float, ...] | None
     best: str | None = None
@@ -262,9 +265,28 @@ class Judge:
                 if won and proof.move is not None:
                     return Judgement(chances, proof.move, (proof.move,), "win", mover)
                 move = self.search.choose(state)  # lost: the search's move resists longest
-                return Judgement(chances, move, tuple(self.search.info().pv) or (move,), "loss", mover)
+                line = turns(state, self.search.info().pv or (move,))
+                return Judgement(chances, line[0], line, "loss", mover)
         move = self.search.choose(state)
-        return Judgement(self.search.seat_worths(), move, tuple(self.search.info().pv) or (move,), None, mover)
+        line = turns(state, self.search.info().pv or (move,))
+        return Judgement(self.search.root_worths(mover), line[0], line, None, mover)
+
+
+def turns(state: State, stones: Sequence[str]) -> tuple[str, ...]:
+    """A line of the search as the record writes its moves: the search's moves are single stones,
+    and where a turn places several (Omega: one stone of each colour) a record entry holds them all,
+    so the line's stones are played on a copy and read back as entries (a last turn the line does
+    not finish stays partial). Stops at a stone the rules refuse or at the game's end."""
+    copy = state.clone()
+    start = len(copy.history)
+    for stone in stones:
+        if copy.is_over:
+            break
+        try:
+            copy.play(stone, t=0.0)
+        except OgamesError:
+            break
+    return tuple(str(entry["move"]) for entry in copy.history[start:]) or tuple(stones[:1])
 
 
 def review(
@@ -291,22 +313,23 @@ def review(
     entries = record["moves"]
     state = replay(record, upto=0)
     judge = Judge(state, budget, prove, seed)
-    cal = calibrated or calibration()
+    cal = calibrated or calibration(final.game.name, len(final.players))
     total = len(entries) + 1
     movers: list[tuple[int, str]] = []
     judged = [judge(state)]
     if progress is not None:
         progress(1, total)
     for number, entry in enumerate(entries, start=1):
-        mover = state.mover
-        movers.append((0 if mover is None else mover, state.to_move or entry["by"]))
+        movers.append(_mover(state, entry))
         state.replay_entry(entry)
         judged.append(judge(state))
         if progress is not None:
             progress(number + 1, total)
-    chances = _filled([j.chances for j in judged], len(state.players))
+    seats = len(state.players)
+    chances = _filled([j.chances for j in judged], seats)
     moves = tuple(
-        _move_review(number, entry, movers[number - 1], state.players, judged[number - 1], judged[number], chances, cal)
+        _move_review(number, entry, movers[number - 1], state.players, judged[number - 1], judged[number],
+                     chances[number - 1], chances[number], cal)
         for number, entry in enumerate(entries, start=1)
     )
     return Review(
@@ -314,6 +337,18 @@ def review(
         start=tuple(cal(c) for c in chances[0]), moves=moves, budget=budget, prove=judge.prove,
         seats=dict(record["seats"]),
     )
+
+
+def _mover(state: State, entry: Mapping[str, Any]) -> tuple[int, str]:
+    """The seat that makes the record's next move and its colour: the colour to move, or in Omega,
+    where one player places every colour's stone, the colour that player owns."""
+    seat = state.mover
+    if seat is None:  # pragma: no cover - a record's move is made in a game that goes on
+        return 0, str(entry["by"])
+    colour = state.to_move
+    if colour is None or state.owner.get(colour) != seat:
+        colour = next((c for c, owner in state.owner.items() if owner == seat), colour)
+    return seat, str(colour if colour is not None else entry["by"])
 
 
 def _check_budget(name: str, value: Any, low: int, high: int) -> None:
@@ -345,11 +380,12 @@ def _move_review(
     players: Sequence[str],
     here: Judgement,
     there: Judgement,
-    chances: list[tuple[float, ...]],
+    chances_before: tuple[float, ...],
+    chances_after: tuple[float, ...],
     cal: Calibration,
 ) -> MoveReview:
     seat, colour = mover
-    before, after = cal(chances[number - 1][seat]), cal(chances[number][seat])
+    before, after = cal(chances_before[seat]), cal(chances_after[seat])
     loss = max(0.0, before - after)
     move = str(entry["move"])
     mark: Mark | None
@@ -358,10 +394,12 @@ def _move_review(
     elif here.proven == "win" and there.proves_loss_of(seat):
         mark = "blunder"  # from a proven win to a proven loss
     elif move == here.best or here.proven == "loss":
-        mark = "good"
+        # The best move loses nothing, nor does any move where all lose: a fall of the figures
+        # after it is the next search seeing further, not the move's fault.
+        mark, loss = "good", 0.0
     else:
         mark = cast(Mark, cal.mark(loss))
     return MoveReview(
         ply=number, seat=seat, player=players[seat], colour=colour, move=move, before=before, after=after, loss=loss,
-        mark=mark, best=here.best, line=here.line, proven=here.proven, chances=tuple(cal(c) for c in chances[number]),
+        mark=mark, best=here.best, line=here.line, proven=here.proven, chances=tuple(cal(c) for c in chances_after),
     )

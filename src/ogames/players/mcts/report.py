@@ -90,21 +90,21 @@ def reliable_worth(ints: npt.NDArray[np.int32], floats: Floats) -> float | None:
     return None if worth is None or floats[best, K.F_N] < MIN_PLAYOUTS_FOR_VALUE else worth
 
 
-def seat_worths(root: Root) -> tuple[float, ...] | None:
+def seat_worths(root: Root, mover: int) -> tuple[float, ...] | None:
     """Every seat's mean reward under the root's best move, seat by seat (None when the root has no
     children yet or the move no visit). With two seats the worth to the side to move settles both
     (the rewards sum to 1, and the columns of a shared pie are by colour, not seat); with three or
-    four each seat's column is read, which a review's graph of every player's chances needs."""
+    four each seat's column is read, which a review's graph of every player's chances needs.
+    `mover` is the seat to move (`State.mover`; in a colour node the tree's side is a colour)."""
     ints, floats = root
     if ints[0, K.I_FIRST] < 0:
         return None
     best = best_child(ints, floats, 0)
     seats = int(floats.shape[1] - K.F_W)
-    mover = int(ints[0, K.I_SEAT])
     if seats == 2:
         proven, worth = outlook(ints, floats, best)
         if proven >= 0:
-            worth = 1.0 if proven == mover else 0.0
+            worth = 1.0 if proven == ints[0, K.I_SEAT] else 0.0
         if worth is None:
             return None
         return (worth, 1.0 - worth) if mover == 0 else (1.0 - worth, worth)
@@ -112,6 +112,32 @@ def seat_worths(root: Root) -> tuple[float, ...] | None:
     if visits <= 0:
         return None
     return tuple(float(floats[best, K.F_W + s]) / visits for s in range(seats))
+
+
+def root_worths(root: Root, mover: int) -> tuple[float, ...] | None:
+    """Every seat's mean reward over all the root's visits, seat by seat: the worth of the position
+    itself, as a review's graph shows it (None when nothing is searched yet). Where the best move's
+    worth (`seat_worths`) leans to the side to move, a maximum over noisy means, this mean does not
+    take sides that way, so that a position searched before a move and the one searched after it
+    can be compared. With two seats it is the children's worths to the side to move weighted by
+    their visits (a proven child counting 1 or 0), which also reads the shared pie's columns right;
+    `mover` is the seat to move, as for `seat_worths`."""
+    ints, floats = root
+    first = int(ints[0, K.I_FIRST])
+    if first < 0:
+        return None
+    seats = int(floats.shape[1] - K.F_W)
+    if seats != 2:
+        total = float(floats[0, K.F_N])
+        return None if total <= 0 else tuple(float(floats[0, K.F_W + s]) / total for s in range(seats))
+    proofs, means = outlooks(ints, floats, 0)
+    visits = floats[first : first + len(proofs), K.F_N]
+    means = np.where(proofs >= 0, (proofs == ints[0, K.I_SEAT]).astype(np.float64), means)
+    counted = (visits > 0) & ~np.isnan(means)
+    if not counted.any():
+        return None
+    worth = float(np.dot(visits[counted], means[counted]) / visits[counted].sum())
+    return (worth, 1.0 - worth) if mover == 0 else (1.0 - worth, worth)
 
 
 def _takes_other_colour(ints: npt.NDArray[np.int32], floats: Floats, best: int) -> bool:

@@ -29,7 +29,7 @@ from ogames.players.mcts import kernel as K
 from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
 from ogames.players.mcts.info import Probe, SearchInfo
 from ogames.players.mcts.parallel import merged_root, search_trees
-from ogames.players.mcts.report import Root, choose_from_root, reliable_worth, seat_worths
+from ogames.players.mcts.report import Root, choose_from_root, reliable_worth, root_worths, seat_worths
 from ogames.players.mcts.settings import SETTINGS, Read
 from ogames.players.mcts.tree import Budget, Floats, Search, Tree, kept_or_new, run_batches
 from ogames.players.mcts.uct import MctsPlayer
@@ -121,10 +121,16 @@ class CompiledMcts(MctsPlayer):
             move = self._avoid_proven_losses(state, adapter, move)
         return move
 
-    def seat_worths(self) -> tuple[float, ...] | None:
-        """Every seat's mean reward under the best move of the last compiled search (`report.seat_worths`;
-        None before one, or when the solver or a single legal move decided without searching)."""
-        return None if self._root is None else seat_worths(self._root)
+    def seat_worths(self, mover: int) -> tuple[float, ...] | None:
+        """Every seat's mean reward under the best move of the last compiled search, whose position
+        `mover` was to move in (`report.seat_worths`); None before one, or when the solver or a
+        single legal move decided without searching."""
+        return None if self._root is None else seat_worths(self._root, mover)
+
+    def root_worths(self, mover: int) -> tuple[float, ...] | None:
+        """Every seat's mean reward over all the visits of the last compiled search's root (the
+        position's own worth, `report.root_worths`; None as for `seat_worths`)."""
+        return None if self._root is None else root_worths(self._root, mover)
 
     # ----- the connection solver inside the search ------------------------------------------------
     def _prove_budget(self, think: float | None) -> int:

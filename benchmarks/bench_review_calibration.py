@@ -1,0 +1,282 @@
+"""How far can the review's win chance be trusted? Its calibration against self-play outcomes.
+
+    nice -n 10 .venv/bin/python benchmarks/bench_review_calibration.py            # 200 games, writes the results
+    .venv/bin/python benchmarks/bench_review_calibration.py --games 12 --dry       # a quick look, nothing written
+
+Self-play at the review's budget (`mcts:iterations=BUDGET`, the arena's self-play: one player in
+every seat, records saved under `--folder` so that an interrupted run resumes), on small boards so
+that it fits a shared machine: Omny (Y, size 6) and Odd-Y (5 sides, size 4) without the pie rule
+from random one-stone openings (with the pie rule these games turn on the first stone and the
+swap), two-player Omega on hexagon 4 and Onyx (its one board; fewer games: about 70 moves each).
+Each game is then reviewed at the same budget without the solver's proofs, so that every figure
+is the search's raw win chance, and every position before the end gives one point per seat: (raw
+chance, 1 if that seat won, else 0).
+
+The fit: the points binned by raw chance (BINS equal bins), each bin's observed frequency, made
+monotone by isotonic regression weighted by the bins' counts (scipy), kept as the points (bin's
+mean raw chance, fitted frequency) in `src/ogames/teach/calibration.json`. The marks' thresholds
+come from the same games: every self-play move's loss of calibrated win chance as the review
+measures it, and a mark is a loss that this very player (the review's own search) makes rarely —
+an inaccuracy at its 90th percentile, a mistake at its 97.5th, a blunder at its 99.5th — with
+floors of 0.05, 0.10 and 0.20 so that noise alone never marks a move.
+
+Written: the calibration data, `docs/images/review-calibration.svg` (expected against observed
+per bin, with 95% Wilson intervals) and `benchmarks/results/review-calibration.md` (the table).
+Points of one game are not independent (one game's positions share its outcome): the intervals
+are narrower than they should be; the game count is the honest sample size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("svg")
+import matplotlib.pyplot as plt
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+from ogames.arena import tournament as arena
+from ogames.records import load_file, replay
+from ogames.teach.calibration import IDENTITY, Calibration
+from ogames.teach.review import DEFAULT_BUDGET, review
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "src" / "ogames" / "teach" / "calibration.json"
+SVG = ROOT / "docs" / "images" / "review-calibration.svg"
+TABLE = ROOT / "benchmarks" / "results" / "review-calibration.md"
+BINS = 10
+COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad")
+PERCENTILES = {"inaccuracy": (90.0, 0.05), "mistake": (97.5, 0.10), "blunder": (99.5, 0.20)}
+# (game, options, share of the games, random opening plies)
+BOARDS: list[tuple[str, dict[str, Any], float, int]] = [
+    ("omny", {"variant": "y", "size": 6, "pie": False}, 0.35, 1),
+    ("oddy", {"sides": 5, "size": 4, "pie": False}, 0.30, 1),
+    ("omega", {"players": 2, "size": 4}, 0.25, 0),
+    ("onyx", {}, 0.10, 0),
+]
+
+
+@dataclass
+class Points:
+    """One game's points (or all games' together, `merged`)."""
+
+    raw: list[float] = field(default_factory=list)
+    won: list[float] = field(default_factory=list)
+    moves: list[tuple[float, float]] = field(default_factory=list)  # each move's raw (before, after) for its mover
+    games: int = 0
+    budget: int = DEFAULT_BUDGET
+
+
+def merged(parts: list[Points]) -> Points:
+    whole = Points(budget=parts[0].budget)
+    for part in parts:
+        whole.raw += part.raw
+        whole.won += part.won
+        whole.moves += part.moves
+        whole.games += part.games
+    return whole
+
+
+def selfplay(game: str, options: dict[str, Any], games: int, budget: int, folder: Path, seed: int, opening: int) -> list[Path]:
+    """Play (or resume) the self-play games and return their record files."""
+    t = arena.plan(game, options, [f"mcts:iterations={budget}"] * 2, games_per_pair=games, seed=seed, opening_plies=opening)
+    t.purpose = "selfplay"
+    started = time.perf_counter()
+    arena.run(t, folder, workers=1, resume=(folder / "tournament.json").exists())
+    print(f"  {game} {options}: {games} games played in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return sorted((folder / arena.GAMES).glob("*.json"))
+
+
+def collect(paths: list[Path], budget: int, into: Points) -> None:
+    """Review every game raw (no proofs, no calibration) and add its points; the points of a folder
+    already reviewed at this budget are read back from its `points-BUDGET.json`."""
+    cache = paths[0].parent.parent / f"points-{budget}.json" if paths else None
+    if cache is not None and cache.exists():
+        saved = json.loads(cache.read_text())
+        if saved["games"] == len(paths):
+            into.raw += saved["raw"]
+            into.won += saved["won"]
+            into.moves += [(a, b) for a, b in saved["moves"]]
+            into.games += saved["games"]
+            return
+    for path in paths:
+        record = load_file(path)
+        final = replay(record)
+        result = review(record, budget=budget, prove=0, calibrated=IDENTITY)
+        rewards = final.rewards()
+        into.games += 1
+        for move in result.moves:
+            assert move.before is not None and move.after is not None
+            into.moves.append((move.before, move.after))
+        # Every position before the end: the start and after each move but the last.
+        positions = [result.start] + [move.chances for move in result.moves[:-1]]
+        for chances in positions:
+            for seat, chance in enumerate(chances):
+                into.raw.append(chance)
+                into.won.append(rewards[seat])
+    if cache is not None:
+        cache.write_text(json.dumps({"games": into.games, "raw": into.raw, "won": into.won, "moves": into.moves}))
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Bin:
+    low: float
+    high: float
+    count: int
+    mean_raw: float
+    observed: float
+    fitted: float
+
+
+def fit(points: Points) -> tuple[list[Bin], Calibration]:
+    """The binned, isotonic curve of one game's points (thresholds left at 0: `thresholds`)."""
+    raw, won = np.array(points.raw), np.array(points.won)
+    edges = np.linspace(0.0, 1.0, BINS + 1)
+    index = np.clip(np.digitize(raw, edges[1:-1]), 0, BINS - 1)
+    kept = [b for b in range(BINS) if (index == b).any()]
+    counts = np.array([(index == b).sum() for b in kept], dtype=float)
+    means = np.array([raw[index == b].mean() for b in kept])
+    observed = np.array([won[index == b].mean() for b in kept])
+    fitted = isotonic_regression(observed, weights=counts).x
+    bins = [Bin(edges[b], edges[b + 1], int(n), float(m), float(o), float(f))
+            for b, n, m, o, f in zip(kept, counts, means, observed, fitted, strict=True)]
+    curve = tuple((round(b.mean_raw, 4), round(b.fitted, 4)) for b in bins)
+    return bins, Calibration(curve, 0.0, 0.0, 0.0, points.budget, points.games)
+
+
+def thresholds(fitted: dict[str, tuple[Points, Calibration]]) -> dict[str, float]:
+    """The marks' thresholds from every game's self-play losses, each through its game's curve."""
+    losses = np.concatenate([calibrated_losses(points, cal) for points, cal in fitted.values()])
+    return {name: max(floor, float(np.percentile(losses, q))) for name, (q, floor) in PERCENTILES.items()}
+
+
+def calibrated_losses(points: Points, cal: Calibration) -> Any:
+    """Every self-play move's loss of its mover's calibrated win chance, as the review marks it."""
+    return np.array([max(0.0, cal(before) - cal(after)) for before, after in points.moves])
+
+
+def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(5.6, 5.6))
+    ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", linewidth=1, label="perfect calibration")
+    for (name, bins), colour, marker in zip(fitted.items(), COLOURS, "osD^v", strict=False):
+        observed = [b.observed for b in bins]
+        low = [max(0.0, o - wilson(o * b.count, b.count)[0]) for o, b in zip(observed, bins, strict=True)]
+        high = [max(0.0, wilson(o * b.count, b.count)[1] - o) for o, b in zip(observed, bins, strict=True)]
+        ax.errorbar([b.mean_raw for b in bins], observed, yerr=[low, high], fmt=marker, color=colour, capsize=2,
+                    markersize=4, label=f"{name}: observed (95% Wilson)")
+        ax.plot([b.mean_raw for b in bins], [b.fitted for b in bins], color=colour, linewidth=1, alpha=0.8)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("the search's raw win chance (mean per bin)")
+    ax.set_ylabel("observed share of wins")
+    ax.set_title(f"Review calibration: {games} self-play games, {budget} iterations", fontsize=10)
+    ax.legend(loc="upper left", fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
+def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[str, float], boards: list[str],
+          seconds: float) -> str:
+    whole = merged([points for points, _, _ in fitted.values()])
+    lines = [
+        "# Review calibration",
+        "",
+        f"Written by `benchmarks/bench_review_calibration.py`: {whole.games} self-play games of "
+        f"`mcts:iterations={whole.budget}` ({'; '.join(boards)}), each reviewed at the same budget without proofs; "
+        f"{len(whole.raw):,} points (every position before the end, one per seat). {seconds:.0f} s on a shared, loaded "
+        "machine (times indicative only). The plot: docs/images/review-calibration.svg.",
+        "",
+    ]
+    for name, (points, bins, cal) in fitted.items():
+        raw, won = np.array(points.raw), np.array(points.won)
+        brier_raw = float(np.mean((raw - won) ** 2))
+        brier_cal = float(np.mean((np.array([cal(x) for x in raw]) - won) ** 2))
+        lines += [
+            f"## {name}: {points.games} games, {len(raw):,} points",
+            "",
+            "| raw win chance | points | mean raw | observed | 95% Wilson | isotonic fit |",
+            "|---|---:|---:|---:|---|---:|",
+        ]
+        for b in bins:
+            lo, hi = wilson(b.observed * b.count, b.count)
+            lines.append(f"| {b.low:.1f}–{b.high:.1f} | {b.count:,} | {b.mean_raw:.3f} | {b.observed:.3f} | "
+                         f"{lo:.3f}–{hi:.3f} | {b.fitted:.3f} |")
+        lines += ["", f"Brier score: raw {brier_raw:.4f}, calibrated {brier_cal:.4f} (in-sample).", ""]
+    losses = np.concatenate([calibrated_losses(points, cal) for points, _, cal in fitted.values()])
+    lines += [
+        "## The marks' thresholds",
+        "",
+        "Loss of the mover's calibrated win chance, from the losses of the "
+        f"{len(losses):,} self-play moves as the review measured them (median {np.median(losses):.3f}, "
+        f"90th percentile {np.percentile(losses, 90):.3f}, 99th {np.percentile(losses, 99):.3f}; moves the review "
+        "finds best are marked good whatever their loss):",
+        "",
+        "| mark | percentile of self-play losses | floor | threshold |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, (q, floor) in PERCENTILES.items():
+        lines.append(f"| {name} | {q} | {floor} | {marks[name]:.3f} |")
+    lines += ["", "Points of one game share its outcome, so the intervals are narrower than an independent sample's.", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--folder", type=Path, default=Path("/tmp/ogames-review-calibration"))
+    parser.add_argument("--dry", action="store_true", help="print the table, write nothing")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    found: dict[str, tuple[Points, list[Bin], Calibration]] = {}
+    names = []
+    for game, options, share, opening in BOARDS:
+        games = max(2, round(args.games * share / 2) * 2)
+        names.append(f"{games} {game} {', '.join(f'{k}={v}' for k, v in options.items())}")
+        folder = args.folder / f"{game}-{'-'.join(f'{k}{v}' for k, v in options.items())}-{args.budget}"
+        paths = selfplay(game, options, games, args.budget, folder, args.seed, opening)
+        points = Points(budget=args.budget)
+        collect(paths, args.budget, points)
+        print(f"  reviewed; {len(points.raw):,} points", file=sys.stderr)
+        bins, cal = fit(points)
+        found[game] = (points, bins, cal)
+    marks = thresholds({name: (points, cal) for name, (points, _, cal) in found.items()})
+    text = table(found, marks, names, time.perf_counter() - started)
+    print(text)
+    if args.dry:
+        return
+    data = {
+        "note": "written by benchmarks/bench_review_calibration.py (docs/review.md): isotonic fits of self-play outcomes",
+        "budget": args.budget,
+        "games": sum(points.games for points, _, _ in found.values()),
+        "curves": {name: [list(p) for p in cal.points] for name, (_, _, cal) in found.items()},
+        "thresholds": {name: round(value, 4) for name, value in marks.items()},
+    }
+    DATA.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    plot({name: bins for name, (_, bins, _) in found.items()}, data["games"], args.budget, SVG)
+    TABLE.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
