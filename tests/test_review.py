@@ -121,3 +121,32 @@ def test_a_game_the_review_does_not_cover_and_bad_budgets_are_refused() -> None:
     for game, options in [("omiga", {"variant": "toddler"}), ("omega", {"match": True})]:
         with pytest.raises(CannotPlay, match="a review covers Omny, Odd-Y, Omega and Onyx"):
             review(ogames.load(game, **options).new_state().record(), budget=10)
+
+
+def test_three_players_get_each_their_own_chance() -> None:
+    state = ogames.load("omega", players=3, size=4).new_state(["ann", "bob", "cy"])
+    players = [ogames.player("mcts", iterations=60, seed=i) for i in range(3)]
+    while not state.is_over:
+        state.play(players[state.mover or 0].choose(state))
+    result = review(state, budget=150)  # a replayed state is reviewed as its record
+    assert result.players == ("ann", "bob", "cy") and len(result.start) == 3
+    for move in result.moves:
+        assert len(move.chances) == 3 and move.player == result.players[move.seat]
+        assert sum(move.chances) == pytest.approx(1.0, abs=0.05)  # one seat wins (raw, uncalibrated: three seats)
+    winner = state.owner[state.winner]
+    assert result.moves[-1].chances[winner] == 1.0
+    assert result.chances_of(winner)[-1] == 1.0 and len(result.chances_of(0)) == len(result.moves) + 1
+
+
+def test_a_resignation_is_reviewed_but_not_marked() -> None:
+    state = ogames.load("omny", variant="y", size=5).new_state()
+    state.play("c3")
+    state.resign()
+    result = review(state.record(), budget=100, prove=0)
+    assert [m.move for m in result.moves][-1] == "resign"
+    assert result.moves[-1].mark is None and result.moves[-1].after == 0.0
+
+
+def test_the_same_seed_gives_the_same_review() -> None:
+    record = finished("omny", 4, variant="y", size=5)
+    assert review(record, budget=120, seed=3) == review(record, budget=120, seed=3)

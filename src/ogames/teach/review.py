@@ -1,26 +1,28 @@
 """A finished game's review: every move's win chance before and after, its mark, the better move.
 
     from ogames.teach import review
-    result = review(record, budget=2000)       # a record (dict or JSON text) or a replayed state
+    result = review(record, budget=1000)       # a record (dict or JSON text) or a replayed state
     for move in result.moves:
         print(move.ply, move.move, move.mark, move.before, move.after, move.best)
     text = json.dumps(result.to_json())        # and Review.from_json(...) back
 
 How it is judged. Each position of the game, from the start to the last, is searched by the
 compiled MCTS (`players/mcts`) with `budget` iterations; one player walks the game so that its tree
-is kept from one position to the next (what was searched under the move played is reused). The
-search gives every seat's win chance under its best move (`CompiledMcts.seat_worths`), the best
-move and the line it expects. In Omny and Odd-Y with two players the connection solver
-(`players/solvers/connection.py`) first tries to prove the position within `prove` positions: a
-proof replaces the estimate (a proven win is a chance of 1, a loss of 0) and its winning move is
-the best one.
+is kept from one position to the next (what was searched under the move played is reused). A
+position's win chance for each seat is the mean reward over all the visits of its search's root
+(`CompiledMcts.root_worths`), so that the position before a move and the one after it are valued
+alike (the best move's own worth, a maximum over noisy means, leans to the side to move). The
+search also gives the best move and the line it expects. In Omny and Odd-Y with two players the
+connection solver (`players/solvers/connection.py`) first tries to prove the position within
+`prove` positions (its table kept for the whole game): a proof replaces the estimate (a proven win
+is a chance of 1, a loss 0) and its winning move is the best one.
 
-A move's `before` is the mover's win chance in the position it was played in (under best play),
-`after` the mover's chance in the position it made (the next search's, or the result once the
-game is over); the raw figures go through the shipped calibration (`calibration.py`), and the
-`loss` (before − after, at least 0) against its thresholds gives the mark. The best move itself
-is always "good" (its loss is the two searches' noise), and so is any move in a position already
-proven lost. A move from a proven win to a proven loss is a blunder whatever the figures say.
+A move's `before` is its mover's win chance in the position it was played in, `after` in the
+position it made (the result once the game is over); both go through the shipped calibration
+(`calibration.py`), and the `loss` (before − after, at least 0) against its thresholds gives the
+mark. The best move loses nothing and is "good", and so is any move in a position proven lost; a
+move from a proven win to a proven loss is a blunder whatever the figures say. With three or four
+players (Omega) every seat's chance is its own column of the search's rewards.
 """
 
 from __future__ import annotations
