@@ -107,6 +107,10 @@ def test_a_review_covers_every_move_with_its_figures(game: str, options: dict[st
         else:
             assert move.loss == pytest.approx(max(0.0, move.before - move.after))
         assert move.best is not None and move.line[0] == move.best
+    # The better move is written as the record writes a move: in Omega a whole turn (a stone of
+    # each colour), though the search's line is stone by stone.
+    for move in result.moves[: len(result.moves) // 2]:
+        assert move.best is not None and len(move.best.split()) == len(move.move.split())
     assert Review.from_json(json.dumps(result.to_json())) == result
 
 

@@ -265,12 +265,28 @@ class Judge:
                 if won and proof.move is not None:
                     return Judgement(chances, proof.move, (proof.move,), "win", mover)
                 move = self.search.choose(state)  # lost: the search's move resists longest
-                return Judgement(chances, move, self._line(move), "loss", mover)
+                line = turns(state, self.search.info().pv or (move,))
+                return Judgement(chances, line[0], line, "loss", mover)
         move = self.search.choose(state)
-        return Judgement(self.search.root_worths(mover), move, self._line(move), None, mover)
+        line = turns(state, self.search.info().pv or (move,))
+        return Judgement(self.search.root_worths(mover), line[0], line, None, mover)
 
-    def _line(self, move: str) -> tuple[str, ...]:
-        return tuple(self.search.info().pv) or (move,)
+
+def turns(state: State, stones: Sequence[str]) -> tuple[str, ...]:
+    """A line of the search as the record writes its moves: the search's moves are single stones,
+    and where a turn places several (Omega: one stone of each colour) a record entry holds them all,
+    so the line's stones are played on a copy and read back as entries (a last turn the line does
+    not finish stays partial). Stops at a stone the rules refuse or at the game's end."""
+    copy = state.clone()
+    start = len(copy.history)
+    for stone in stones:
+        if copy.is_over:
+            break
+        try:
+            copy.play(stone, t=0.0)
+        except OgamesError:
+            break
+    return tuple(str(entry["move"]) for entry in copy.history[start:]) or tuple(stones[:1])
 
 
 def review(
@@ -304,8 +320,7 @@ def review(
     if progress is not None:
         progress(1, total)
     for number, entry in enumerate(entries, start=1):
-        mover = state.mover
-        movers.append((0 if mover is None else mover, state.to_move or entry["by"]))
+        movers.append(_mover(state, entry))
         state.replay_entry(entry)
         judged.append(judge(state))
         if progress is not None:
@@ -322,6 +337,18 @@ def review(
         start=tuple(cal(c) for c in chances[0]), moves=moves, budget=budget, prove=judge.prove,
         seats=dict(record["seats"]),
     )
+
+
+def _mover(state: State, entry: Mapping[str, Any]) -> tuple[int, str]:
+    """The seat that makes the record's next move and its colour: the colour to move, or in Omega,
+    where one player places every colour's stone, the colour that player owns."""
+    seat = state.mover
+    if seat is None:  # pragma: no cover - a record's move is made in a game that goes on
+        return 0, str(entry["by"])
+    colour = state.to_move
+    if colour is None or state.owner.get(colour) != seat:
+        colour = next((c for c, owner in state.owner.items() if owner == seat), colour)
+    return seat, str(colour if colour is not None else entry["by"])
 
 
 def _check_budget(name: str, value: Any, low: int, high: int) -> None:
