@@ -26,6 +26,7 @@ from ogames.teach.review import DEFAULT_BUDGET, DEFAULT_PROVE, MAX_BUDGET, MAX_P
 SPARKS = "▁▂▃▄▅▆▇█"
 SIGNS = {"good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 STYLES = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 GRAPH_WIDTH = 72  # characters of the sparkline at most (longer games are sampled)
 
 
@@ -108,7 +109,7 @@ def review_lines(result: Review, title: str) -> list[str]:
         counts = {mark: sum(move.mark == mark for move in own) for mark in ("inaccuracy", "mistake", "blunder")}
         losses = [move.loss for move in own if move.loss is not None]
         mean = sum(losses) / len(losses) if losses else 0.0
-        tally = ", ".join(f"{n} {mark}{'s' if n != 1 else ''}" for mark, n in counts.items())
+        tally = ", ".join(f"{n} {PLURALS[mark] if n != 1 else mark}" for mark, n in counts.items())
         lines.append(f"{escape(player)}: {tally}; mean loss {100 * mean:.1f}%")
     return lines
 
