@@ -39,7 +39,7 @@ from ogames.web.accounts.guessing import Guessing
 from ogames.web.accounts.identity import Identity
 from ogames.web.accounts.passwords import decoy_hash
 from ogames.web.archive import routes as archive
-from ogames.web.boards import review
+from ogames.web.boards import game_review_route, learner_hints_route, review
 from ogames.web.boards import routes as boards
 from ogames.web.boards.analysis import AnalysisDesk
 from ogames.web.boards.hub import Hub
@@ -161,6 +161,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(site.router)
     app.include_router(boards.router)
     app.include_router(review.router)
+    app.include_router(learner_hints_route.router)
+    app.include_router(game_review_route.router)
     app.include_router(accounts.router)
     app.include_router(ratings_routes.router)
     app.include_router(archive.router)

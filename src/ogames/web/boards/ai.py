@@ -201,3 +201,14 @@ def analyse(record: dict[str, Any], ply: int, seconds: float) -> dict[str, Any]:
         "iterations": int(info.get("iterations") or 0),
         "seconds": float(info.get("seconds") or 0.0),
     }
+
+
+def review_game(record: dict[str, Any], budget: int, prove: int) -> dict[str, Any]:
+    """A finished game's review (`ogames.teach.review`: every move's win chance before and after,
+    its mark, the better move and its line, the solver's proofs), as JSON values to store.
+    `budget`: search iterations per position; `prove`: solver positions per position."""
+    from ogames.teach.review import review  # the review's modules load in the worker that runs it
+
+    state = ogames.replay(record)
+    _warm_up(state)
+    return review(state, budget=budget, prove=prove).to_json()

@@ -25,6 +25,7 @@ from ogames.web.boards.views import (
     ClaimView,
     ClockView,
     GameView,
+    HintsView,
     RatingChangeView,
     RematchView,
     ResultView,
@@ -132,6 +133,9 @@ def view(live: LiveGame, language: str = ENGLISH) -> GameView:
         ratings=None if live.rating_changes is None else [RatingChangeView(**change) for change in live.rating_changes],
         # Who has offered a rematch, and the new game once made: pushed to both players' pages (web/lobby/rematch.py).
         rematch=RematchView(offered=sorted(live.rematch.offered), game=live.rematch.game) if may_rematch(live) else None,
+        # A learner's hints, in a casual game against the computer only (web/boards/learner_hints.py).
+        hints=None if not live.hint_limit else HintsView(used=live.hints_used, left=max(0, live.hint_limit - live.hints_used),
+                                                          limit=live.hint_limit),
     )
 
 SeatKind = Literal["person", "invited", "open", "computer"]

@@ -37,8 +37,10 @@ from ogames.web.boards.clock import Clock
 from ogames.web.boards.computer_turns import ComputerTurns
 from ogames.web.boards.correspondence import DaysClock, GameClock, deadline_of, stored_clock
 from ogames.web.boards.endings import Endings, seen
+from ogames.web.boards.game_review import Reviews
 from ogames.web.boards.game_view import draw_position, drawn, view
 from ogames.web.boards.hints import Watched
+from ogames.web.boards.learner_hints import hint_limit
 from ogames.web.boards.live import (
     BROWSER_GAMES,
     HUMAN,
@@ -115,11 +117,17 @@ class Hub(BaseHub[LiveGame]):
         self.computer = ComputerTurns(settings, self.bus, self.recorder, self.timekeeper, self.announce, self.live)
         self.sync = Sync(store, self.bus, self.recorder, self.live, self._loading, self.announce, self.computer.start)
         self.rater = Rater(store, self.announce)
-        self.recorder.ended = self.sync.ended = self.rater.ended  # a rated game that ends is rated (web/ratings/finish.py)
+        self.reviews = Reviews(store, settings)  # the computer's reviews of finished games (web/boards/game_review.py)
+        # A game that ends is rated if it is rated (web/ratings/finish.py), and reviewed if it is against the computer.
+        self.recorder.ended = self.sync.ended = self._ended
         # What other concerns keep of a game in the store, read into it as it is loaded (or read
         # again after the bus reconnected): its rematch (web/lobby/rematch.py `attach`). Each is
         # quick for a game it has nothing to read for.
         self.readers: list[Callable[[LiveGame], Awaitable[None]]] = []
+
+    def _ended(self, live: LiveGame) -> None:
+        self.rater.ended(live)
+        self.reviews.ended(live)
 
     def owns_kind(self, game: str) -> bool:
         return game in BROWSER_GAMES
@@ -133,6 +141,7 @@ class Hub(BaseHub[LiveGame]):
                 live.flag_timer.cancel()
         await self.computer.close()
         await self.rater.close()
+        await self.reviews.close()
 
     # ----- creating and finding games --------------------------------------------------------
 
@@ -180,6 +189,7 @@ class Hub(BaseHub[LiveGame]):
         digests = {**given, **{seat: digest(token) for seat, token in tokens.items()}}
         live = LiveGame(game_id, mode, kinds, state, digests, time.time())
         live.clock, live.rated = clock, request.rated
+        live.hint_limit = hint_limit(live, self.settings.hints_per_game)
         self._remember(live)
         if isinstance(clock, DaysClock):
             timed = f"{clock.days} days per move"
@@ -211,6 +221,7 @@ class Hub(BaseHub[LiveGame]):
             live.rated = row.rated
             for read in self.readers:
                 await read(live)
+            live.hint_limit, live.hints_used = hint_limit(live, self.settings.hints_per_game), row.hints_used
             self._remember(live)
             self.rater.ended(live)  # ended while no process held it, or rated by another: read its changes
         if live.clock is not None and live.clock.out_of_time(live.state.mover):

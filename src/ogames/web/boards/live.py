@@ -113,6 +113,10 @@ class LiveGame:
     # Once it is over (a game between two people): who has offered a rematch, and the new game once
     # made (web/lobby/rematch.py), as read from the store and heard from the other processes.
     rematch: RematchState = field(default_factory=RematchState)
+    # Hints for a learner (web/boards/learner_hints.py): how many the game offers (0: none, as in
+    # any game but a casual one of one person against the computer) and how many were taken (stored).
+    hint_limit: int = 0
+    hints_used: int = 0
 
     @property
     def ended(self) -> bool:

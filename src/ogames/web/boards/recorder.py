@@ -112,6 +112,8 @@ class Recorder:
         """Rebuild a live game in place from the database (the game's lock is held)."""
         try:
             row = await asyncio.to_thread(self.store.load_game, live.id)
+            if row is not None:
+                live.hints_used = max(live.hints_used, row.hints_used)  # taken on another server process
             if row is not None and row.version != live.version:
                 live.state, live.version, live.problem = rebuild(row), row.version, None
                 live.clock = stored_clock(row.clock)

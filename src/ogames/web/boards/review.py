@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 import ogames
 from ogames.web.boards import ai, hints, replaying
 from ogames.web.boards.analysis import AnalysisDesk, unless_gone
+from ogames.web.boards.game_review import REVIEWED
 from ogames.web.boards.live import may_analyse
 from ogames.web.boards.routes import HubDep
 from ogames.web.core.common import Refusal, api_language, options_text, request_language, script_json
@@ -95,6 +96,8 @@ def replay_page(request: Request, settings: Settings, record: dict[str, Any], *,
         analysis=analysable,
         finished=bool(record.get("result")),
         explore_link=opening_link(record),
+        # A stored game over with a result: its computer review beside the board (web/boards/game_review_route.py).
+        game_review=game_id is not None and bool(record.get("result")) and record.get("game") in REVIEWED,
         max_seconds=settings.max_analysis_seconds,
         message=None,
     )

@@ -47,6 +47,11 @@ class Sync:
         async with live.lock:
             if action.get("seats"):  # a seat was taken there: its token must hold here too
                 await self._reload_seats(live)
+            elif "hints" in action:  # a learner took a hint there: the count shown here too
+                used = action["hints"]
+                if type(used) is not int or used <= live.hints_used:
+                    return
+                live.hints_used = used
             elif "undo" in action:  # a take-back asked, agreed to or declined there
                 if version != live.version or not heard_undo_request(live, action["undo"]):
                     return  # about another position (this copy is behind or ahead), or not ours

@@ -82,6 +82,14 @@ class RematchView(Declared):
     game: str | None
 
 
+class HintsView(Declared):
+    """A learner's hints in a casual game against the computer: taken, left, and the game's limit."""
+
+    used: int
+    left: int
+    limit: int
+
+
 class RegionView(Declared):
     colour: str
     best: int | None
@@ -152,6 +160,7 @@ class GameView(Declared):
     rated: bool
     ratings: list[RatingChangeView] | None
     rematch: RematchView | None  # None: no rematch for this game (not over, or not two people in their own browsers)
+    hints: HintsView | None = None
 
 
 # What changed between two views (web/core/delta.py: `make_delta`, `apply_delta`), its moves typed.

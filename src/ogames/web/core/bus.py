@@ -35,8 +35,9 @@ CHANNEL = "ogames:game:"  # + game id
 TURN_KEY = "ogames:turn:"  # + game id + ":" + version: who plays the computer's move there
 # What a game's message may carry besides its version: a stored move or resignation (with its record
 # entry), `seats` (a seat was taken: read the seats again), `undo` (a take-back asked or answered),
-# `rematch` (a finished game's rematch offered or made: web/lobby/rematch.py).
-ACTION_KEYS = ("move", "resign", "entry", "seats", "undo", "rematch")
+# `rematch` (a finished game's rematch offered or made: web/lobby/rematch.py), `hints` (a learner's
+# hints taken so far: web/boards/learner_hints.py).
+ACTION_KEYS = ("move", "resign", "entry", "seats", "undo", "rematch", "hints")
 
 # Called with (game id, version, action) for an action another process stored.
 Heard = Callable[[str, int, dict[str, Any]], Awaitable[None]]

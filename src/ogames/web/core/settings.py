@@ -129,6 +129,14 @@ class Settings:
     analysis_quota: float = 30.0
     analysis_per_client: int = 2
     analysis_waiting: int = 4
+    # Hints for learners (web/boards/learner_hints.py): how many a casual game of one person against
+    # the computer offers, and how long the computer searches for each (within the analysis quota).
+    hints_per_game: int = 3
+    hint_seconds: float = 2.0
+    # The computer's review of a finished board game (web/boards/game_review.py): search iterations
+    # and connection-solver positions per position of the game (`ogames.teach.review`).
+    review_budget: int = 2000
+    review_prove: int = 20_000
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
     # Ending games no one plays on (web/boards/endings.py, sweeper.py): the seconds a person's page
@@ -193,6 +201,10 @@ class Settings:
             raise ValueError("ai_workers and analysis_workers must be at least 1")
         if not self.analysis_quota >= self.max_analysis_seconds:
             raise ValueError("analysis_quota must allow the longest analysis (max_analysis_seconds) at least")
+        if self.hints_per_game < 0 or not self.hint_seconds > 0:
+            raise ValueError("hints_per_game must not be negative and hint_seconds must be positive")
+        if self.review_budget < 1 or self.review_prove < 0:
+            raise ValueError("review_budget must be at least 1 and review_prove not negative")
         if self.analysis_per_client < 1 or self.analysis_waiting < 0:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.seek_rate, self.seek_burst) <= 0 \

@@ -83,6 +83,8 @@ games = Table(
     # What the archive searches by (migration 0010), written with the head: `variant_of`, `outcome_of`.
     Column("variant", String(32), nullable=True),
     Column("outcome", String(16), nullable=True),
+    # Hints a person took in a casual game against the computer (migration 0013; web/boards/learner_hints.py).
+    Column("hints_used", Integer, nullable=False, server_default=text("0")),
 )
 moves = Table(
     "moves",
@@ -142,6 +144,7 @@ class GameRow:
     clock: dict[str, Any] | None = None
     listed: bool = False
     rated: bool = False
+    hints_used: int = 0
 
     def record(self) -> dict[str, Any]:
         """The game's record (format of `ogames.records`), as the rules wrote it move by move."""
@@ -372,7 +375,31 @@ class Store:
             clock=row["clock"],
             listed=bool(row["listed"]),
             rated=bool(row["rated"]),
+            hints_used=int(row["hints_used"] or 0),
         )
+
+    @guarded(writes=True)
+    def use_hint(self, game_id: str, version: int, limit: int) -> int | None:
+        """Count one more hint taken in a game being played at `version`, if it has taken fewer than
+        `limit`: the new count, or None (nothing written) if the game is not there, not at that
+        version, no longer played, or its hints are all used. One statement: of two processes
+        counting the last hint at once, one wins."""
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.version == version, games.c.status == "playing",
+                       games.c.hints_used < limit)
+                .values(hints_used=games.c.hints_used + 1)
+            ).rowcount
+            if changed != 1:
+                return None
+            return int(conn.execute(select(games.c.hints_used).where(games.c.id == game_id)).scalar_one())
+
+    @guarded()
+    def hints_used(self, game_id: str) -> int:
+        """The hints a game has taken (0 for a game not stored)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(games.c.hints_used).where(games.c.id == game_id)).scalar() or 0)
 
     @guarded()
     def token_digests(self, game_id: str) -> dict[int, str]:

@@ -69,6 +69,8 @@
     });
     document.getElementById("first").disabled = document.getElementById("previous").disabled = n === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = n === plies;
+    // The position shown, for the review beside the board (static/game_review.js).
+    root.dispatchEvent(new CustomEvent("ogames:ply", { detail: { ply: n } }));
   }
 
   async function show(n) {

@@ -1,0 +1,67 @@
+"""The computer's review of a finished game in the browser (Playwright driving Debian's Chromium):
+a game played to its end on one screen offers its review; on the review page the person asks for
+it, waits while it is computed, and sees the win-chance graph with the marked moves' dots, each
+marked move of the list with its symbol (?! ? ??), and, clicking a point of the graph, the board
+stepped there with what the computer thought of that move. In Russian the panel is worded too.
+Screenshots go to $OGAMES_SCREENSHOTS when it is set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .serving import call
+from .test_browser import expect, new_page, pytestmark, start_omny
+
+__all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
+
+REVIEWED = 120_000  # ms: the first review of a fresh server starts its worker and warms the search
+WIN = ["a1", "d1", "a2", "c2", "a3", "b3", "a4"]  # black joins the three sides; white plays nowhere near
+
+
+def played_to_the_end(page: Any, server: str) -> str:
+    page.goto(server + "/?lang=en")
+    start_omny(page, server, size=4)
+    for n, cell in enumerate(WIN, start=1):
+        page.click(f'g.cell[data-cell="{cell}"]')
+        expect(page.locator("#moves li")).to_have_count(n)
+    expect(page.locator("#review-offer")).to_be_visible()  # the game is over: its review is offered
+    return str(page.locator(".game").get_attribute("data-game-id"))
+
+
+def test_a_finished_games_review_shows_the_graph_and_the_marks(browser: Any, server: str, shots: Path) -> None:
+    page = new_page(browser)
+    game_id = played_to_the_end(page, server)
+    page.click("#review-offer a")
+    expect(page.locator("#review-status")).to_have_text("Nobody has asked for this game's review yet.")
+    page.click("#review-ask")
+    expect(page.locator("#review-graph svg.review-graph")).to_be_visible(timeout=REVIEWED)
+    status, review = call(server, f"/api/games/{game_id}/review")
+    assert status == 200 and review["status"] == "ready"
+    marked = [move for move in review["moves"] if move["symbol"]]
+    assert marked, "white's moves far from the game lose it: the review marks some of them"
+    expect(page.locator("#review-graph .review-mark")).to_have_count(len(marked))
+    for move in marked:
+        button = page.locator(f'#moves [data-ply="{move["ply"]}"]')
+        expect(button).to_have_attribute("data-mark", move["mark"])
+        expect(button.locator(".review-symbol")).to_have_text(move["symbol"])
+    expect(page.locator("#moves .review-symbol")).to_have_count(len(marked))
+
+    # A point of the graph: the board steps there, and the move is told.
+    first = marked[0]
+    page.click(f'#review-graph .review-hit[data-ply="{first["ply"]}"]')
+    expect(page.locator("#slider")).to_have_value(str(first["ply"]))
+    expect(page.locator("#board")).to_have_attribute("data-ply", str(first["ply"]))
+    detail = page.locator("#review-move")
+    expect(detail).to_have_attribute("data-ply", str(first["ply"]))
+    expect(detail.locator(".review-head")).to_contain_text(f'{first["ply"]}. {first["move"]} {first["symbol"]}')
+    if first["best"] != first["move"]:
+        expect(detail.locator(".review-better")).to_have_text(f'Better: {first["best"]}')
+    page.screenshot(path=str(shots / "web-game-review.png"), full_page=True)
+
+    # The same review in Russian: read from the store, worded anew.
+    russian = new_page(browser)
+    russian.goto(server + f"/g/{game_id}/review?lang=ru")
+    expect(russian.locator("#review-graph svg.review-graph")).to_be_visible()
+    expect(russian.locator("#game-review h2")).to_have_text("Разбор компьютером")
+    expect(russian.locator("#review-legend")).to_contain_text("грубая ошибка")
