@@ -24,10 +24,18 @@ tools/local_services.py; `--postgres` does the same for one worker), or `--serve
 addresses separated by commas. Games are created round-robin on the servers and the two seats of a
 game sit on different ones, so every move crosses from one process to the other through Redis.
 
+Everyone logged in, a full lobby (`--community`, benchmarks/web_community.py): beside the plain
+load (and the floor's, with `--floor`), the same load with every player an account signed up
+through the site's forms (CSRF token, session cookie), rated games between two accounts, each game
+page keeping the header's challenges socket open, and before the players start `--seeks` open
+seeks posted by other accounts whose lobby pages stay open, and `--watchers` accounts opening the
+lobby again and again. Its own figures: the sign-ups, the seeks, the lobby list's latency and size.
+
     python benchmarks/bench_web_load.py                      # 150 games, 300 players
     python benchmarks/bench_web_load.py --games 20 --moves 10 --json
     python benchmarks/bench_web_load.py --games 60 --workers 2   # two processes, PostgreSQL, Redis
     python benchmarks/bench_web_load.py --think 0 --floor --json  # as fast as the clients can, beside the floor
+    python benchmarks/bench_web_load.py --floor --community  # the floor, plain, and everyone logged in with 500 seeks
 """
 
 from __future__ import annotations
