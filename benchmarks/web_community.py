@@ -36,17 +36,22 @@ from typing import Any
 import websockets
 
 MAX_SEEKS = 3  # open seeks one account may have (web/lobby/lobby.py's MAX_SEEKS)
+# Posters posting at once. A lobby page that sends a message while more than 256 messages wait to
+# be sent to it (web/core/common.py's Outbox) is closed, its seeks withdrawn: all 167 posting at
+# once on a loaded server got a poster's page closed, the news of hundreds of seeks piled up.
+POSTING_AT_ONCE = 8
 PASSWORD = "a long enough password"
 TOKEN_FIELD = re.compile(r'name="csrftoken" value="([^"]+)"')
 
-# The seeks posted, in turn: games, boards, time controls, rated or not, rating ranges.
+# The seeks posted, in turn: games, boards, time controls, rated or not, rating ranges (no quick
+# pairing: two quick seeks that fit are paired at once, and the lobby would not fill).
 SEEK_KINDS: list[dict[str, Any]] = [
     {"game": "omny", "options": {"variant": "y", "size": 9}, "clock": {"minutes": 5, "increment": 3}, "rated": True},
     {"game": "omny", "options": {"variant": "sunder", "size": 5}, "days": 3, "rated": True},
     {"game": "oddy", "options": {}, "clock": {"minutes": 10, "increment": 0}},
     {"game": "onyx", "options": {"pie": True}, "rated": True, "min": 1200, "max": 1800},
     {"game": "omega", "options": {"size": 5}, "clock": {"minutes": 3, "increment": 2}, "rated": True},
-    {"game": "omny", "options": {"variant": "y", "size": 13}, "quick": True},
+    {"game": "omny", "options": {"variant": "y", "size": 13}, "min": 1000},
 ]
 
 
@@ -199,6 +204,7 @@ class Lobby:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     posted_in: float = 0.0
+    posting: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(POSTING_AT_ONCE))
 
     async def __aenter__(self) -> Lobby:
         """Every seek posted, and every watcher holding the list, before the players start."""
@@ -225,14 +231,16 @@ class Lobby:
     async def _poster(self, browser: Browser, index: int, count: int, ready: asyncio.Future[None]) -> None:
         """An account's lobby page posting its seeks, then kept open (its seeks with it) until the end."""
         try:
+            await self.posting.acquire()
             async with open_page(lobby_address(browser.base), browser) as socket:
                 for number in range(count):
                     kind = SEEK_KINDS[(index * MAX_SEEKS + number) % len(SEEK_KINDS)]
                     await socket.send(json.dumps({"type": "seek", **kind}))
-                    while (answer := json.loads(await socket.recv()))["type"] != "posted":
-                        if answer["type"] == "error":
-                            raise SystemExit(f"a seek was refused: {answer}")
+                    while (answer := json.loads(await asyncio.wait_for(socket.recv(), 120)))["type"] != "posted":
+                        if answer["type"] in ("error", "go"):
+                            raise SystemExit(f"a seek was not posted: {answer}")
                 ready.set_result(None)
+                self.posting.release()
                 reader = asyncio.create_task(read_all(socket, self.tally))
                 await self.stop.wait()
                 reader.cancel()
