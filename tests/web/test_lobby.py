@@ -386,3 +386,24 @@ def test_a_seek_shows_whether_its_posters_rating_is_provisional_now(client: Test
                 seek = until(poster, "posted")["seek"]
                 shown = until(watcher, "new")["seek"]
                 assert shown["id"] == seek and shown["provisional"] is provisional, (headers, shown)
+
+
+def test_a_header_opened_later_is_listed_only_the_challenges_to_its_visitor(client: TestClient) -> None:
+    """A page's header reads only the challenges to its visitor (the lobby may hold hundreds of
+    seeks): neither the seeks for anyone nor one's own challenge, while the lobby lists them all."""
+    ada, bob = account(client, "ada"), account(client, "bob")
+    with lobby(client, ada) as challenger:
+        until(challenger, "seeks")
+        challenger.send_json(SEEK)
+        anyone = until(challenger, "posted")["seek"]
+        challenger.send_json({**SEEK, "to": "bob"})
+        challenge = until(challenger, "posted")["seek"]
+        with client.websocket_connect("/ws/lobby?challenges=1", headers=bob) as header:
+            listed = until(header, "seeks")["seeks"]
+            assert [seek["id"] for seek in listed] == [challenge] and listed[0]["for_me"]
+        with client.websocket_connect("/ws/lobby?challenges=1", headers=ada) as own_header:
+            assert until(own_header, "seeks")["seeks"] == []
+        with lobby(client, bob) as page:
+            assert {seek["id"] for seek in until(page, "seeks")["seeks"]} == {anyone, challenge}
+        bob_id = accounts.account_by_key(store_of(client), "bob").id  # type: ignore[union-attr]
+        assert [seek.id for seek in records.open_seeks(store_of(client), target_id=bob_id)] == [challenge]

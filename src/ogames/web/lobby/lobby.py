@@ -169,15 +169,22 @@ class Lobby:
     # ----- pages ------------------------------------------------------------------------------
 
     async def join(self, visitor: Visitor, language: str, challenges_only: bool = False) -> tuple[int, LobbyPage]:
-        """A lobby page opened: it is sent every open seek it lists."""
+        """A lobby page opened: it is sent every open seek it lists. The lobby may hold hundreds of
+        seeks: a page's header reads only the challenges to its visitor, and the list is read and
+        worded in the page's language off the event loop (where it would hold up every game's moves)."""
         number = next(self._numbers)
         page = LobbyPage(visitor, language, challenges_only)
         self.pages[number] = page
         if not challenges_only:
             await self._count_page(visitor.id, +1)
-        seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
-        listed = [for_page(public, page) for public in map(self._public, seeks) if page.lists(public)]
-        page.outbox.answer({"type": "seeks", "seeks": listed})
+
+        def listing() -> list[tuple[Seek, dict[str, Any]]]:
+            seeks = records.open_seeks(self.store, visitor.id if challenges_only else None)
+            return [(seek, for_page(public, page)) for seek in seeks if page.lists(public := self._public(seek))]
+
+        shown = await asyncio.to_thread(listing)
+        alive = {seek.id for seek in await self._alive([seek for seek, _ in shown])}
+        page.outbox.answer({"type": "seeks", "seeks": [listed for seek, listed in shown if seek.id in alive]})
         return number, page
 
     async def leave(self, number: int) -> None:

@@ -115,10 +115,14 @@ def add(store: Store, seek: Seek, most: int) -> bool:
 
 
 @guarded()
-def open_seeks(store: Store) -> list[Seek]:
-    """Every open seek, oldest first."""
+def open_seeks(store: Store, target_id: str | None = None) -> list[Seek]:
+    """Every open seek, oldest first; with `target_id`, only the challenges to that player (a page's
+    header lists nothing else, and the lobby may hold hundreds of seeks)."""
+    query = select(seeks).order_by(seeks.c.created_at, seeks.c.id)
+    if target_id is not None:
+        query = query.where(seeks.c.target_id == target_id)
     with store.engine.connect() as conn:
-        return [_seek(row) for row in conn.execute(select(seeks).order_by(seeks.c.created_at, seeks.c.id))]
+        return [_seek(row) for row in conn.execute(query)]
 
 
 @guarded()
