@@ -1,0 +1,62 @@
+"""Merge puzzle files into one (by default the set shipped in the package): each puzzle proven
+again (`proof.verify`; those that fail are left out and named), its themes found again by the
+current detectors, positions kept once, and "mate in 1" puzzles kept a minority (at most
+`--mate-share` of each game's).
+
+    .venv/bin/python tools/merge_puzzles.py /tmp/oddy.jsonl /tmp/omega.jsonl [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections import Counter, defaultdict
+
+from ogames.teach.puzzles import SHIPPED, Prover, Puzzle, position_of, read, verify, write
+from ogames.teach.puzzles.format import GAMES
+from ogames.teach.puzzles.mine import position_key
+from ogames.teach.puzzles.themes import themes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--out", default=str(SHIPPED))
+    parser.add_argument("--mate-share", type=float, default=0.2)
+    args = parser.parse_args(argv)
+    kept: dict[str, list[Puzzle]] = defaultdict(list)
+    seen: set[str] = set()
+    provers: dict[str, Prover] = {}
+    failed = 0
+    for path in args.files:
+        for puzzle in read(path):
+            state = position_of(puzzle)
+            key = position_key(state)
+            if key in seen:
+                continue
+            seen.add(key)
+            prover = provers.setdefault(json.dumps([puzzle.game, puzzle.options], sort_keys=True), Prover(state.game))
+            problems = verify(puzzle, prover)
+            if problems:
+                failed += 1
+                print(f"left out {puzzle.id}: {'; '.join(problems)}", flush=True)
+                continue
+            found = tuple(themes(state, puzzle.move))
+            difficulty = 1 if "mate-in-1" in found else puzzle.difficulty
+            kept[puzzle.game].append(dataclasses.replace(puzzle, themes=found, difficulty=difficulty))
+    merged: list[Puzzle] = []
+    for game in GAMES:
+        puzzles = kept.get(game, [])
+        mates = [p for p in puzzles if "mate-in-1" in p.themes]
+        others = [p for p in puzzles if "mate-in-1" not in p.themes]
+        room = int(args.mate_share * len(others) / (1 - args.mate_share))
+        merged += others + mates[:room]
+    write(merged, args.out)
+    print(f"{len(merged)} puzzles ({dict(Counter(p.game for p in merged))}); {failed} failed their proof", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
