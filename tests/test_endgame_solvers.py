@@ -96,7 +96,7 @@ def _onyx_with(black: list[str], white: list[str], to_move: str) -> OnyxState:
 ROW = [f"{c}5" for c in "abcdefghijkl"]
 
 
-def test_onyx_win_in_one_and_a_block_that_wins_in_two() -> None:
+def test_onyx_win_in_one_and_the_only_block() -> None:
     # Black's row 5 lacks only f5: a win in one for Black.
     state = _onyx_with([r for r in ROW if r != "f5"], [], "black")
     position = onyx_tactics.Position.of(state)
@@ -109,15 +109,29 @@ def test_onyx_win_in_one_and_a_block_that_wins_in_two() -> None:
     assert not onyx_tactics.move_loses(position, state.board.index("f5"), 1)
 
 
-def test_onyx_double_threat_wins_in_two_and_single_threat_does_not() -> None:
-    # Black holds row 5 but for e5 and h5: whatever White blocks, Black fills the other? No: both are needed.
-    both = _onyx_with([r for r in ROW if r not in ("e5", "h5")], [], "black")
-    position = onyx_tactics.Position.of(both)
-    assert not onyx_tactics.wins_within(position, 1)
-    # With e5 played Black threatens only h5 (and its detours), which White can answer.
-    labels = both.board.labels
-    wins = {labels[c] for c in onyx_tactics.winning_moves_within(position, 2)}
-    for label in wins:
-        after, _ = position.after(both.board.index(label))
-        assert len(after.threats(1)) >= 1
-    assert onyx_tactics.wins_within(position, 2) == bool(wins)
+def _wins_in_two_by_the_rules(state: OnyxState, move: str) -> bool:
+    """Reference for `move_wins(…, 2)`: the move, then every reply the rules allow (not only those
+    the solver deems able to spoil), each followed by a check for a connecting point."""
+    mover = state.to_move
+    after = state.clone()
+    after.play(move, t=0.0)
+    if after.is_over:
+        return after.result is not None and after.result.winner == mover
+    for reply in after.legal_moves():
+        answered = after.clone()
+        answered.play(reply, t=0.0)
+        if answered.is_over or not onyx_tactics.Position.of(answered).threats(answered.turn + 1):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_onyx_wins_in_two_agree_with_every_reply_played_by_the_rules(seed: int) -> None:
+    two_gaps = _onyx_with([r for r in ROW if r not in ("e5", "h5")], [], "black")
+    played = _onyx_position(seed, 150)
+    for state in (two_gaps, played):
+        position = onyx_tactics.Position.of(state)
+        moves = sorted(position.open_points(), key=lambda c: -len(position.after(c)[0].threats(position.colour)))[:6]
+        for cell in moves:
+            label = state.board.labels[cell]
+            assert onyx_tactics.move_wins(position, cell, 2) == _wins_in_two_by_the_rules(state, label), label

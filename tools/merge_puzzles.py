@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = kept.get(game, [])
         mates = [p for p in puzzles if "mate-in-1" in p.themes]
         others = [p for p in puzzles if "mate-in-1" not in p.themes]
-        room = int(args.mate_share * len(others) / (1 - args.mate_share))
+        # (a game with nothing but mates keeps them: better a few easy puzzles than none)
+        room = int(args.mate_share * len(others) / (1 - args.mate_share)) if others else len(mates)
         merged += others + mates[:room]
     write(merged, args.out)
     print(f"{len(merged)} puzzles ({dict(Counter(p.game for p in merged))}); {failed} failed their proof", flush=True)

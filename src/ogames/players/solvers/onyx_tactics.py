@@ -10,8 +10,10 @@ Onyx ends by connection long before its board fills, so "near the end" means nea
 not few empty points: the solver proves forced wins of a bounded length ("win in k": the mover
 connects with at most k stones whatever the opponent answers), with no estimate anywhere. Each
 answer it gives is a proof: True means the win is forced within k; False means no win within k
-exists (a longer one may). A puzzle needs both kinds of proof: its move wins within k, and after
-every other move the opponent wins within k.
+exists (a longer one may). At depth 3 only forcing wins are searched (each stone but the last
+threatens to connect at once, so the opponent's answers are the few that spoil the threats): True
+is still a proof, False then means "none found". A puzzle needs proofs only of the first kind:
+its move wins within k, and after every other move the opponent wins within k.
 
 Exact facts keep the tree small:
 - `threats(colour)`: the open points where one stone of that colour connects its sides. A stone
@@ -187,12 +189,12 @@ def move_wins(position: Position, cell: int, depth: int) -> bool:
     if after.threats(after.colour):
         return False  # the opponent connects at once
     mine = after.threats(position.colour)
+    if not mine:
+        return False  # (at depth 3 only forcing moves are searched: see the module)
+    replies = [r for r in after.open_points() if after.may_spoil(r, mine)]
     if depth == 2:
-        if not mine:
-            return False
-        replies = [r for r in after.open_points() if after.may_spoil(r, mine)]
         return all(after.after(r)[0].threats(position.colour) for r in replies)
-    return all(wins_within(after.after(r)[0], depth - 1) for r in after.open_points())
+    return all(wins_within(after.after(r)[0], depth - 1) for r in replies)
 
 
 def move_loses(position: Position, cell: int, depth: int) -> bool:

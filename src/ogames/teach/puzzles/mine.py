@@ -101,8 +101,8 @@ def unique_win(state: State, prover: Prover) -> str | None:
     """The one winning move when exactly one move wins and every other is proven to lose."""
     if isinstance(state, OnyxState):
         position = onyx_tactics.Position.of(state)
-        if not position.threats(3 - position.colour):
-            return None  # without a threat against it, other moves do not lose within reach
+        if not position.threats(1) and not position.threats(2):
+            return None  # with no threat on the board, a win and the losses are rarely within reach
     elif not isinstance(state, OmegaState) and prover.mover_value(state) != WIN:
         return None  # one solve rules out most positions before every move is solved
     values = prover.move_values(state, most_wins=2)
