@@ -1,7 +1,7 @@
 """A puzzle as one JSON line, read back whole or refused with the reason.
 
-    >>> line = '{"id": "oddy-1", "game": "oddy", "options": {"sides": 3, "size": 4, "pie": false},'\
-    ...        ' "moves": ["b2"], "solution": ["c2"], "themes": [], "difficulty": 1}'
+    >>> line = ('{"id": "oddy-1", "game": "oddy", "options": {"sides": 3, "size": 4, "pie": false},'
+    ...         ' "moves": ["b2"], "solution": ["c2"], "themes": [], "difficulty": 1}')
     >>> puzzle = parse(line)
     >>> puzzle.game, puzzle.solution[0], parse(puzzle.to_line()) == puzzle
     ('oddy', 'c2', True)
