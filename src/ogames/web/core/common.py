@@ -178,13 +178,16 @@ async def heavy(function: Callable[..., Result], *args: Any) -> Result:
 MAX_UNSENT_ANSWERS = 256  # answers waiting for a page that does not read them before it is closed
 
 # A message for a page: a typed view or delta (the board games': pydantic models, written without
-# their unset parts, `delta.written`), or a plain JSON object (answers; Omiga's views).
-Sent = dict[str, Any] | BaseModel
+# their unset parts, `delta.written`), a plain JSON object (answers; Omiga's views), or a message
+# written already (`str`: JSON text written once for every page that is sent it, as the lobby's news).
+Sent = dict[str, Any] | BaseModel | str
 DeltaMaker = Callable[[Any, Any], Sent]
 
 
 def numbered(message: Sent, name: str) -> int:
     """A view's `version` or `seq` (0 when it has none)."""
+    if isinstance(message, str):
+        return 0
     value = getattr(message, name, 0) if isinstance(message, BaseModel) else message.get(name, 0)
     return value if isinstance(value, int) else 0
 
@@ -218,7 +221,7 @@ class Outbox:
         if self.overflowed:
             return
         self._items.append(message)
-        if len(self._items) - (self._view is not None) > self.limit:
+        if self.answers_waiting() > self.limit:
             self.overflowed = True
         self._arrived.set()
 
@@ -238,6 +241,10 @@ class Outbox:
         self._items.append(message)
         self._view, self._queued = message, view
         self._arrived.set()
+
+    def answers_waiting(self) -> int:
+        """Answers not sent yet (what `limit` bounds)."""
+        return len(self._items) - (self._view is not None)
 
     def empty(self) -> bool:
         return not self._items
@@ -349,6 +356,8 @@ async def send_all(websocket: WebSocket, outbox: Outbox) -> None:
             message = await outbox.get()
             if isinstance(message, BaseModel):
                 await websocket.send_text(written(message))
+            elif isinstance(message, str):
+                await websocket.send_text(message)
             else:
                 await websocket.send_json(message)
     except Exception:  # the connection closed: the receiving side ends the session

@@ -56,11 +56,12 @@ from ogames.web.accounts.visitor import Visitor
 from ogames.web.boards.hub import HUMAN, INVITED, Hub, checked_game
 from ogames.web.core.background import Background, from_others, listen
 from ogames.web.core.bus import Bus, RedisBus
-from ogames.web.core.common import Outbox, Refusal, options_text, refused, worded
+from ogames.web.core.common import Refusal, options_text, refused, worded
 from ogames.web.core.store import digest
 from ogames.web.core.store_faults import StorageError
 from ogames.web.limits import ClientLimits
 from ogames.web.lobby import records
+from ogames.web.lobby.news import BEHIND, News, NewsOutbox, written
 from ogames.web.lobby.protocol import SeekMessage
 from ogames.web.lobby.records import Seek
 from ogames.web.ratings.rules import rated_refusal
@@ -92,7 +93,12 @@ class LobbyPage:
     # A page of the site other than the lobby (its header): shown only the challenges to its visitor,
     # and not one of the poster's lobby pages that keep their seeks open.
     challenges_only: bool = False
-    outbox: Outbox = field(default_factory=Outbox)
+    outbox: NewsOutbox = field(default_factory=NewsOutbox)
+    # While the whole list is being read for it (`Lobby._refresh`), the news heard meanwhile waits
+    # here, to be sent after the list; `stale` if too much came to keep (the list is read again).
+    refreshing: bool = True
+    held: list[News] = field(default_factory=list)
+    stale: bool = False
 
     def lists(self, public: dict[str, Any]) -> bool:
         """Whether this page lists a seek (as it crosses processes)."""
@@ -118,6 +124,10 @@ class Lobby:
         self.pages: dict[int, LobbyPage] = {}
         self._numbers = itertools.count(1)
         self._side = Background("lobby")
+        self._heard_count = 0  # deliveries of news to this process's pages so far
+        # The open seeks being read (or read) for pages' whole lists, and how much news had been
+        # heard when the reading began: pages that fell behind together are listed from one read.
+        self._reading: tuple[int, asyncio.Future[list[Seek]]] | None = None
 
     async def start(self) -> None:
         """Listen to the other processes; one process alone starts with an empty lobby (the pages
@@ -158,6 +168,7 @@ class Lobby:
     async def close(self) -> None:
         """Withdraw the seeks posted through this process (their pages are closing) and stop."""
         await self._side.close()
+        self.pages.clear()  # (closing with the process: not told of the seeks withdrawn now)
         try:
             for seek_id in await asyncio.to_thread(records.withdraw_worker, self.store, self.worker):
                 await self._spread({"kind": "gone", "seek": seek_id})
@@ -169,23 +180,71 @@ class Lobby:
     # ----- pages ------------------------------------------------------------------------------
 
     async def join(self, visitor: Visitor, language: str, challenges_only: bool = False) -> tuple[int, LobbyPage]:
-        """A lobby page opened: it is sent every open seek it lists. The lobby may hold hundreds of
-        seeks: a page's header reads only the challenges to its visitor, and the list is read and
-        worded in the page's language off the event loop (where it would hold up every game's moves)."""
+        """A lobby page opened: it is sent every open seek it lists (`_refresh`), then the news."""
         number = next(self._numbers)
         page = LobbyPage(visitor, language, challenges_only)
         self.pages[number] = page
         if not challenges_only:
             await self._count_page(visitor.id, +1)
-
-        def listing() -> list[tuple[Seek, dict[str, Any]]]:
-            seeks = records.open_seeks(self.store, visitor.id if challenges_only else None)
-            return [(seek, for_page(public, page)) for seek in seeks if page.lists(public := self._public(seek))]
-
-        shown = await asyncio.to_thread(listing)
-        alive = {seek.id for seek in await self._alive([seek for seek, _ in shown])}
-        page.outbox.answer({"type": "seeks", "seeks": [listed for seek, listed in shown if seek.id in alive]})
+        try:
+            await self._refresh(number, page)
+        except BaseException:
+            await self.leave(number)
+            raise
         return number, page
+
+    async def _refresh(self, number: int, page: LobbyPage) -> None:
+        """Send a page the whole list as it is now (it has just opened, or fell too far behind to
+        be sent the news it missed). The news heard while the list is read waits and follows it:
+        the list read may or may not show it, and the page's script applies a seek's coming and going
+        to the list either way alike. A page the news flooded meanwhile has the list read again."""
+        while self.pages.get(number) is page:
+            page.refreshing, page.held, page.stale = True, [], False
+            listing = await self._listing(page, self._heard_count)
+            if not page.stale:
+                page.outbox.drop_news()
+                page.outbox.news(listing)
+                for item in page.held:
+                    page.outbox.news(item)
+                page.refreshing, page.held = False, []
+                return
+
+    async def _listing(self, page: LobbyPage, since: int) -> News:
+        """The whole list a page is shown, as the seeks are once `since` deliveries of news were
+        heard, written. The lobby may hold hundreds of seeks: a page's header reads only the
+        challenges to its visitor, and the list is read, worded in the page's language and written
+        off the event loop (where it would hold up every game's moves)."""
+        if page.challenges_only:
+            seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store, page.visitor.id))
+        else:
+            seeks = await self._open_seeks(since)
+
+        def write() -> News:
+            shown = [for_page(public, page) for seek in seeks if page.lists(public := self._public(seek))]
+            return written({"type": "seeks", "seeks": shown})
+
+        return await asyncio.to_thread(write)
+
+    async def _open_seeks(self, since: int) -> list[Seek]:
+        """Every open seek of a live process, read after `since` deliveries of news: a reading that
+        began no earlier (under way or done) is shared."""
+        if self._reading is None or self._reading[0] < since or _failed(self._reading[1]):
+            async def read() -> list[Seek]:
+                return await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
+
+            self._reading = (self._heard_count, asyncio.ensure_future(read()))
+        return await asyncio.shield(self._reading[1])
+
+    async def _refresh_behind(self, number: int, page: LobbyPage) -> None:
+        """`_refresh` a page that fell behind (on the side; tried again a moment later while the
+        seeks cannot be read)."""
+        while True:
+            try:
+                await self._refresh(number, page)
+                return
+            except StorageError as exc:
+                log.warning("lobby: could not list the seeks again for a page that fell behind (%s)", exc)
+                await asyncio.sleep(1.0)
 
     async def leave(self, number: int) -> None:
         """A lobby page closed: the last of its visitor's here withdraws the seeks posted here."""
@@ -406,20 +465,49 @@ class Lobby:
             self._deliver(found[1])
 
     def _deliver(self, event: dict[str, Any]) -> None:
+        """Tell this process's pages what happened: news written once for every page shown it alike
+        (a seek's words depend only on the page's language and whose it is)."""
         kind = event.get("kind")
-        for page in self.pages.values():
-            if kind == "new" and page.lists(event["seek"]):
-                page.outbox.answer({"type": "new", "seek": for_page(event["seek"], page)})
+        self._heard_count += 1
+        news: dict[tuple[str, bool, bool], News] = {}
+        for number, page in list(self.pages.items()):
+            if kind == "new" and page.lists(seek := event["seek"]):
+                shown = for_page(seek, page)
+                alike = (page.language, shown["mine"], shown["for_me"])
+                if alike not in news:
+                    news[alike] = written({"type": "new", "seek": shown})
+                self._tell(number, page, news[alike])
             elif kind == "gone":
-                page.outbox.answer({"type": "gone", "seek": event["seek"]})
+                if not news:
+                    news[("", False, False)] = written({"type": "gone", "seek": event["seek"]})
+                self._tell(number, page, news[("", False, False)])
             elif kind == "matched" and event.get("poster") == page.visitor.id:
                 page.outbox.answer({"type": "matched", "seek": event["seek"], "game": event["game"], "seat": event["seat"]})
+
+    def _tell(self, number: int, page: LobbyPage, item: News) -> None:
+        """Queue news for a page; a page too far behind has its news dropped and is sent the whole
+        list instead (never closed for it: it may be reading as fast as it can)."""
+        if page.refreshing:
+            page.held.append(item)
+            if len(page.held) > BEHIND:
+                page.held, page.stale = [], True  # the list being read is too old already: read it again
+            return
+        page.outbox.news(item)
+        if page.outbox.news_waiting > BEHIND:
+            page.outbox.drop_news()
+            page.refreshing = True
+            self._side.spawn(self._refresh_behind(number, page), name="ogames-lobby-refresh")
 
     @staticmethod
     def _public(seek: Seek) -> dict[str, Any]:
         """A seek as it crosses to other processes: what pages see, and its poster's id (to mark it
         as theirs; never sent to a page)."""
         return {**seek.shown(), "poster_id": seek.poster_id, "target_id": seek.target_id}
+
+
+def _failed(reading: asyncio.Future[Any]) -> bool:
+    """Whether a reading ended without the seeks (to be read again, not shared)."""
+    return reading.done() and (reading.cancelled() or reading.exception() is not None)
 
 
 def visible(public: dict[str, Any], player_id: str) -> bool:
