@@ -125,7 +125,7 @@ class Lobby:
         self._numbers = itertools.count(1)
         self._side = Background("lobby")
         self._heard_count = 0  # deliveries of news to this process's pages so far
-        # The open seeks being read (or read) for pages' whole lists, and how much news had been
+        # The open seeks being read for pages' whole lists, and how much news had been
         # heard when the reading began: pages that fell behind together are listed from one read.
         self._reading: tuple[int, asyncio.Future[list[Seek]]] | None = None
 
@@ -226,9 +226,9 @@ class Lobby:
         return await asyncio.to_thread(write)
 
     async def _open_seeks(self, since: int) -> list[Seek]:
-        """Every open seek of a live process, read after `since` deliveries of news: a reading that
-        began no earlier (under way or done) is shared."""
-        if self._reading is None or self._reading[0] < since or _failed(self._reading[1]):
+        """Every open seek of a live process, read after `since` deliveries of news: a reading under
+        way that began no earlier is shared (one done is not: a process may have died since)."""
+        if self._reading is None or self._reading[0] < since or self._reading[1].done():
             async def read() -> list[Seek]:
                 return await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
 
@@ -472,10 +472,10 @@ class Lobby:
         news: dict[tuple[str, bool, bool], News] = {}
         for number, page in list(self.pages.items()):
             if kind == "new" and page.lists(seek := event["seek"]):
-                shown = for_page(seek, page)
-                alike = (page.language, shown["mine"], shown["for_me"])
+                whose = page.visitor.id
+                alike = (page.language, seek.get("poster_id") == whose, seek.get("target_id") == whose)
                 if alike not in news:
-                    news[alike] = written({"type": "new", "seek": shown})
+                    news[alike] = written({"type": "new", "seek": for_page(seek, page)})
                 self._tell(number, page, news[alike])
             elif kind == "gone":
                 if not news:
@@ -503,11 +503,6 @@ class Lobby:
         """A seek as it crosses to other processes: what pages see, and its poster's id (to mark it
         as theirs; never sent to a page)."""
         return {**seek.shown(), "poster_id": seek.poster_id, "target_id": seek.target_id}
-
-
-def _failed(reading: asyncio.Future[Any]) -> bool:
-    """Whether a reading ended without the seeks (to be read again, not shared)."""
-    return reading.done() and (reading.cancelled() or reading.exception() is not None)
 
 
 def visible(public: dict[str, Any], player_id: str) -> bool:
