@@ -93,3 +93,38 @@ def test_a_piece_of_news_is_written_once_for_the_pages_shown_it_alike(tmp_path: 
         theirs = [russian.outbox.get_nowait()]
         _, own = shown_list(poster)
         assert theirs[0] is not news[0] and own[-1]["seek"]["mine"] and own[0]["type"] == "posted"
+
+
+def test_news_heard_while_a_list_is_read_follows_the_list(tmp_path: Any, monkeypatch: Any) -> None:
+    import threading
+
+    from ogames.web import create_app
+
+    with TestClient(create_app(quick_settings(tmp_path / "g.sqlite3"))) as client:
+        assert client.portal is not None
+        call = client.portal.call
+        lobby: Lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        _, poster = call(lobby.join, Visitor("gposter", "poster", True), "en")
+        call(lobby.post, poster, SeekMessage.model_validate(SEEK))
+        first = records.open_seeks(lobby.store)[0].id
+        reading, go_on = threading.Event(), threading.Event()
+        read = records.open_seeks
+
+        def slow_read(*args: Any) -> list[records.Seek]:
+            seeks = read(*args)
+            reading.set()
+            assert go_on.wait(60)
+            return seeks
+
+        monkeypatch.setattr(records, "open_seeks", slow_read)
+        joining = client.portal.start_task_soon(lobby.join, Visitor("greader", "reader", True), "en")
+        assert reading.wait(60)  # the reader's list is read (with the first seek): then news comes
+        monkeypatch.setattr(records, "open_seeks", read)
+        call(lobby.cancel, poster, first)
+        call(lobby.post, poster, SeekMessage.model_validate(SEEK))
+        go_on.set()
+        _, reader = joining.result(60)
+        listed, messages = shown_list(reader)
+        assert [message["type"] for message in messages] == ["seeks", "gone", "new"]
+        assert sorted(listed) == sorted(seek.id for seek in records.open_seeks(lobby.store))
+        assert first not in listed
