@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 
@@ -35,3 +36,17 @@ def components(blocked: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> 
         seen |= part
         parts.append(part)
     return parts
+
+
+def score_share_rewards(
+    rewards: Sequence[float], log_scores: Sequence[float], owner: Sequence[int], weight: float
+) -> list[float]:
+    """A playout's rewards by seat with each seat's share of the scores blended in (the search's
+    `share`): (1 − weight) × reward + weight × score / (sum of scores), each colour's score being
+    the product of its group sizes, given here as the sum of their logarithms, and counted for the
+    seat that owns the colour."""
+    scores = [math.exp(value) for value in log_scores]
+    blended = [(1.0 - weight) * reward for reward in rewards]
+    for colour, score in enumerate(scores):
+        blended[owner[colour]] += weight * score / sum(scores)
+    return blended

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ogames.kernels import layout as P
+from ogames.kernels.step import OMEGA
 from ogames.players import levels as ladders  # levels read the settings spec: imported as a module (a cycle)
 from ogames.players.mcts import kernel as K
 from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
@@ -336,6 +337,8 @@ class CompiledMcts(MctsPlayer):
             adapter.use_bridges()
         fparams = np.zeros(K.NFPARAMS, dtype=np.float64)
         fparams[K.FP_C], fparams[K.FP_RAVE_K], fparams[K.FP_FPU] = self.exploration, settings["rave_k"], settings["fpu"]
+        if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
+            fparams[K.FP_SHARE] = settings["share"]
         return params, fparams
 
 

@@ -203,6 +203,9 @@ SETTINGS = Settings(
         Setting("fpu", "float", 1e6, "with RAVE, an unvisited move's value over its AMAF mean (1e6: every move first)",
                 group="search", level=1e6),
         Setting("expand", "int", 8, "visits a node has before its children are made", minimum=1, group="search"),
+        Setting("share", "float", 0.0, "Omega with three or four players: weight of each player's share of the "
+                "scores in a playout's reward beside the winner's 1 (0: the winner's 1 only)",
+                minimum=0.0, maximum=1.0, group="search"),
         Setting("solver", "bool", False, "MCTS-solver: proven wins and losses are backed up the tree", group="search"),
         Setting("reuse", "bool", True, "keep the subtree of the moves played since the last search", group="search"),
         Setting("bridges", "bool", True, "Odd-Y and Omny playouts answer an intrusion into a bridge",

@@ -1,0 +1,147 @@
+"""Three- and four-player Omega tables: one player against a field of copies of another, at equal time.
+
+    nice -n 10 .venv/bin/python benchmarks/bench_omega_tables.py --players 3 --size 5 --think 0.05 \\
+        --tables 200 --match "l10-vs-uct=mcts:level=10|uct" --match "l10-vs-l10=mcts:level=10|mcts:level=10" \\
+        --out benchmarks/results/omega-tables-3p.jsonl
+
+Each `--match NAME=HERO|FIELD` puts HERO in one seat and FIELD in every other; the hero's seat
+rotates table by table (table t: seat t mod players), so every seat is played equally often. The
+matches are interleaved table by table, so that the machine's load falls on each of them alike
+(a before/after pair compared in one run). Every player gets the same `--think` seconds a move;
+each player of a table has its own seed (table × 10 + seat). Tables are appended to `--out` as
+JSON lines, and a run that is stopped resumes where it left off.
+
+Printed per match: the hero's wins (even share 1 / players) with a 95% Wilson interval, its mean
+rank (1 = first; even (players + 1) / 2) with a 95% normal interval, and the mean iterations a
+move of hero and field (equal time is not equal iterations: the plain UCT runs far fewer).
+Ranks follow the game's order: highest score first, among tied scores the later colour first
+(the rule that names the winner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import ogames
+from ogames.players import player
+from ogames.players.mcts import warm_up
+
+
+def ranks(state: Any) -> list[int]:
+    """Each seat's rank (1 = first) at the end of a game: by score, later colour first on a tie."""
+    colours = list(state.game.colours)
+    scores = state.scores
+    order = sorted(colours, key=lambda c: (scores[c], colours.index(c)), reverse=True)
+    by_seat = [0] * len(colours)
+    for place, colour in enumerate(order, start=1):
+        by_seat[state.owner[colour]] = place
+    return by_seat
+
+
+def play_table(game: Any, hero: str, field: str, seat: int, think: float, seed: int) -> dict[str, Any]:
+    """One table, HERO in `seat` and FIELD elsewhere; what happened, from the hero's side."""
+    seats = len(game.colours)
+    specs = [hero if s == seat else field for s in range(seats)]
+    bots = [player(spec, think=think, seed=seed * 10 + s) for s, spec in enumerate(specs)]
+    iterations = [[0, 0] for _ in range(seats)]  # per seat: iterations summed, searches
+    state = game.new_state()
+    while not state.is_over:
+        mover = state.mover
+        state.play(bots[mover].choose(state), t=0.0)
+        done = bots[mover].info().iterations
+        if done:
+            iterations[mover][0] += done
+            iterations[mover][1] += 1
+    winner = state.owner[state.winner]
+    field_its = [iterations[s] for s in range(seats) if s != seat]
+    return {
+        "seat": seat,
+        "winner": winner,
+        "won": winner == seat,
+        "rank": ranks(state)[seat],
+        "hero_its": iterations[seat][0] / max(iterations[seat][1], 1),
+        "field_its": sum(i for i, _ in field_its) / max(sum(n for _, n in field_its), 1),
+    }
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def summary(name: str, rows: list[dict[str, Any]], seats: int) -> str:
+    """One line: wins, share and interval, mean rank and interval, iterations a move."""
+    n = len(rows)
+    if n == 0:
+        return f"{name}: no tables"
+    wins = sum(r["won"] for r in rows)
+    low, high = wilson(wins, n)
+    rank = [r["rank"] for r in rows]
+    mean = sum(rank) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in rank) / max(n - 1, 1))
+    half = 1.96 * sd / math.sqrt(n)
+    hero_its = sum(r["hero_its"] for r in rows) / n
+    field_its = sum(r["field_its"] for r in rows) / n
+    return (
+        f"{name}: {wins}/{n} won = {wins / n:.1%} [{low:.1%}, {high:.1%}] (even {1 / seats:.1%}, twice {2 / seats:.1%}); "
+        f"mean rank {mean:.2f} ± {half:.2f} (even {(seats + 1) / 2:.1f}); "
+        f"iterations a move: hero {hero_its:,.0f}, field {field_its:,.0f}"
+    )
+
+
+def main() -> None:
+    """Play the interleaved matches and print their summaries."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--size", type=int, default=5)
+    parser.add_argument("--think", type=float, default=0.05)
+    parser.add_argument("--tables", type=int, default=200, help="tables per match")
+    parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    matches: dict[str, tuple[str, str]] = {}
+    for text in args.match:
+        name, _, pair = text.partition("=")
+        hero, _, field = pair.partition("|")
+        matches[name] = (hero, field)
+    game = ogames.load("omega", players=args.players, size=args.size)
+    seats = len(game.colours)
+    warm_up(game.new_state())
+    done: dict[str, list[dict[str, Any]]] = {name: [] for name in matches}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            row = json.loads(line)
+            if row["match"] in done:
+                done[row["match"]].append(row)
+    start = time.perf_counter()
+    with args.out.open("a") as out:
+        for table in range(args.tables):
+            for name, (hero, field) in matches.items():
+                if any(r["table"] == table for r in done[name]):
+                    continue
+                row = {"match": name, "table": table, **play_table(game, hero, field, table % seats, args.think, table)}
+                done[name].append(row)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            if table % 10 == 9:
+                print(f"after {table + 1} tables, {time.perf_counter() - start:.0f} s", flush=True)
+                for name in matches:
+                    print("  " + summary(name, done[name], seats), flush=True)
+    print(f"RESULT omega players={args.players} size={args.size} think={args.think} s")
+    for name, (hero, field) in matches.items():
+        print(f"  {hero} against {seats - 1} × {field}")
+        print("  " + summary(name, done[name], seats))
+
+
+if __name__ == "__main__":
+    main()
