@@ -12,7 +12,7 @@ each player of a table has its own seed (table × 10 + seat). Tables are appende
 JSON lines, and a run that is stopped resumes where it left off.
 
 Printed per match: the hero's wins (even share 1 / players) with a 95% Wilson interval, its mean
-rank (1 = first; even (players + 1) / 2) with a 95% normal interval, and the mean iterations a
+rank (1 = first; even (players + 1) / 2) with a 95% normal interval, its wins from each seat, and the mean iterations a
 move of hero and field (equal time is not equal iterations: the plain UCT runs far fewer).
 Ranks follow the game's order: highest score first, among tied scores the later colour first
 (the rule that names the winner).
@@ -92,10 +92,13 @@ def summary(name: str, rows: list[dict[str, Any]], seats: int) -> str:
     half = 1.96 * sd / math.sqrt(n)
     hero_its = sum(r["hero_its"] for r in rows) / n
     field_its = sum(r["field_its"] for r in rows) / n
+    by_seat = ", ".join(
+        f"{sum(r['won'] for r in rows if r['seat'] == s)}/{sum(r['seat'] == s for r in rows)}" for s in range(seats)
+    )
     return (
         f"{name}: {wins}/{n} won = {wins / n:.1%} [{low:.1%}, {high:.1%}] (even {1 / seats:.1%}, twice {2 / seats:.1%}); "
         f"mean rank {mean:.2f} ± {half:.2f} (even {(seats + 1) / 2:.1f}); "
-        f"iterations a move: hero {hero_its:,.0f}, field {field_its:,.0f}"
+        f"won by seat {by_seat}; iterations a move: hero {hero_its:,.0f}, field {field_its:,.0f}"
     )
 
 
@@ -106,8 +109,10 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=5)
     parser.add_argument("--think", type=float, default=0.05)
     parser.add_argument("--tables", type=int, default=200, help="tables per match")
+    parser.add_argument("--first", type=int, default=0, help="number of the first table (its seeds; for a second run beside one)")
     parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
     args = parser.parse_args()
     matches: dict[str, tuple[str, str]] = {}
     for text in args.match:
@@ -116,16 +121,27 @@ def main() -> None:
         matches[name] = (hero, field)
     game = ogames.load("omega", players=args.players, size=args.size)
     seats = len(game.colours)
-    warm_up(game.new_state())
     done: dict[str, list[dict[str, Any]]] = {name: [] for name in matches}
     if args.out.exists():
         for line in args.out.read_text().splitlines():
             row = json.loads(line)
             if row["match"] in done:
                 done[row["match"]].append(row)
+    if not args.report:
+        warm_up(game.new_state())
+        play_matches(game, matches, done, args)
+    print(f"RESULT omega players={args.players} size={args.size} think={args.think} s")
+    for name, (hero, field) in matches.items():
+        print(f"  {hero} against {seats - 1} × {field}")
+        print("  " + summary(name, done[name], seats))
+
+
+def play_matches(game: Any, matches: dict[str, tuple[str, str]], done: dict[str, list[dict[str, Any]]], args: Any) -> None:
+    """Play the tables not stored yet, interleaving the matches, and print progress."""
+    seats = len(game.colours)
     start = time.perf_counter()
     with args.out.open("a") as out:
-        for table in range(args.tables):
+        for table in range(args.first, args.first + args.tables):
             for name, (hero, field) in matches.items():
                 if any(r["table"] == table for r in done[name]):
                     continue
@@ -134,13 +150,9 @@ def main() -> None:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
             if table % 10 == 9:
-                print(f"after {table + 1} tables, {time.perf_counter() - start:.0f} s", flush=True)
+                print(f"after table {table}, {time.perf_counter() - start:.0f} s", flush=True)
                 for name in matches:
                     print("  " + summary(name, done[name], seats), flush=True)
-    print(f"RESULT omega players={args.players} size={args.size} think={args.think} s")
-    for name, (hero, field) in matches.items():
-        print(f"  {hero} against {seats - 1} × {field}")
-        print("  " + summary(name, done[name], seats))
 
 
 if __name__ == "__main__":
