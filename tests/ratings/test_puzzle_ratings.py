@@ -51,8 +51,8 @@ def test_each_pair_counts_once(engine: Engine, tries: list[tuple[str, str, bool]
     for puzzle in "xyz":
         assert ratings.puzzle(run + puzzle, 3).games == len({who for who, p in pairs if p == puzzle})
     with engine.connect() as conn:
-        stored = conn.execute(select(func.count()).select_from(puzzle_attempts).where(puzzle_attempts.c.puzzle_id.like(run + "%")))
-        assert stored.scalar() == len(pairs)
+        ours = puzzle_attempts.c.puzzle_id.like(run + "%")
+        assert conn.execute(select(func.count()).select_from(puzzle_attempts).where(ours)).scalar() == len(pairs)
 
 
 def test_bad_ids_are_refused(engine: Engine) -> None:
