@@ -29,6 +29,7 @@ from ogames.web.core.bus import RedisBus
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page
 from ogames.web.puzzles import daily_puzzle
+from ogames.web.puzzles.play import side_colour
 
 # Games played in the browser: the board games, and Omiga on its own table pages (omiga/routes.py).
 PLAYABLE = (*BROWSER_GAMES, "omiga")
@@ -42,7 +43,7 @@ def daily_view(request: Request) -> dict[str, Any] | None:
     if puzzle is None:
         return None
     state = position_of(puzzle)
-    return {"id": puzzle.id, "title": state.game.title, "to_play": state.to_move, "themes": list(puzzle.themes)}
+    return {"id": puzzle.id, "title": state.game.title, "to_play": side_colour(state), "themes": list(puzzle.themes)}
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -42,6 +42,13 @@ def solver_side(puzzle: Puzzle) -> int:
     return mover
 
 
+def side_colour(state: State) -> str | None:
+    """The colour that names the side to move: the one its seat owns (in Omega, where a seat places
+    every colour's stone in a turn, the seat's own colour rather than the stone's)."""
+    mover = state.mover
+    return next((colour for colour, seat in state.owner.items() if seat == mover), state.to_move)
+
+
 def replayed(puzzle: Puzzle, line: list[str]) -> State:
     """The position after the puzzle's position and `line`; a Refusal unless the line follows the solution."""
     if line != list(puzzle.solution[: len(line)]) or len(line) >= len(puzzle.solution):
@@ -105,4 +112,4 @@ def solution_state(puzzle: Puzzle) -> State:
     return state
 
 
-__all__ = ["RIGHT", "SOLVED", "WRONG", "Judged", "judge", "replayed", "solution_state", "solver_side"]
+__all__ = ["RIGHT", "SOLVED", "WRONG", "Judged", "judge", "replayed", "side_colour", "solution_state", "solver_side"]

@@ -104,7 +104,7 @@ def view(puzzle: Puzzle, language: str) -> dict[str, Any]:
     state = position_of(puzzle)
     game = state.game
     return {"id": puzzle.id, "game": puzzle.game, "title": game.title, "options": game.jsonable_options(),
-            "to_play": state.to_move, "themes": list(puzzle.themes), "difficulty": puzzle.difficulty,
+            "to_play": play.side_colour(state), "themes": list(puzzle.themes), "difficulty": puzzle.difficulty,
             "moves": len(puzzle.moves), "svg": drawn(state, language)}
 
 
@@ -156,8 +156,8 @@ async def attempt(request: Request, ident: str, puzzles: PuzzlesDep, store: Stor
     if judged.result != play.RIGHT:
         change = await asyncio.to_thread(rate_try, store, puzzle, visitor.id, judged.result == play.SOLVED)
     svg = await asyncio.to_thread(drawn, judged.state, language)
-    answer: dict[str, Any] = {"result": judged.result, "moves": judged.line, "svg": svg, "to_play": judged.state.to_move,
-                              "rated": change_json(change)}
+    answer: dict[str, Any] = {"result": judged.result, "moves": judged.line, "svg": svg,
+                              "to_play": play.side_colour(judged.state), "rated": change_json(change)}
     if judged.result == play.RIGHT and len(judged.line) > len(body.moves):
         reply = judged.line[-1]
         answer["reply"] = {"move": reply, "text": move_words(reply, language)}
