@@ -64,5 +64,5 @@ def test_bad_ids_are_refused(engine: Engine) -> None:
 
 def test_the_migration_makes_and_drops_the_tables(engine: Engine) -> None:
     assert {"puzzle_ratings", "puzzle_players", "puzzle_attempts"} <= set(inspect(engine).get_table_names())
-    migrate(engine, "0012", down=True)
+    migrate(engine, "0013", down=True)
     assert not {"puzzle_ratings", "puzzle_players", "puzzle_attempts"} & set(inspect(engine).get_table_names())

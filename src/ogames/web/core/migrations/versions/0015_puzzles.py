@@ -2,7 +2,7 @@
 at a puzzle, which alone is rated (ogames/ratings/puzzles.py). New tables only.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0013
 Create Date: 2026-11-26
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
