@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
+from ogames.draw import board_svg
 from ogames.teach.puzzles import position_of
 from ogames.web import rulebook
 from ogames.web.boards.live import BROWSER_GAMES
@@ -28,6 +29,7 @@ from ogames.web.boards.pictures import sample_svg
 from ogames.web.core.bus import RedisBus
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page
+from ogames.web.messages import speaker
 from ogames.web.puzzles import daily_puzzle
 from ogames.web.puzzles.play import side_colour
 
@@ -43,7 +45,8 @@ def daily_view(request: Request) -> dict[str, Any] | None:
     if puzzle is None:
         return None
     state = position_of(puzzle)
-    return {"id": puzzle.id, "title": state.game.title, "to_play": side_colour(state), "themes": list(puzzle.themes)}
+    svg = board_svg(state, coordinates=False, last_move=False, speak=speaker(request_language(request)))
+    return {"id": puzzle.id, "title": state.game.title, "to_play": side_colour(state), "svg": svg}
 
 
 @router.get("/", response_class=HTMLResponse)

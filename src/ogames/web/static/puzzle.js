@@ -37,7 +37,7 @@
     const change = (rated.change > 0 ? "+" : "") + rated.change;
     document.getElementById("player-rating").textContent = rated.player.shown;
     document.getElementById("puzzle-rating").textContent = rated.puzzle.shown;
-    document.getElementById("first-try").textContent = said.rated.replace("{rating}", rated.player.shown).replace("{change}", change);
+    document.getElementById("first-try").textContent = said.rated.replace("{change}", change);
   }
 
   async function post(path, body) {
