@@ -88,6 +88,16 @@ def test_right_then_solved_and_rated_once(client: TestClient) -> None:
     assert shown(client)["player"] == after["player"]
 
 
+def test_the_list_shows_ratings_and_the_visitors_first_tries(client: TestClient) -> None:
+    attempt(client, LONG, ["a1"])
+    attempt(client, SHORT, ["d4"])
+    listed = client.get("/puzzles?game=omny&lang=en").text
+    assert f'data-puzzle="{LONG}" data-tried="failed"' in listed and f'data-puzzle="{SHORT}" data-tried="solved"' in listed
+    assert f">{shown(client, LONG)['rating']['shown']}<" in listed
+    client.cookies.clear()  # another guest has tried none
+    assert "data-tried" not in client.get("/puzzles?game=omny&lang=en").text
+
+
 def test_a_wrong_move_is_refuted_and_fails_the_first_try_only(client: TestClient) -> None:
     status, wrong = attempt(client, LONG, ["a1"])
     assert status == 200

@@ -99,6 +99,17 @@ class PuzzleRatings:
                 puzzle_attempts.c.puzzle_id == puzzle_id, puzzle_attempts.c.player_id == player_id)).first()
         return None if row is None else bool(row.solved)
 
+    def listed(self, puzzles: dict[str, int], player_id: str) -> tuple[dict[str, Rating], dict[str, bool]]:
+        """For puzzles given as id → difficulty: each one's rating, and the player's first tries (id → solved)."""
+        ids = list(puzzles)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(puzzle_ratings).where(puzzle_ratings.c.puzzle_id.in_(ids))).mappings().all()
+            tries = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.solved).where(
+                puzzle_attempts.c.player_id == player_id, puzzle_attempts.c.puzzle_id.in_(ids))).all()
+        stored = {row["puzzle_id"]: Rating(float(row["rating"]), float(row["deviation"]), int(row["games"])) for row in rows}
+        return ({ident: stored.get(ident) or start_rating(difficulty) for ident, difficulty in puzzles.items()},
+                {row.puzzle_id: bool(row.solved) for row in tries})
+
     def record(
         self, puzzle_id: str, difficulty: int, player_id: str, solved: bool, *, at: float | None = None
     ) -> PuzzleChange | None:

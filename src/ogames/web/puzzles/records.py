@@ -23,4 +23,10 @@ def standing(store: Store, puzzle: Puzzle, player_id: str) -> tuple[Rating, Rati
     return ratings.puzzle(puzzle.id, puzzle.difficulty), ratings.player(player_id), ratings.first_try(puzzle.id, player_id)
 
 
-__all__ = ["rate_try", "standing"]
+@guarded()
+def listed(store: Store, puzzles: list[Puzzle], player_id: str) -> tuple[dict[str, Rating], dict[str, bool]]:
+    """The listed puzzles' ratings, and the player's first tries at them (id → solved)."""
+    return PuzzleRatings(store.engine).listed({puzzle.id: puzzle.difficulty for puzzle in puzzles}, player_id)
+
+
+__all__ = ["listed", "rate_try", "standing"]

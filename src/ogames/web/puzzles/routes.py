@@ -40,7 +40,7 @@ from ogames.web.core.store import Store
 from ogames.web.messages import speaker
 from ogames.web.puzzles import play
 from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
-from ogames.web.puzzles.records import rate_try, standing
+from ogames.web.puzzles.records import listed, rate_try, standing
 from ogames.wording import say
 
 router = APIRouter()
@@ -114,7 +114,7 @@ async def rated_view(store: Store, puzzle: Puzzle, player_id: str, language: str
     return {**shown_view, "rating": rating_json(puzzle_rating), "player": rating_json(player_rating), "first_try": first}
 
 
-def listed(puzzles: PuzzleSet, game: str | None, theme: str | None) -> tuple[str | None, str | None]:
+def asked_list(puzzles: PuzzleSet, game: str | None, theme: str | None) -> tuple[str | None, str | None]:
     if game is not None and game not in puzzles.games():
         raise Refusal(say("puzzle-game", "game must be one of {names}, not {given}", names=", ".join(puzzles.games()),
                           given=shown(game)), "bad-game", 400)
@@ -124,12 +124,13 @@ def listed(puzzles: PuzzleSet, game: str | None, theme: str | None) -> tuple[str
 
 
 @router.get("/puzzles", response_class=HTMLResponse)
-async def puzzles_page(request: Request, puzzles: PuzzlesDep) -> HTMLResponse:
-    game, theme = listed(puzzles, request.query_params.get("game") or None, request.query_params.get("theme") or None)
+async def puzzles_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, visitor: VisitorDep) -> HTMLResponse:
+    game, theme = asked_list(puzzles, request.query_params.get("game") or None, request.query_params.get("theme") or None)
     chosen = puzzles.chosen(game, theme)
+    ratings, tries = await asyncio.to_thread(listed, store, chosen[:MAX_LISTED], visitor.id)
     titles = {name: ogames.load(name).title for name in puzzles.games()}
     return page(request, "puzzles.html", puzzles=chosen[:MAX_LISTED], count=len(chosen), game=game, theme=theme,
-                titles=titles, themes=puzzles.themes(game), daily=daily_puzzle(request))
+                titles=titles, themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries)
 
 
 @router.get("/puzzles/{ident}", response_class=HTMLResponse)
