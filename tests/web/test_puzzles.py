@@ -192,3 +192,15 @@ def test_the_daily_puzzle_is_the_same_all_day_and_on_the_home_page(client: TestC
     assert f'href="/puzzles/{before.id}"' in home or f'href="/puzzles/{after.id}"' in home  # (midnight between)
     assert "Puzzle of the day" in home
     assert PuzzleSet.load(FIXTURE.with_name("missing.jsonl")).daily(day) is None
+
+
+def test_a_puzzle_file_set_up_wrong_leaves_the_site_without_puzzles(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(FIXTURE.read_text() + '{"id": "x", "game": "chess"}\n')
+    settings = quick_settings(tmp_path / "b.sqlite3", warm_rules=False, puzzles_path=str(broken))
+    with TestClient(create_app(settings)) as broken_client:
+        listed = broken_client.get("/puzzles?lang=en")
+        assert listed.status_code == 200 and 'id="no-puzzles"' in listed.text
+        assert broken_client.get(f"/api/puzzles/{LONG}").status_code == 404
+        assert broken_client.get("/?lang=en").status_code == 200
+    assert "line 5" in caplog.text and "Traceback" not in caplog.text

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -31,7 +32,7 @@ from ogames.errors import shown
 from ogames.ratings import Rating
 from ogames.ratings.puzzles import PuzzleChange
 from ogames.rules.protocol import State
-from ogames.teach.puzzles import Puzzle, position_of
+from ogames.teach.puzzles import BadPuzzle, Puzzle, position_of
 from ogames.teach.puzzles.format import MAX_MOVES
 from ogames.web.core.common import Refusal, api_language, options_text, request_language
 from ogames.web.core.deps import StoreDep, VisitorDep, json_body, page
@@ -44,6 +45,7 @@ from ogames.web.puzzles.records import listed, rate_try, standing
 from ogames.wording import say
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 Move = Annotated[str, StringConstraints(min_length=1, max_length=24)]
 
@@ -63,7 +65,11 @@ def puzzle_set(request: Request) -> PuzzleSet:
     """This server's puzzles (read at the first request)."""
     state = request.app.state
     if getattr(state, "puzzles", None) is None:
-        state.puzzles = PuzzleSet.load(state.settings.puzzles_path or None)
+        try:
+            state.puzzles = PuzzleSet.load(state.settings.puzzles_path or None)
+        except (BadPuzzle, OSError, UnicodeDecodeError) as exc:  # (a file set up wrong: the site goes on without puzzles)
+            log.error("no puzzles: %s", exc)
+            state.puzzles = PuzzleSet()
     puzzles: PuzzleSet = state.puzzles
     return puzzles
 
