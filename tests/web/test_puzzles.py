@@ -204,3 +204,21 @@ def test_a_puzzle_file_set_up_wrong_leaves_the_site_without_puzzles(tmp_path: Pa
         assert broken_client.get(f"/api/puzzles/{LONG}").status_code == 404
         assert broken_client.get("/?lang=en").status_code == 200
     assert "line 5" in caplog.text and "Traceback" not in caplog.text
+
+
+def test_the_shipped_set_plays_on_the_site_for_every_game(tmp_path: Path) -> None:
+    shipped = PuzzleSet.load()
+    with TestClient(create_app(quick_settings(tmp_path / "s.sqlite3", warm_rules=False, puzzles_path=""))) as site:
+        site.get("/puzzles")
+        for game in ("omny", "oddy", "omega", "onyx"):
+            first = shipped.chosen(game)[0]
+            page = site.get(f"/puzzles/{first.id}?lang=en")
+            assert page.status_code == 200 and "to play and win" in page.text, first.id
+            line: list[str] = []
+            while True:  # the stored line, as a page plays it: each answer's moves, then the next winning move
+                status, answer = attempt(site, first.id, [*line, first.solution[len(line)]])
+                assert status == 200 and answer["result"] in ("right", "solved"), (first.id, answer)
+                if answer["result"] == "solved":
+                    break
+                line = answer["moves"]
+            assert answer["rated"]["solved"] is True, first.id
