@@ -19,7 +19,7 @@ from ogames.ratings.puzzles import PuzzleRatings, start_rating
 from ogames.teach.puzzles import position_of, read
 from ogames.web import create_app
 from ogames.web.puzzles import play
-from ogames.web.puzzles.catalogue import PuzzleSet
+from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
 
 from .conftest import quick_settings
 
@@ -222,3 +222,18 @@ def test_the_shipped_set_plays_on_the_site_for_every_game(tmp_path: Path) -> Non
                     break
                 line = answer["moves"]
             assert answer["rated"]["solved"] is True, first.id
+
+
+def test_the_list_is_paged(tmp_path: Path) -> None:
+    shipped = PuzzleSet.load().chosen("oddy")
+    with TestClient(create_app(quick_settings(tmp_path / "l.sqlite3", warm_rules=False, puzzles_path=""))) as site:
+        first = site.get("/puzzles?game=oddy&lang=en").text
+        ids = re.findall(r'<tr data-puzzle="([^"]+)"', first)
+        assert ids == [p.id for p in shipped[:MAX_LISTED]] and 'id="previous-page"' not in first
+        link = re.search(r'id="next-page" href="([^"]+)"', first)
+        assert link and "page=2" in link.group(1)
+        second = site.get(link.group(1).replace("&amp;", "&") + "&lang=en").text
+        assert re.findall(r'<tr data-puzzle="([^"]+)"', second) == [p.id for p in shipped[MAX_LISTED: 2 * MAX_LISTED]]
+        last = -(-len(shipped) // MAX_LISTED)
+        for bad in ("0", str(last + 1), "x", "-1"):
+            assert site.get(f"/puzzles?game=oddy&page={bad}").status_code == 400, bad

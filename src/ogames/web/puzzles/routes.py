@@ -1,6 +1,7 @@
 """The puzzles' pages: a position from a real game where one move wins, proven (ogames.teach.puzzles).
 
-    GET  /puzzles?game=omny&theme=block      the puzzles of a game, with a theme (both optional)
+    GET  /puzzles?game=omny&theme=block      the puzzles of a game, with a theme (both optional), 100
+                                             a page (&page=2)
     GET  /puzzles/ID                         a puzzle: the position drawn, "Black to play and win"
     GET  /api/puzzles/ID                     the same as JSON (never the solution)
     POST /api/puzzles/ID/attempt {moves}     the line from the puzzle's position, the new move last:
@@ -21,6 +22,7 @@ import asyncio
 import datetime
 import logging
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -133,10 +135,18 @@ def asked_list(puzzles: PuzzleSet, game: str | None, theme: str | None) -> tuple
 async def puzzles_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, visitor: VisitorDep) -> HTMLResponse:
     game, theme = asked_list(puzzles, request.query_params.get("game") or None, request.query_params.get("theme") or None)
     chosen = puzzles.chosen(game, theme)
-    ratings, tries = await asyncio.to_thread(listed, store, chosen[:MAX_LISTED], visitor.id)
+    pages = max(1, -(-len(chosen) // MAX_LISTED))
+    number = request.query_params.get("page") or "1"
+    if not number.isdigit() or not 1 <= int(number) <= pages:
+        raise Refusal(say("puzzle-page", "page must be a number from 1 to {n}", n=pages), "invalid", 400)
+    shown_page = chosen[(int(number) - 1) * MAX_LISTED: int(number) * MAX_LISTED]
+    ratings, tries = await asyncio.to_thread(listed, store, shown_page, visitor.id)
     titles = {name: ogames.load(name).title for name in puzzles.games()}
-    return page(request, "puzzles.html", puzzles=chosen[:MAX_LISTED], count=len(chosen), game=game, theme=theme,
-                titles=titles, themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries)
+    query = {**({"game": game} if game else {}), **({"theme": theme} if theme else {})}
+    links = {to: "/puzzles?" + urlencode({**query, "page": to}) for to in (int(number) - 1, int(number) + 1) if 1 <= to <= pages}
+    return page(request, "puzzles.html", puzzles=shown_page, count=len(chosen), game=game, theme=theme, titles=titles,
+                themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries,
+                page_number=int(number), pages=pages, previous=links.get(int(number) - 1), next=links.get(int(number) + 1))
 
 
 @router.get("/puzzles/{ident}", response_class=HTMLResponse)
