@@ -111,6 +111,16 @@ def test_a_wrong_move_is_refuted_and_fails_the_first_try_only(client: TestClient
     assert shown(client)["player"] == failed["player"] and shown(client)["first_try"] is False
 
 
+def test_a_later_move_that_wins_too_is_not_failed_and_one_that_wins_at_once_solves(client: TestClient) -> None:
+    status, also = attempt(client, LONG, ["d4", "a1", "b1"])  # White still wins after b1, off the line
+    assert status == 200 and also["result"] == "also" and also["moves"] == ["d4", "a1"] and also["rated"] is None
+    assert shown(client)["first_try"] is None
+    _, solved = attempt(client, LONG, ["d4", "a1", "g1"])  # g1 wins the game at once, as f1 does
+    assert solved["result"] == "solved" and solved["rated"]["solved"] is True
+    _, wrong = attempt(client, "oddy-90feb21c58b27152", ["d2-1", "a1-0", "c1-0"])  # a later move that loses
+    assert wrong["result"] == "wrong" and wrong["moves"] == ["d2-1", "a1-0"] and wrong["rated"]["solved"] is False
+
+
 def test_every_other_first_move_is_wrong_and_refuted() -> None:
     for puzzle in read(FIXTURE):
         state = position_of(puzzle)

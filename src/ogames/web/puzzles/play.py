@@ -1,7 +1,9 @@
 """Judging a move of a puzzle: the line played so far (the player's moves and the stored
 defence's replies, from the puzzle's position) must follow the puzzle's solution; the new move is
 right (the line goes on with the stored defence's reply), solves it (the line is complete, or the
-move wins the game at once), or is wrong (with the defence's refutation when one is found quickly).
+move wins the game at once), wins too (a later move off the line that a solver proves winning: the
+player is asked for the line's own move, and the try is not failed), or is wrong (with the defence's
+refutation when one is found quickly).
 
 The solution is never part of an answer before a wrong try or a request to see it: a right move
 gets only the defence's reply. Blocking (the rules, the solver): call it off the event loop."""
@@ -10,17 +12,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ogames.errors import IllegalMove, UnknownLabel
-from ogames.players.solvers import connection
+from ogames.errors import IllegalMove, OgamesError, UnknownLabel
+from ogames.players.solvers import connection, omega_endgame, onyx_tactics
+from ogames.rules.omega import OmegaState
+from ogames.rules.onyx import OnyxState
 from ogames.rules.protocol import State
 from ogames.rules.stones import StoneState
 from ogames.teach.puzzles import Puzzle, position_of
+from ogames.teach.puzzles.proof import ONYX_DEPTH
 from ogames.web.core.common import Refusal
 from ogames.wording import say
 
-RIGHT, WRONG, SOLVED = "right", "wrong", "solved"
+RIGHT, WRONG, SOLVED, ALSO = "right", "wrong", "solved", "also"
 REFUTATION_BUDGET = 20_000  # positions the connection solver may expand to find a refutation
 REFUTATION_SECONDS = 2.0  # and the time it may take (a wrong move is answered within about this)
+OMEGA_BUDGET = 50_000  # positions the Omega endgame solver may visit to prove another move wins
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,8 @@ def judge(puzzle: Puzzle, line: list[str], move: str) -> Judged:
         result = after.result
         if result is not None and after.owner[result.winner] == side:
             return Judged(SOLVED, [*line, move], after)  # another move that wins at once also solves it
+        if line and wins_too(state, move, after, side):  # (the first move is proven the only win)
+            return Judged(ALSO, line, after)
         refutation = refuting(after, side)
         if refutation is not None:
             after.play(refutation, t=0.0)
@@ -84,6 +92,25 @@ def judge(puzzle: Puzzle, line: list[str], move: str) -> Judged:
         after.play(puzzle.solution[len(played)], t=0.0)
         played.append(puzzle.solution[len(played)])
     return Judged(SOLVED if len(played) == len(puzzle.solution) else RIGHT, played, after)
+
+
+def wins_too(before: State, move: str, after: State, side: int) -> bool:
+    """Whether a move off the stored line, later in it, is proven to win as well (within the
+    solvers' small budgets; unproven counts as not): such a move is not wrong, but the puzzle
+    follows its own line, so the player is asked for that one and the try is not failed."""
+    try:
+        if isinstance(before, OnyxState):
+            position = onyx_tactics.Position.of(before)
+            return onyx_tactics.move_wins(position, before.board.index(move), ONYX_DEPTH)
+        if after.is_over or after.mover == side:
+            return False
+        if isinstance(after, OmegaState):
+            return omega_endgame.solve(after, OMEGA_BUDGET).value == "loss"
+        if isinstance(after, StoneState) and connection.plays(after.game):
+            return connection.solve(after, REFUTATION_BUDGET, seconds=REFUTATION_SECONDS).value == "loss"
+    except OgamesError:  # (a position a solver does not take)
+        return False
+    return False
 
 
 def refuting(state: State, side: int) -> str | None:
@@ -112,4 +139,4 @@ def solution_state(puzzle: Puzzle) -> State:
     return state
 
 
-__all__ = ["RIGHT", "SOLVED", "WRONG", "Judged", "judge", "replayed", "side_colour", "solution_state", "solver_side"]
+__all__ = ["ALSO", "RIGHT", "SOLVED", "WRONG", "Judged", "judge", "replayed", "side_colour", "solution_state", "solver_side"]

@@ -5,8 +5,9 @@
     GET  /puzzles/ID                         a puzzle: the position drawn, "Black to play and win"
     GET  /api/puzzles/ID                     the same as JSON (never the solution)
     POST /api/puzzles/ID/attempt {moves}     the line from the puzzle's position, the new move last:
-                                             right (with the defence's reply), solved, or wrong
-                                             (with the refutation); 400 for a line that does not
+                                             right (with the defence's reply), solved, wrong
+                                             (with the refutation), or also (a later move off the
+                                             line that wins too: not failed, try the line's); 400 for a line that does not
                                              follow the puzzle or a move the rules refuse
     POST /api/puzzles/ID/solution {}         the solution (a request to see it: a failed first try)
 
@@ -170,7 +171,7 @@ async def attempt(request: Request, ident: str, puzzles: PuzzlesDep, store: Stor
     language = api_language(request)
     judged = await asyncio.to_thread(play.judge, puzzle, body.moves[:-1], body.moves[-1])
     change = None
-    if judged.result != play.RIGHT:
+    if judged.result in (play.SOLVED, play.WRONG):
         change = await asyncio.to_thread(rate_try, store, puzzle, visitor.id, judged.result == play.SOLVED)
     svg = await asyncio.to_thread(drawn, judged.state, language)
     answer: dict[str, Any] = {"result": judged.result, "moves": judged.line, "svg": svg,

@@ -1,6 +1,7 @@
 // A puzzle (templates/puzzle.html): a click on a cell plays that move. The server judges it
-// (web/puzzles/routes.py): right, and the board shows the defence's reply; solved; or wrong, and
-// the board shows the move with its refutation until "Try again" puts the position back. The
+// (web/puzzles/routes.py): right, and the board shows the defence's reply; solved; wrong, and the
+// board shows the move with its refutation until "Try again" puts the position back; or "also" (a
+// later move that wins too, off the puzzle's line), shown the same way with its own words. The
 // solution is asked for only by "See the solution".
 "use strict";
 
@@ -55,10 +56,11 @@
       const answer = await post("/attempt", { moves: line.concat([move]) });
       board.innerHTML = answer.svg;
       showRated(answer.rated);
-      if (answer.result === "wrong") {
+      if (answer.result === "wrong" || answer.result === "also") {
         refuted = true;
         retry.hidden = false;
-        say(answer.refutation ? said.refuted.replace("{move}", answer.refutation.text) : said.wrong, "wrong");
+        if (answer.result === "also") say(said.also, "also");
+        else say(answer.refutation ? said.refuted.replace("{move}", answer.refutation.text) : said.wrong, "wrong");
         drawLine(line.concat([move], answer.refutation ? [answer.refutation.move] : []));
         return;
       }
