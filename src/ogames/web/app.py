@@ -70,6 +70,7 @@ from ogames.web.notify.push import Pusher, vapid_private_key
 from ogames.web.omiga import routes as omiga
 from ogames.web.omiga.live import OmigaHub
 from ogames.web.omiga.relay import OmigaRelay
+from ogames.web.puzzles import routes as puzzles
 from ogames.web.ratings import routes as ratings_routes
 from ogames.wording import say
 
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings_routes.router)
     app.include_router(archive.router)
     app.include_router(explore.router)
+    app.include_router(puzzles.router)
     app.include_router(notify.router)
     app.include_router(chat_routes.router)
     app.include_router(lobby_routes.router)

@@ -1,8 +1,8 @@
 """The site's own pages, above both faces: the home page's lists and pictures, the rules pages and
 the icon.
 
-    GET  /                          the games (picture, rules in short), open games, games being
-                                    played, finished games
+    GET  /                          the games (picture, rules in short), the puzzle of the day, open
+                                    games, games being played, finished games
     GET  /rules/{game}              a game's full rules (docs/rules, shipped with the package)
     GET  /rules/images/{name}       a picture the rules show
     GET  /favicon.ico               the site's icon
@@ -14,23 +14,39 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ogames
+from ogames.draw import board_svg
+from ogames.teach.puzzles import position_of
 from ogames.web import rulebook
 from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.boards.pictures import sample_svg
 from ogames.web.core.bus import RedisBus
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page
+from ogames.web.messages import speaker
+from ogames.web.puzzles import daily_puzzle
+from ogames.web.puzzles.play import side_colour
 
 # Games played in the browser: the board games, and Omiga on its own table pages (omiga/routes.py).
 PLAYABLE = (*BROWSER_GAMES, "omiga")
 
 router = APIRouter()
+
+
+def daily_view(request: Request) -> dict[str, Any] | None:
+    """The puzzle of the day as the home page links to it (None without puzzles; blocking)."""
+    puzzle = daily_puzzle(request)
+    if puzzle is None:
+        return None
+    state = position_of(puzzle)
+    svg = board_svg(state, coordinates=False, last_move=False, speak=speaker(request_language(request)))
+    return {"id": puzzle.id, "title": state.game.title, "to_play": side_colour(state), "svg": svg}
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -51,6 +67,7 @@ async def home(request: Request, store: StoreDep) -> HTMLResponse:
         finished=finished,
         titles={game["name"]: game["title"] for game in games},
         browser_games=PLAYABLE,
+        daily=await asyncio.to_thread(daily_view, request),
     )
 
 

@@ -22,6 +22,7 @@ SECRET_ENV = "OGAMES_SECRET_KEY"
 SECURE_COOKIES_ENV = "OGAMES_SECURE_COOKIES"
 CLAIM_GRACE_ENV = "OGAMES_CLAIM_GRACE"
 SWEEP_ENV = "OGAMES_SWEEP_SECONDS"
+PUZZLES_ENV = "OGAMES_PUZZLES"
 
 
 def default_database_path() -> Path:
@@ -137,6 +138,8 @@ class Settings:
     # and connection-solver positions per position of the game (`ogames.teach.review`).
     review_budget: int = 2000
     review_prove: int = 20_000
+    # The puzzles' JSON-lines file (web/puzzles/): `OGAMES_PUZZLES` if set, else the shipped set ("").
+    puzzles_path: str = field(default_factory=lambda: os.environ.get(PUZZLES_ENV, "").strip())
     # Seconds from "every person is at an Omiga table" to the signal that starts real-time play.
     omiga_countdown: float = 3.0
     # Ending games no one plays on (web/boards/endings.py, sweeper.py): the seconds a person's page

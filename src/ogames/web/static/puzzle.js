@@ -1,0 +1,115 @@
+// A puzzle (templates/puzzle.html): a click on a cell plays that move. The server judges it
+// (web/puzzles/routes.py): right, and the board shows the defence's reply; solved; wrong, and the
+// board shows the move with its refutation until "Try again" puts the position back; or "also" (a
+// later move that wins too, off the puzzle's line), shown the same way with its own words. The
+// solution is asked for only by "See the solution".
+"use strict";
+
+(function () {
+  const root = document.getElementById("puzzle");
+  const board = document.getElementById("board");
+  if (!root || !board) return;
+  const said = JSON.parse(document.getElementById("puzzle-words").textContent);
+  const verdict = document.getElementById("verdict");
+  const retry = document.getElementById("retry");
+  const show = document.getElementById("show");
+  const lineList = document.getElementById("line");
+  const base = "/api/puzzles/" + encodeURIComponent(root.dataset.puzzle);
+  const lang = "?lang=" + encodeURIComponent(document.documentElement.lang || "en");
+  let line = [];            // the moves from the puzzle's position that stand
+  let standing = board.innerHTML;  // the board after them
+  let busy = false, over = false, refuted = false;
+
+  function say(text, kind) {
+    verdict.textContent = text;
+    verdict.dataset.kind = kind || "";
+  }
+
+  function drawLine(moves) {
+    lineList.replaceChildren(...moves.map(function (move) {
+      const item = document.createElement("li");
+      item.textContent = move;
+      return item;
+    }));
+  }
+
+  function showRated(rated) {
+    if (!rated) return;
+    const change = (rated.change > 0 ? "+" : "") + rated.change;
+    document.getElementById("player-rating").textContent = rated.player.shown;
+    document.getElementById("puzzle-rating").textContent = rated.puzzle.shown;
+    document.getElementById("first-try").textContent = said.rated.replace("{change}", change);
+  }
+
+  async function post(path, body) {
+    const response = await fetch(base + path + lang, {
+      method: "POST", headers: window.OgamesPage.jsonHeaders(), body: JSON.stringify(body), credentials: "same-origin",
+    });
+    const answer = await response.json().catch(function () { return {}; });
+    if (!response.ok) throw new Error(answer.error || said.failed);
+    return answer;
+  }
+
+  async function play(move) {
+    busy = true;
+    try {
+      const answer = await post("/attempt", { moves: line.concat([move]) });
+      board.innerHTML = answer.svg;
+      showRated(answer.rated);
+      if (answer.result === "wrong" || answer.result === "also") {
+        refuted = true;
+        retry.hidden = false;
+        if (answer.result === "also") say(said.also, "also");
+        else say(answer.refutation ? said.refuted.replace("{move}", answer.refutation.text) : said.wrong, "wrong");
+        drawLine(line.concat([move], answer.refutation ? [answer.refutation.move] : []));
+        return;
+      }
+      line = answer.moves;
+      standing = answer.svg;
+      drawLine(line);
+      if (answer.result === "solved") {
+        over = true;
+        say(said.solved, "solved");
+      } else {
+        say(answer.reply ? said.right.replace("{move}", answer.reply.text) : said.go_on, "right");
+      }
+    } catch (error) {
+      say(error.message, "error");
+    } finally {
+      busy = false;
+    }
+  }
+
+  board.addEventListener("click", function (event) {
+    const cell = event.target.closest(".cell[data-cell]");
+    if (!cell || busy || over || refuted) return;
+    play(cell.dataset.cell);
+  });
+
+  retry.addEventListener("click", function () {
+    refuted = false;
+    retry.hidden = true;
+    board.innerHTML = standing;
+    drawLine(line);
+    say("", "");
+  });
+
+  show.addEventListener("click", async function () {
+    if (busy) return;
+    busy = true;
+    try {
+      const answer = await post("/solution", {});
+      over = true;
+      retry.hidden = true;
+      board.innerHTML = answer.svg;
+      showRated(answer.rated);
+      const moves = answer.solution.map(function (step) { return step.text; });
+      say(said.solution.replace("{moves}", moves.join(", ")), "solution");
+      drawLine(answer.solution.map(function (step) { return step.move; }));
+    } catch (error) {
+      say(error.message, "error");
+    } finally {
+      busy = false;
+    }
+  });
+})();
