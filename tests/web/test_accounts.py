@@ -246,3 +246,21 @@ def test_an_omiga_table_records_who_sat_down(app_client: TestClient) -> None:
         eventually(lambda: len(records.seat_players_of(store, table["id"])) == 2, "the invited seat is recorded")
     seats = records.seat_players_of(store, table["id"])
     assert set(seats) == {0, 1} and seats[1] != seats[0]
+
+
+def test_a_game_names_the_account_that_took_its_invited_seat(app_client: TestClient) -> None:
+    """GET /api/games/ID/names: the accounts' names in the seats, the one who followed the invitation
+    once their page has said it holds the seat (the pages that see the seat held ask again)."""
+    form(app_client, "/signup", name="Ada", password="correct horse", again="correct horse")
+    made = app_client.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3},
+                                               "seats": ["here", "invite"]}).json()
+    names = f"/api/games/{made['id']}/names"
+    assert app_client.get(names).json() == {"names": {"0": "Ada"}}
+    bob = TestClient(app_client.app)  # the invitation followed in another browser, by Bob
+    form(bob, "/signup", name="Bob", password="another horse", again="another horse")
+    with bob.websocket_connect(f"/ws/g/{made['id']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "here", "tokens": [made["invitations"]["1"]["token"]]})
+        eventually(lambda: app_client.get(names).json()["names"].get("1"), "the invited seat is named")
+    assert app_client.get(names).json() == {"names": {"0": "Ada", "1": "Bob"}}
+    assert app_client.get("/api/games/nosuchgame/names").status_code == 404

@@ -253,6 +253,16 @@ async def api_view(game_id: str, hub: HubDep) -> Response:
     return await view_answer(await hub.get(game_id))
 
 
+@router.get("/api/games/{game_id}/names", response_model=None)
+async def api_names(game_id: str, hub: HubDep) -> JSONResponse:
+    """The accounts' names in the game's seats ({"names": {"1": "Bob"}}), as the game's page shows
+    them: a page made before someone took a seat through an invitation asks again when that seat
+    comes to be held (static/game.js), so that it says "Bob", not "player 2"."""
+    live = await hub.get(game_id)
+    names = await asyncio.to_thread(rating_records.seat_names_for, hub.store, [live.id])
+    return JSONResponse({"names": {str(seat): name for seat, name in names.get(live.id, {}).items()}})
+
+
 @router.get("/api/games/{game_id}/position/{k}", response_model=PositionView)
 async def api_position(request: Request, game_id: str, k: str, hub: HubDep) -> Response:
     live = await hub.get(game_id)

@@ -137,8 +137,9 @@ class BaseHub(Announcer[HeldT]):
             if isinstance(message, PingMessage):
                 return {"type": "pong"}
             if isinstance(message, SeatsHeld):
-                await self.here(live, page, list(message.tokens))
+                # Recorded first: the others' pages ask for the seat's name when they see it held.
                 await claim_by_tokens(self.store, visitor, live.id, list(message.tokens))
+                await self.here(live, page, list(message.tokens))
                 return None
             return await act(message)
 

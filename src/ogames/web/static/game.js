@@ -52,7 +52,7 @@
       if (message.type === "state" || message.type === "delta") {
         view = message.type === "state" ? message : applyDelta(view, message);
         shownAt = performance.now();  // when the view's countdowns (claims) were counted from
-        showMessage(null); renderSoon(); answered(false);
+        showMessage(null); renderSoon(); answered(false); askNamesOfNewcomers();
       }
       else if (message.type === "error") { showMessage(message.message); answered(true); }
     });
@@ -235,6 +235,23 @@
   function seatName(seat) {
     if (seat.computer) return seat.level ? words.computer_level.replace("{n}", seat.level) : seat.name;
     return accountNames[String(seat.seat)] || seat.name;
+  }
+
+  // Someone who took a seat through an invitation after this page was made is recorded in it
+  // when their page says it holds the seat: when a held seat has no account's name here, ask the
+  // server once for that set of seats (a guest's seat never has one).
+  let namesAskedFor = "";
+  function askNamesOfNewcomers() {
+    const unnamed = (view.present || []).filter(function (seat) { return !accountNames[String(seat)]; });
+    const key = unnamed.join(",");
+    if (!unnamed.length || key === namesAskedFor) return;
+    namesAskedFor = key;
+    fetch("/api/games/" + encodeURIComponent(gameId) + "/names").then(function (response) {
+      return response.ok ? response.json() : { names: {} };
+    }).then(function (answer) {
+      Object.assign(accountNames, answer.names || {});
+      renderSoon();
+    }).catch(function () { namesAskedFor = ""; });  // asked again with the next view
   }
 
   function swatch(colour) {
