@@ -26,7 +26,6 @@ from ogames.web.boards.views import (
     ClockView,
     GameView,
     HintsView,
-    RatingChangeView,
     RematchView,
     ResultView,
     SeatView,
@@ -37,6 +36,7 @@ from ogames.web.core.computer import level_shown
 from ogames.web.core.names import move_words, seat_name
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import word
+from ogames.web.ratings.views import RatingChangeView
 
 SMALL_BOARD = 250  # cells: a position of a board up to this size is drawn on the event loop (milliseconds)
 

@@ -18,6 +18,7 @@ from ogames.web.boards.board import Made
 from ogames.web.boards.correspondence import GameClock
 from ogames.web.boards.views import SeatView
 from ogames.web.core.common import Outbox, Refusal
+from ogames.web.core.seats import HUMAN, INVITED, OPEN
 from ogames.web.core.store import GameRow, seat_of_token
 from ogames.wording import say
 
@@ -26,14 +27,7 @@ log = logging.getLogger("ogames.web")
 # Games the browser can play so far (turn-based board games); Omiga's cards come later.
 BROWSER_GAMES = ("omny", "oddy", "omega", "onyx")
 
-# Seat kinds (stored in games.seat_kinds): a person at the creating browser, a person invited by
-# a link (or who took an open seat), an open seat anyone may take; anything else is a computer's
-# player spec (`mcts:level=7,iterations=4000,think=10`; games stored before levels: `mcts:think=1`).
-HUMAN = "human"
-
-INVITED = "invited"
-
-OPEN = "open"
+# Seat kinds (stored in games.seat_kinds): web/core/seats.py.
 
 PEOPLE = (HUMAN, INVITED, OPEN)
 

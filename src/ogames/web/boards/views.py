@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field
 
 from ogames.web.core.delta import Delta
 from ogames.web.core.protocol import Declared
+from ogames.web.ratings.views import RatingChangeView
 
 
 class SeatView(Declared):
@@ -50,16 +51,6 @@ class ClockView(Declared):
     flagged: int | None  # the seat that lost on time
     days: int | None = None  # a correspondence clock: days per move (web/boards/correspondence.py)
     deadline: float | None = None  # ... and when the seat to move runs out of them (epoch seconds)
-
-
-class RatingChangeView(Declared):
-    """What a rated game did to one person's rating (web/ratings/finish.py): "1500?" → "1523" ("+23")."""
-
-    seat: int
-    name: str
-    before: str
-    after: str
-    diff: str
 
 
 class ClaimView(Declared):

@@ -33,13 +33,12 @@ from ogames.players.levels import omiga_spec
 from ogames.rules.omiga.game import secret_seed
 from ogames.rules.protocol import Game, State
 from ogames.web.accounts.visitor import Visitor
-from ogames.web.boards.live import HUMAN as PERSON_HERE
-from ogames.web.boards.live import INVITED
 from ogames.web.core.common import Refusal, broadcast
 from ogames.web.core.computer import level_shown
 from ogames.web.core.delta import stamp
 from ogames.web.core.hub import BAD_TOKEN, NO_SUCH_GAME, BaseHub, unavailable, valid_id
 from ogames.web.core.presence import Presence
+from ogames.web.core.seats import HUMAN, INVITED
 from ogames.web.core.store import Store, digest
 from ogames.web.core.store_faults import StorageError
 from ogames.web.i18n import DEFAULT as ENGLISH
@@ -50,7 +49,7 @@ from ogames.web.omiga.protocol import NewTable, SeatChoice
 from ogames.web.omiga.referee import Referee
 from ogames.web.omiga.relay import OmigaRelay
 from ogames.web.omiga.signal import COUNTDOWN, Signal
-from ogames.web.omiga.table import HUMAN, LiveTable
+from ogames.web.omiga.table import LiveTable
 from ogames.web.omiga.view import actor_of, is_realtime, is_zen, seat_count, shown_options, shown_record, whole_view
 from ogames.web.ratings.finish import Rater
 from ogames.web.ratings.rules import rated_refusal
@@ -148,7 +147,7 @@ class OmigaHub(BaseHub[LiveTable]):
         """Refuse a rated table that cannot be: made by a guest, of a kind only played casual, with
         more than one seat in this browser (as the board games: web/ratings/rules.py), or with a
         bot that is not one of the rated levels."""
-        seats = [PERSON_HERE if choice.kind == "here" else INVITED if choice.kind == "invite" else kind
+        seats = [HUMAN if choice.kind == "here" else INVITED if choice.kind == "invite" else kind
                  for choice, kind in zip(choices, kinds, strict=True)]
         refusal = rated_refusal(game, seats, visitor)
         if refusal is not None:

@@ -11,11 +11,10 @@ from typing import Any
 from ogames.rules.omiga.realtime import RealtimeState
 from ogames.rules.protocol import State
 from ogames.web.core.common import Outbox
+from ogames.web.core.seats import HUMAN
 from ogames.web.core.store import seat_of_token
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.omiga.view import is_realtime, is_zen, table_view, whole_view
-
-HUMAN = "human"
 
 
 @dataclass(eq=False)

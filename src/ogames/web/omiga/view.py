@@ -27,7 +27,6 @@ from ogames.rules.omiga.teams import TeamState
 from ogames.rules.omiga.turn_based import TurnCardState
 from ogames.rules.omiga.zen.state import ZenState
 from ogames.rules.protocol import State
-from ogames.web.boards.views import RatingChangeView
 from ogames.web.core.computer import level_shown
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
@@ -46,6 +45,7 @@ from ogames.web.omiga.views import (
     WireSeat,
     ZenView,
 )
+from ogames.web.ratings.views import RatingChangeView
 
 if TYPE_CHECKING:
     from ogames.web.omiga.table import LiveTable

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ogames.web.boards.views import RatingChangeView
 from ogames.web.core.protocol import Declared
+from ogames.web.ratings.views import RatingChangeView
 
 
 class CardFields(Declared):

@@ -13,8 +13,8 @@ from __future__ import annotations
 from ogames.ratings import pool_of
 from ogames.rules.protocol import Game
 from ogames.web.accounts.visitor import Visitor
-from ogames.web.boards.live import HUMAN
 from ogames.web.core.common import Refusal
+from ogames.web.core.seats import HUMAN
 from ogames.wording import say
 
 
