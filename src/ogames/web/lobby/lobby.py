@@ -37,6 +37,7 @@ they next read the seeks after the lease lapsed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import logging
@@ -518,8 +519,16 @@ def for_page(public: dict[str, Any], page: LobbyPage) -> dict[str, Any]:
     shown["mine"] = public.get("poster_id") == page.visitor.id
     shown["for_me"] = public.get("target_id") == page.visitor.id
     shown["title"] = TITLES.get(str(public.get("game")), str(public.get("game")))
-    shown["text"] = options_text(dict(public.get("options") or {}), page.language)
+    shown["text"] = options_worded(json.dumps(public.get("options") or {}), page.language)
     return shown
+
+
+@functools.lru_cache(maxsize=4096)
+def options_worded(options: str, language: str) -> str:
+    """A seek's options in a language, worded once: a lobby of hundreds of seeks is listed again
+    for every page that opens it, and wording them each time held up the moves (the community
+    load, benchmarks/results/web-community-load.md). The options come as their JSON (in their order, which the wording keeps)."""
+    return options_text(json.loads(options), language)
 
 
 def answer_of(refusal: Refusal, language: str) -> dict[str, Any]:
