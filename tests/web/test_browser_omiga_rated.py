@@ -58,7 +58,9 @@ def test_a_rated_table_shows_the_rating_change_at_its_end(browser: Any, server: 
     expect(page.locator(".omiga")).to_have_count(1)
     table_id = str(page.locator(".omiga").get_attribute("data-table-id"))
     # The seat's token, as the page keeps it from its link (static/omiga.js).
-    token = str(page.evaluate("id => JSON.parse(localStorage.getItem('ogames:omiga:' + id)).seats['0']", table_id))
+    # The script keeps it only after the table's element is on the page, so wait for it.
+    kept = "id => (JSON.parse(localStorage.getItem('ogames:omiga:' + id) || '{}').seats || {})['0'] || null"
+    token = str(page.wait_for_function(kept, arg=table_id).json_value())
     view = view_until(page, server, table_id, lambda seen: seen["started"])  # the page said Orla is here
     assert view["rated"] is True
     acted = page.request.post(f"{server}/api/omiga/{table_id}/act", data={"action": an_action(view), "token": token,
