@@ -62,6 +62,7 @@ from ogames.web.core.store import digest
 from ogames.web.core.store_faults import StorageError
 from ogames.web.limits import ClientLimits
 from ogames.web.lobby import records
+from ogames.web.lobby.listing import Reading
 from ogames.web.lobby.news import BEHIND, News, NewsOutbox, written
 from ogames.web.lobby.protocol import SeekMessage
 from ogames.web.lobby.records import Seek
@@ -126,9 +127,10 @@ class Lobby:
         self._numbers = itertools.count(1)
         self._side = Background("lobby")
         self._heard_count = 0  # deliveries of news to this process's pages so far
-        # The open seeks being read for pages' whole lists, and how much news had been
-        # heard when the reading began: pages that fell behind together are listed from one read.
-        self._reading: tuple[int, asyncio.Future[list[Seek]]] | None = None
+        # The open seeks read for pages' whole lists, kept until the next news (web/lobby/listing.py).
+        self._reading: Reading | None = None
+        # With other processes, their news may be lost and their deaths are found out by reading.
+        self._reading_kept_for = None if self.redis is None else self.lease_seconds / 3
 
     async def start(self) -> None:
         """Listen to the other processes; one process alone starts with an empty lobby (the pages
@@ -213,28 +215,34 @@ class Lobby:
     async def _listing(self, page: LobbyPage, since: int) -> News:
         """The whole list a page is shown, as the seeks are once `since` deliveries of news were
         heard, written. The lobby may hold hundreds of seeks: a page's header reads only the
-        challenges to its visitor, and the list is read, worded in the page's language and written
-        off the event loop (where it would hold up every game's moves)."""
+        challenges to its visitor; the lobby's pages share one reading until the next news, and
+        those whose visitor has no seek in it one written list per language (web/lobby/listing.py).
+        Reading and writing happen off the event loop, where they would hold up every game's moves."""
+
+        def write(seeks: list[Seek]) -> Callable[[], Awaitable[News]]:
+            def text() -> News:
+                shown = [for_page(public, page) for seek in seeks if page.lists(public := self._public(seek))]
+                return written({"type": "seeks", "seeks": shown})
+
+            return lambda: asyncio.to_thread(text)
+
         if page.challenges_only:
-            seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store, page.visitor.id))
-        else:
-            seeks = await self._open_seeks(since)
+            return await write(await self._alive(await asyncio.to_thread(records.open_seeks, self.store, page.visitor.id)))()
+        reading = self._open_seeks(since)
+        seeks = await asyncio.shield(reading.seeks)
+        if reading.involves(page.visitor.id):
+            return await write(seeks)()
+        return await reading.shared(page.language, write(seeks))
 
-        def write() -> News:
-            shown = [for_page(public, page) for seek in seeks if page.lists(public := self._public(seek))]
-            return written({"type": "seeks", "seeks": shown})
-
-        return await asyncio.to_thread(write)
-
-    async def _open_seeks(self, since: int) -> list[Seek]:
-        """Every open seek of a live process, read after `since` deliveries of news: a reading under
-        way that began no earlier is shared (one done is not: a process may have died since)."""
-        if self._reading is None or self._reading[0] < since or self._reading[1].done():
+    def _open_seeks(self, since: int) -> Reading:
+        """Every open seek of a live process, read after `since` deliveries of news: the last reading
+        if nothing has happened since it began (`Reading.serves`), or a new one."""
+        if self._reading is None or not self._reading.serves(since, self._reading_kept_for):
             async def read() -> list[Seek]:
                 return await self._alive(await asyncio.to_thread(records.open_seeks, self.store))
 
-            self._reading = (self._heard_count, asyncio.ensure_future(read()))
-        return await asyncio.shield(self._reading[1])
+            self._reading = Reading(self._heard_count, asyncio.ensure_future(read()))
+        return self._reading
 
     async def _refresh_behind(self, number: int, page: LobbyPage) -> None:
         """`_refresh` a page that fell behind (on the side; tried again a moment later while the
