@@ -220,8 +220,9 @@ async def play_seat(
                 tally.seen.append(time.perf_counter() - tally.sent.pop((game_id, version)))
             if sent_at is not None and version > sent_version:
                 tally.latencies.append(time.perf_counter() - sent_at)
-                if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > 0.5:
-                    print(game_id, seat, sent_version, version, round(tally.latencies[-1], 2), round(time.monotonic() % 1000, 2))
+                if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > float(os.environ["LOAD_DEBUG"]):
+                    # a slow move and when it was answered (to set beside the server's log)
+                    print(game_id, seat, sent_version, version, round(tally.latencies[-1], 3), f"{time.time():.3f}", file=sys.stderr)
                 tally.acknowledged[game_id] = max(tally.acknowledged.get(game_id, 0), version)
                 sent_at = None
             if message["over"] or version >= moves:
