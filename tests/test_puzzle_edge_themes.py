@@ -171,6 +171,27 @@ def test_the_defenders_pushes_are_not_the_winners_ladder() -> None:
     assert not edges.ladder(mirrored, ["b5", "d2", "e1", "e2", "f1", "f2"])
 
 
+def label(x: int, y: int) -> str:
+    """The triangle's label of the cell (x, y): side0 is y = 0."""
+    return f"{'abcdefghijklm'[x]}{y + 1}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(start=st.integers(1, 6), pushes=st.integers(1, 4), broken=st.one_of(st.none(), st.integers(0, 3)))
+def test_a_ladder_is_found_exactly_when_two_pushes_in_a_row_are_answered(start: int, pushes: int, broken: int | None) -> None:
+    # Black's stone at (start − 1, 1) held off side0 by White on (start − 1, 0) and (start, 0);
+    # Black pushes along row 2, White answers on the one open side cell, except the reply
+    # `broken` (if any), played far away instead: from there on no push is forced.
+    state = position([label(start - 1, 1)], [label(start - 1, 0), label(start, 0)])
+    far = iter(["a13", "b12", "a12", "b11", "a11"])
+    line = []
+    for i in range(pushes):
+        line += [label(start + i, 1), next(far) if i == broken else label(start + i + 1, 0)]
+    line.append(next(far))
+    run = pushes if broken is None or broken >= pushes else broken
+    assert edges.ladder(state, line) == (run >= 2)
+
+
 # ----- the shipped set ----------------------------------------------------------------------
 def test_every_shipped_puzzle_carries_the_themes_the_detectors_find() -> None:
     wrong = {}
