@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
                 failed += 1
                 print(f"left out {puzzle.id}: {'; '.join(problems)}", flush=True)
                 continue
-            found = tuple(themes(state, puzzle.move))
+            found = tuple(themes(state, puzzle.solution))
             difficulty = 1 if "mate-in-1" in found else puzzle.difficulty
             kept[puzzle.game].append(dataclasses.replace(puzzle, themes=found, difficulty=difficulty))
     merged: list[Puzzle] = []

@@ -99,6 +99,13 @@ class PuzzleRatings:
                 puzzle_attempts.c.puzzle_id == puzzle_id, puzzle_attempts.c.player_id == player_id)).first()
         return None if row is None else bool(row.solved)
 
+    def tries(self, player_id: str) -> dict[str, bool]:
+        """Every puzzle the player tried: puzzle id → solved at the first try."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.solved).where(
+                puzzle_attempts.c.player_id == player_id)).all()
+        return {row.puzzle_id: bool(row.solved) for row in rows}
+
     def listed(self, puzzles: dict[str, int], player_id: str) -> tuple[dict[str, Rating], dict[str, bool]]:
         """For puzzles given as id → difficulty: each one's rating, and the player's first tries (id → solved)."""
         ids = list(puzzles)

@@ -5,7 +5,8 @@ search), with the main line checked against every defence.
 - `format.py`: a puzzle as one JSON line (`Puzzle`, `parse`, `read`, `write`; `SHIPPED` is the
   set shipped inside this package, `puzzles.jsonl`).
 - `proof.py`: each legal move's proven value per game and `verify(puzzle)`.
-- `mine.py`: puzzles from self-play or stored games; `themes.py`: cheap theme detectors.
+- `mine.py`: puzzles from self-play or stored games; `themes.py`: cheap theme detectors
+  (`edges.py`: the edge templates and ladders of Omny and Odd-Y).
 
 How puzzles are made and checked: docs/puzzles.md.
 """

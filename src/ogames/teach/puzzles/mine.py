@@ -167,7 +167,7 @@ def mine_records(
             if move is None:
                 continue
             line = main_line(state, move, prover)
-            found = themes(state, move)
+            found = themes(state, line)
             yield Puzzle(
                 id=f"{state.game.name}-{key}",
                 game=state.game.name,

@@ -6,6 +6,8 @@ solution's first move. A puzzle no detector recognises stays without themes (not
 - `double-threat`: after the move its side has two or more cells that win at once.
 - `bridge` (Omny, Odd-Y): the move stands two cells from a stone of its own colour, not touching
   it, with both cells between them empty (the connection can no longer be cut by one stone).
+- `edge-template` and `ladder` (Omny, Odd-Y): the move's stone is joined to a side by an edge
+  template, and the solution's line runs a ladder along a side; defined exactly in `edges.py`.
 - `capture` (Onyx): the move completes a square and takes two stones.
 - Omega, by the stone the move places: `merge` (a stone of the opponent's colour joins two or more
   of its groups into one, shrinking its product), `isolate` (a stone of the opponent's colour
@@ -15,21 +17,26 @@ solution's first move. A puzzle no detector recognises stays without themes (not
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ogames.players.solvers import onyx_tactics
 from ogames.rules.omega import OmegaState
 from ogames.rules.onyx import OnyxState
 from ogames.rules.protocol import State
 from ogames.rules.stones import StoneState
+from ogames.teach.puzzles import edges
 
 
-def themes(state: State, move: str) -> list[str]:
-    """The themes of `move` (the solution's first move) in `state`, sorted."""
+def themes(state: State, line: Sequence[str]) -> list[str]:
+    """The themes of a puzzle in `state` whose solution is `line` (its first move the one that
+    wins), sorted."""
+    move = line[0]
     if isinstance(state, OmegaState):
         return sorted(_omega(state, move))
     if isinstance(state, OnyxState):
         return sorted(_onyx(state, move))
     assert isinstance(state, StoneState)
-    return sorted(_connection(state, move))
+    return sorted(_connection(state, line))
 
 
 def _wins_at_once(state: StoneState, turn: int, cell: int) -> bool:
@@ -40,9 +47,10 @@ def _wins_at_once(state: StoneState, turn: int, cell: int) -> bool:
     return copy.result is not None and copy.result.winner == state.game.colours[turn]
 
 
-def _connection(state: StoneState, move: str) -> set[str]:
+def _connection(state: StoneState, line: Sequence[str]) -> set[str]:
     found: set[str] = set()
     board = state.board
+    move = line[0]
     cell = board.index(move)
     mine, theirs = state.turn, 1 - state.turn
     if _wins_at_once(state, mine, cell):
@@ -62,6 +70,10 @@ def _connection(state: StoneState, move: str) -> set[str]:
         if len(between) == 2 and all(after.stones[c] == 0 for c in between):
             found.add("bridge")
             break
+    if edges.template_side(after, cell) is not None:
+        found.add("edge-template")
+    if edges.ladder(state, line):
+        found.add("ladder")
     return found
 
 

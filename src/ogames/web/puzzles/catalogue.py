@@ -15,6 +15,15 @@ MAX_LISTED = 100  # puzzles one list page shows
 
 
 @dataclass
+class GameTries:
+    """How many of one game's puzzles a player tried, and solved at the first try."""
+
+    game: str
+    tried: int = 0
+    solved: int = 0
+
+
+@dataclass
 class PuzzleSet:
     """Puzzles by id, in id order."""
 
@@ -45,6 +54,17 @@ class PuzzleSet:
         found = [p for p in self.puzzles.values() if game in (None, p.game) and (theme is None or theme in p.themes)]
         return sorted(found, key=lambda p: (p.difficulty, p.id))
 
+    def by_game(self, tries: dict[str, bool]) -> list[GameTries]:
+        """A player's first tries (puzzle id → solved) counted per game, for the games with puzzles
+        here; a try at a puzzle this set no longer holds is in no game's count."""
+        counts = {game: GameTries(game) for game in self.games()}
+        for ident, solved in tries.items():
+            puzzle = self.puzzles.get(ident)
+            if puzzle is not None:
+                counts[puzzle.game].tried += 1
+                counts[puzzle.game].solved += solved
+        return list(counts.values())
+
     def daily(self, date: datetime.date) -> Puzzle | None:
         """The puzzle of a date: the same for everyone that day (and for every server process)."""
         if not self.puzzles:
@@ -54,4 +74,4 @@ class PuzzleSet:
         return self.puzzles[ids[int.from_bytes(digest[:8], "big") % len(ids)]]
 
 
-__all__ = ["MAX_LISTED", "PuzzleSet"]
+__all__ = ["MAX_LISTED", "GameTries", "PuzzleSet"]

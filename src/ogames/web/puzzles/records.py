@@ -29,4 +29,11 @@ def listed(store: Store, puzzles: list[Puzzle], player_id: str) -> tuple[dict[st
     return PuzzleRatings(store.engine).listed({puzzle.id: puzzle.difficulty for puzzle in puzzles}, player_id)
 
 
-__all__ = ["listed", "rate_try", "standing"]
+@guarded()
+def record_of(store: Store, player_id: str) -> tuple[Rating, dict[str, bool]]:
+    """A player's puzzle rating and every first try of theirs (puzzle id → solved)."""
+    ratings = PuzzleRatings(store.engine)
+    return ratings.player(player_id), ratings.tries(player_id)
+
+
+__all__ = ["listed", "rate_try", "record_of", "standing"]

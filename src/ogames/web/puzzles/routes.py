@@ -44,7 +44,7 @@ from ogames.web.core.store import Store
 from ogames.web.messages import speaker
 from ogames.web.puzzles import play
 from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
-from ogames.web.puzzles.records import listed, rate_try, standing
+from ogames.web.puzzles.records import listed, rate_try, record_of, standing
 from ogames.wording import say
 
 router = APIRouter()
@@ -83,6 +83,16 @@ PuzzlesDep = Annotated[PuzzleSet, Depends(puzzle_set)]
 def daily_puzzle(request: Request, date: datetime.date | None = None) -> Puzzle | None:
     """The puzzle of the day (UTC), the same for everyone that day (the home page links to it)."""
     return puzzle_set(request).daily(date or datetime.datetime.now(datetime.UTC).date())
+
+
+async def puzzle_record(request: Request, store: Store, player_id: str) -> dict[str, Any]:
+    """A player's puzzle rating (one over every game's puzzles: the ratings keep no pool per game)
+    and, per game, how many puzzles they tried and solved at the first try (what the tries show)."""
+    rating, tries = await asyncio.to_thread(record_of, store, player_id)
+    puzzles = puzzle_set(request)
+    return {"rating": rating, "tried": len(tries), "solved": sum(tries.values()),
+            "games": [{"game": row.game, "title": ogames.load(row.game).title, "tried": row.tried, "solved": row.solved}
+                      for row in puzzles.by_game(tries)]}
 
 
 def found(puzzles: PuzzleSet, ident: str) -> Puzzle:
@@ -142,11 +152,12 @@ async def puzzles_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, v
         raise Refusal(say("puzzle-page", "page must be a number from 1 to {n}", n=pages), "invalid", 400)
     shown_page = chosen[(int(number) - 1) * MAX_LISTED: int(number) * MAX_LISTED]
     ratings, tries = await asyncio.to_thread(listed, store, shown_page, visitor.id)
+    mine = await puzzle_record(request, store, visitor.id)
     titles = {name: ogames.load(name).title for name in puzzles.games()}
     query = {**({"game": game} if game else {}), **({"theme": theme} if theme else {})}
     links = {to: "/puzzles?" + urlencode({**query, "page": to}) for to in (int(number) - 1, int(number) + 1) if 1 <= to <= pages}
     return page(request, "puzzles.html", puzzles=shown_page, count=len(chosen), game=game, theme=theme, titles=titles,
-                themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries,
+                themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries, mine=mine,
                 page_number=int(number), pages=pages, previous=links.get(int(number) - 1), next=links.get(int(number) + 1))
 
 
@@ -196,4 +207,4 @@ async def solution(request: Request, ident: str, puzzles: PuzzlesDep, store: Sto
                          "svg": await asyncio.to_thread(drawn, state, language), "rated": change_json(change)})
 
 
-__all__ = ["daily_puzzle", "puzzle_set", "router"]
+__all__ = ["daily_puzzle", "puzzle_record", "puzzle_set", "router"]

@@ -2,7 +2,8 @@
 
     GET /@/{name}              a player: ratings per pool (provisional marked "?"), a rating graph
                                per pool, recent finished games with results, the record against
-                               each computer level
+                               each computer level, and the puzzle rating with the puzzles tried
+                               and solved per game (once any was tried)
     GET /leaderboard           every pool's best settled players
     GET /leaderboard/{pool}    one pool's, longer
 
@@ -27,6 +28,7 @@ from ogames.web.catalogue import N_, translations
 from ogames.web.core.common import find_game, request_language
 from ogames.web.core.deps import page
 from ogames.web.core.store import Store
+from ogames.web.puzzles import puzzle_record
 from ogames.web.ratings import records
 from ogames.web.ratings.graph import rating_graph
 from ogames.web.ratings.profile import against_levels, opponents, outcome
@@ -77,7 +79,9 @@ async def profile(request: Request, name: str) -> HTMLResponse:
          "outcome": outcome(game["head"], game["seats"]), "opponents": opponents(game, names.get(game["id"], {}))}
         for game in recent
     ]
-    return page(request, "profile.html", player=account.name, pools=pools, games=games, levels=against_levels(finished))
+    puzzles = await puzzle_record(request, store, account.id)
+    return page(request, "profile.html", player=account.name, pools=pools, games=games, levels=against_levels(finished),
+                puzzles=puzzles if puzzles["tried"] else None)
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)
