@@ -222,7 +222,8 @@ async def play_seat(
                 tally.latencies.append(time.perf_counter() - sent_at)
                 if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > float(os.environ["LOAD_DEBUG"]):
                     # a slow move and when it was answered (to set beside the server's log)
-                    print(game_id, seat, sent_version, version, round(tally.latencies[-1], 3), f"{time.time():.3f}", file=sys.stderr)
+                    slow = round(tally.latencies[-1], 3)
+                    print(game_id, seat, sent_version, version, slow, f"{time.time():.3f}", file=sys.stderr)
                 tally.acknowledged[game_id] = max(tally.acknowledged.get(game_id, 0), version)
                 sent_at = None
             if message["over"] or version >= moves:
