@@ -121,6 +121,44 @@ def test_asked_pending_then_ready_and_stored_once(database: Path, client: TestCl
         assert look(restarted, game_id) == ready and later.calls == 0  # read from the store
 
 
+def test_a_pending_review_says_how_far_it_has_come(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ogames.web.boards import game_review
+
+    monkeypatch.setattr(game_review, "PROGRESS_EVERY", 0.02)
+    halfway = threading.Event()
+
+    def noting(record: dict[str, Any], budget: int, prove: int, noted: str | None) -> dict[str, Any]:
+        assert noted is not None
+        with open(noted, "w", encoding="ascii") as file:  # as the worker notes it (ai.review_game)
+            file.write("3 8")
+        assert halfway.wait(DEADLINE), "the test never let the review go on"
+        return ai.review_game(record, budget, prove, noted)
+
+    held = gate(client, inner=noting)
+    game_id = finished_game(client)
+    assert client.post(f"/api/games/{game_id}/review", json={}).json() == {"status": "pending"}  # not begun
+    held.open()
+    deadline = time.monotonic() + DEADLINE
+    while (found := look(client, game_id)) == {"status": "pending"}:
+        assert time.monotonic() < deadline, "the progress was never shown"
+        time.sleep(0.02)
+    assert found == {"status": "pending", "done": 3, "total": 8}
+    halfway.set()
+    assert until_ready(client, game_id)["status"] == "ready"
+
+
+def test_the_reviews_worker_notes_its_progress_in_the_file_it_is_given(tmp_path: Path) -> None:
+    import ogames
+
+    state = ogames.load("omny", **SIZE4).new_state()
+    for move in WIN:
+        state.play(move)
+    noted = tmp_path / "progress"
+    found = ai.review_game(state.record(), 20, 0, str(noted))
+    assert noted.read_text(encoding="ascii") == f"{len(WIN) + 1} {len(WIN) + 1}" and len(found["moves"]) == len(WIN)
+    assert not (tmp_path / "progress.part").exists()
+
+
 def test_a_game_against_the_computer_is_reviewed_by_itself_when_it_ends(client: TestClient) -> None:
     made = client.post("/api/games", json={"game": "omny", "options": SIZE4, "seats": ["here", "computer:1"]}).json()
     game_id, token = made["id"], made["tokens"]["0"]
@@ -206,9 +244,9 @@ def test_two_server_processes_asked_at_once_compute_it_once(tmp_path: Path) -> N
             await a.move(live.id, tokens[ply % 2], ply, move)
         calls: list[str] = []
 
-        def counted(record: dict[str, Any], budget: int, prove: int) -> dict[str, Any]:
+        def counted(record: dict[str, Any], budget: int, prove: int, noted: str | None) -> dict[str, Any]:
             calls.append(record["game"])
-            return ai.review_game(record, budget, prove)
+            return ai.review_game(record, budget, prove, noted)
 
         a.reviews.compute = b.reviews.compute = counted
         asked = await asyncio.gather(a.reviews.ask(live.id), b.reviews.ask(live.id), b.reviews.ask(live.id))

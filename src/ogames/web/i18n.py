@@ -175,6 +175,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("review_ask", "Ask the computer for a review"),
     N_("review_none", "Nobody has asked for this game's review yet."),
     N_("review_pending", "The computer is reviewing this game…"),
+    N_("review_progress", "The computer is reviewing this game: {done} of {total} positions…"),
     N_("review_failed", "The review could not be made ({reason})."),
     N_("review_graph", "Each side's chance to win, move by move"),
     N_("review_link", "Computer review"),

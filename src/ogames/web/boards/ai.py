@@ -20,6 +20,7 @@ or died) has its search rebuilt there from the record.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -203,12 +204,21 @@ def analyse(record: dict[str, Any], ply: int, seconds: float) -> dict[str, Any]:
     }
 
 
-def review_game(record: dict[str, Any], budget: int, prove: int) -> dict[str, Any]:
+def review_game(record: dict[str, Any], budget: int, prove: int, progress_file: str | None = None) -> dict[str, Any]:
     """A finished game's review (`ogames.teach.review`: every move's win chance before and after,
     its mark, the better move and its line, the solver's proofs), as JSON values to store.
-    `budget`: search iterations per position; `prove`: solver positions per position."""
+    `budget`: search iterations per position; `prove`: solver positions per position. With
+    `progress_file`, "DONE TOTAL" (positions valued so far, of all) is kept in that file, which the
+    server's process reads while it waits (this runs in a worker process of its own)."""
     from ogames.teach.review import review  # the review's modules load in the worker that runs it
+
+    def noted(done: int, total: int) -> None:
+        assert progress_file is not None
+        part = progress_file + ".part"
+        with open(part, "w", encoding="ascii") as file:
+            file.write(f"{done} {total}")
+        os.replace(part, progress_file)  # whole: never read half written
 
     state = ogames.replay(record)
     _warm_up(state)
-    return review(state, budget=budget, prove=prove).to_json()
+    return review(state, budget=budget, prove=prove, progress=noted if progress_file else None).to_json()

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -42,6 +44,7 @@ REVIEW_NICENESS = 19  # below the analyses (10) and the moves (0): a review take
 PENDING_LEASE = 30 * 60.0  # seconds a pending review may go unfinished before another process takes it over
 REVIEWED = ("omny", "oddy", "omega", "onyx")  # the board games a review covers
 IDLE = 300.0  # seconds with nothing to review after which the review worker is stopped (started again when needed)
+PROGRESS_EVERY = 2.0  # seconds between two looks at how far the review under way has come
 WAITING = 100  # reviews waiting here at most: beyond, a new one is refused (busy) and nothing is stored
 
 
@@ -163,7 +166,14 @@ class Reviews:
                 lane = self.make_lane()
                 await lane.start()
                 self.lane = lane
-            found = await self.lane.run(self.compute, row.record(), self.budget, self.prove)
+            with tempfile.TemporaryDirectory(prefix="ogames-review-") as folder:
+                noted = os.path.join(folder, "progress")
+                follower = asyncio.get_running_loop().create_task(self._follow(game_id, noted), name="ogames-review-progress")
+                try:
+                    found = await self.lane.run(self.compute, row.record(), self.budget, self.prove, noted)
+                finally:
+                    follower.cancel()
+                    await asyncio.gather(follower, return_exceptions=True)
         except (WorkerFailed, WorkerLost) as exc:
             if isinstance(exc, WorkerFailed):
                 log.error("game %s: its review failed: %s\n%s", game_id, exc, exc.trace.rstrip())
@@ -176,6 +186,24 @@ class Reviews:
         self.done += 1
         log.info("game %s reviewed in %.1f s (%d positions, budget %d)", game_id, time.monotonic() - started,
                  len(found.get("moves", ())) + 1, self.budget)
+
+    async def _follow(self, game_id: str, noted: str) -> None:
+        """Store how far a review has come, as its worker notes it in a file (`ai.review_game`), every
+        PROGRESS_EVERY seconds while it changes: any process can then tell a waiting page."""
+        stored: tuple[int, int] | None = None
+        while True:
+            await asyncio.sleep(PROGRESS_EVERY)
+            try:
+                with open(noted, encoding="ascii") as file:
+                    done, total = (int(part) for part in file.read().split())
+            except (OSError, ValueError):  # not begun yet
+                continue
+            if (done, total) != stored:
+                try:
+                    await asyncio.to_thread(records.progress, self.store, game_id, done, total)
+                    stored = (done, total)
+                except StorageError as exc:  # only the count is late: the review goes on
+                    log.warning("game %s: its review's progress could not be stored: %s", game_id, exc)
 
     async def _drop_lane(self) -> None:
         lane, self.lane = self.lane, None
@@ -203,4 +231,4 @@ class Reviews:
         await self._drop_lane()
 
 
-__all__ = ["PENDING_LEASE", "REVIEWED", "WAITING", "Reviews", "automatic", "review_lane", "reviewable"]
+__all__ = ["PENDING_LEASE", "PROGRESS_EVERY", "REVIEWED", "WAITING", "Reviews", "automatic", "review_lane", "reviewable"]

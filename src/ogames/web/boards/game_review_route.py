@@ -1,6 +1,7 @@
 """The computer's review of a finished board game on the site (the work: web/boards/game_review.py):
 
-    GET  /api/games/{id}/review   {"status": "none" | "pending" | "ready" | "failed", …}: when ready,
+    GET  /api/games/{id}/review   {"status": "none" | "pending" | "ready" | "failed", …}: while pending,
+                                  how far it has come once begun ("done" positions of "total"); when ready,
                                   the graph (SVG) and each move's mark, better move and line
                                   (web/boards/review_graph.py); a game against the computer has its
                                   review asked for by this too, if it was not yet
@@ -45,6 +46,8 @@ async def shown(live: LiveGame, row: records.StoredReview | None, language: str)
         return {"status": "ready", **await asyncio.to_thread(review_view, row.review, language)}
     if row.status == records.FAILED:
         return {"status": "failed", "problem": row.problem or ""}
+    if row.done is not None and row.total:
+        return {"status": "pending", "done": row.done, "total": row.total}
     return {"status": "pending"}
 
 

@@ -1,6 +1,7 @@
-"""What the reviews on the site keep in the games database (migration 0013): one row per finished
-board game whose review was asked for. Functions of the `Store`, each one short transaction that
-does what it says or raises `StorageError` having changed nothing; call them off the event loop.
+"""What the reviews on the site keep in the games database (migrations 0013, 0016): one row per
+finished board game whose review was asked for, with its progress while it is computed. Functions
+of the `Store`, each one short transaction that does what it says or raises `StorageError` having
+changed nothing; call them off the event loop.
 
 The row is the guard that a game is reviewed once: of any number of requests for it, on any number
 of server processes, exactly one inserts it (`claim`), and only that one computes the review. A
@@ -14,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import JSON, Column, Float, ForeignKey, String, Table, insert, select, update
+from sqlalchemy import JSON, Column, Float, ForeignKey, Integer, String, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ogames.web.core.store import Store, guarded, metadata
@@ -31,6 +32,8 @@ game_reviews = Table(
     Column("problem", String(200), nullable=True),  # why it failed
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("done", Integer, nullable=True),  # while pending: the positions valued so far (0016)
+    Column("total", Integer, nullable=True),  # … of all the game's positions
 )
 
 
@@ -42,6 +45,8 @@ class StoredReview:
     review: dict[str, Any] | None
     problem: str | None
     updated_at: float
+    done: int | None = None  # while pending: positions valued so far, of `total` (None: not started)
+    total: int | None = None
 
 
 @guarded(writes=True)
@@ -78,7 +83,19 @@ def stored(store: Store, game_id: str) -> StoredReview | None:
         row = conn.execute(select(game_reviews).where(game_reviews.c.game_id == game_id)).mappings().first()
     if row is None:
         return None
-    return StoredReview(row["status"], row["review"], row["problem"], float(row["updated_at"]))
+    return StoredReview(row["status"], row["review"], row["problem"], float(row["updated_at"]), row["done"], row["total"])
+
+
+@guarded(writes=True)
+def progress(store: Store, game_id: str, done: int, total: int) -> None:
+    """Note how far a pending review has come (and that its process is alive: `take_over` waits on
+    `updated_at`). A row no longer pending is left as it is."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(game_reviews)
+            .where(game_reviews.c.game_id == game_id, game_reviews.c.status == PENDING)
+            .values(done=done, total=total, updated_at=time.time())
+        )
 
 
 @guarded(writes=True)
@@ -101,4 +118,5 @@ def fail(store: Store, game_id: str, problem: str) -> None:
     _finish(store, game_id, FAILED, None, problem)
 
 
-__all__ = ["FAILED", "PENDING", "READY", "StoredReview", "claim", "fail", "finish", "game_reviews", "stored", "take_over"]
+__all__ = ["FAILED", "PENDING", "READY", "StoredReview", "claim", "fail", "finish", "game_reviews", "progress", "stored",
+           "take_over"]

@@ -27,7 +27,9 @@
     box.dataset.status = answer.status;
     ask.hidden = answer.status !== "none";
     if (answer.status === "none") status.textContent = words.review_none;
-    else if (answer.status === "pending") status.textContent = words.review_pending;
+    else if (answer.status === "pending") {
+      status.textContent = answer.total ? fill(words.review_progress, { done: answer.done, total: answer.total }) : words.review_pending;
+    }
     else if (answer.status === "failed") status.textContent = fill(words.review_failed, { reason: answer.problem || "" });
     else status.textContent = words.review_start;
   }
