@@ -47,6 +47,7 @@ from ogames.web.boards.sweeper import Sweeper
 from ogames.web.chat import routes as chat_routes
 from ogames.web.chat.live import Chat
 from ogames.web.core.bus import RedisBus, make_bus
+from ogames.web.core.collector import Collector
 from ogames.web.core.common import Refusal, api_language, error_response, refusal_response
 from ogames.web.core.deps import WEB, page
 from ogames.web.core.guard import Guard
@@ -98,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # garbage collector need not look at it again. Its full collections, which stop every thread
         # and so the event loop, then take a fraction of the time.
         gc.freeze()
+        collector = Collector(settings.gc_unfreeze_seconds)  # and what survives a full collection later
+        if settings.gc_unfreeze_seconds:
+            collector.start()
         bus = make_bus(settings.redis_url, settings.bus_lease_seconds)  # other server processes, if any
         # Several processes: who is at a game is shared (web/core/presence.py), and Omiga's tables are
         # refereed by one process each and relayed by the others (web/omiga/relay.py).
@@ -141,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await collector.close()
             await sweeper.close()
             await notifier.close()
             await mailer.close()

@@ -148,6 +148,10 @@ class Settings:
     # ends at most this long after its deadline).
     claim_grace: float = field(default_factory=lambda: positive_env(CLAIM_GRACE_ENV, 60.0))
     sweep_seconds: float = field(default_factory=lambda: positive_env(SWEEP_ENV, 30.0))
+    # The garbage collector (web/core/collector.py): what survives a full collection is frozen out of
+    # the next (shorter pauses of every game's moves), and given back to it every this many seconds
+    # (the longest cyclic garbage among long-lived objects waits to be freed); 0: CPython's own policy.
+    gc_unfreeze_seconds: float = 900.0
     # Rate limits (web/limits.py): WebSocket messages per connection — `ws_rate` a second, bursts
     # of `ws_burst`, the connection closed after `ws_strikes` refusals in a row — and JSON API
     # requests per client address (`api_burst` in any `api_burst / api_rate` seconds, counted in
@@ -200,6 +204,8 @@ class Settings:
             raise ValueError("bus_lease_seconds must be a positive number of seconds")
         if not (0 < self.claim_grace < math.inf and 0 < self.sweep_seconds < math.inf):
             raise ValueError("claim_grace and sweep_seconds must be positive numbers of seconds")
+        if not 0 <= self.gc_unfreeze_seconds < math.inf:
+            raise ValueError("gc_unfreeze_seconds must be 0 (off) or a positive number of seconds")
         if self.ai_workers < 1 or self.analysis_workers < 1:
             raise ValueError("ai_workers and analysis_workers must be at least 1")
         if not self.analysis_quota >= self.max_analysis_seconds:
