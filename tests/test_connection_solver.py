@@ -357,8 +357,8 @@ def test_symmetries_found_for_the_solved_boards():
 
 def test_the_openings_table_of_y4_is_minimaxs():
     from solve_openings import WIN as TOOL_WIN
-    from solve_openings import solve_board
+    from solve_openings import Board, solve_board
 
-    report = solve_board("Y 4", "omny", {"variant": "y", "size": 4}, 10**6)
+    report = solve_board(Board("Y 4", "omny", {"variant": "y", "size": 4}, 10**6), {}, lambda: None)
     proved = sorted(c for o in report.openings if o.value == TOOL_WIN for c in o.cells)
     assert proved == sorted(winning_moves_reference(ogames.load("omny", variant="y", size=4).new_state()))

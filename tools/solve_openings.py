@@ -1,21 +1,28 @@
 """Regenerate docs/solved.md: which first moves win for the first player on small connection
-boards, proved by the connection solver (`ogames.players.solvers.connection`).
+boards, proved by the connection solver (`ogames.players.solvers.connection`), each proved verdict
+(or a random sample on the big boards) checked again by a second method
+(`ogames.players.solvers.strategy_check`).
 
-    .venv/bin/python tools/solve_openings.py              # every board below, writes docs/solved.md
-    .venv/bin/python tools/solve_openings.py --only "Y 5" --print
+    .venv/bin/python tools/solve_openings.py                  # solve and check what is missing, write the page
+    nice -n 10 .venv/bin/python tools/solve_openings.py --only "Y 7"   # one board, into the results file
+    .venv/bin/python tools/solve_openings.py --page           # the page from the stored results only
 
 Each board is solved without the pie rule (with it, the first player always loses: see the page).
 First moves are solved once per symmetry class: the board's automorphisms are found by a search
 over its cell graph that keeps star cells (Omny) or sides (Odd-Y); a first move wins when the
 position after it is a proven loss for White. Node counts and seconds are the solver's, on one
-core, each class with a fresh transposition table.
+core, each class with a fresh transposition table. Results go to benchmarks/results/solved-openings.json
+as each class finishes, and a run takes what is there (`--again` solves again).
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
+import json
+import os
 import platform
-import time
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,23 +32,41 @@ from rich.text import Text
 import ogames
 from ogames.cli.render.hexgrid import draw_hex_board
 from ogames.cli.render.polar import draw_polar_board
-from ogames.players.solvers.connection import LOSS, UNKNOWN, WIN, ConnectionSolver, solve
+from ogames.players.solvers.connection import LOSS, UNKNOWN, WIN, ConnectionSolver, _centrality_order, solve
+from ogames.players.solvers.strategy_check import check_win, solver_strategy
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "solved.md"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "solved.md"
+# Every verdict the run proved, written as each first move finishes, so that a long run can be
+# stopped and resumed and the page rewritten without solving again.
+RESULTS = ROOT / "benchmarks" / "results" / "solved-openings.json"
 BUDGET = 50_000_000  # positions per first move
 TABLE_BITS = 22
 
-# (title, game, options, budget per first move)
-BOARDS: list[tuple[str, str, dict, int]] = [
-    ("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
-    ("Y 5", "omny", {"variant": "y", "size": 5}, BUDGET),
-    ("Odd-Y 5 sides, size 2", "oddy", {"sides": 5, "size": 2, "pie": False}, BUDGET),
-    ("Odd-Y 5 sides, size 3", "oddy", {"sides": 5, "size": 3, "pie": False}, BUDGET),
-    ("Omny sunder 2", "omny", {"variant": "sunder", "size": 2}, BUDGET),
-    ("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}, 20_000_000),
-    ("Omny gyre 3", "omny", {"variant": "gyre", "size": 3}, 20_000_000),
-    ("Omny gyre 3, komi 0.5", "omny", {"variant": "gyre", "size": 3, "komi": 0.5}, 20_000_000),
-    ("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000),
+
+@dataclass(frozen=True)
+class Board:
+    title: str
+    game: str
+    options: dict
+    budget: int  # positions per first move
+    root_budget: int | None = None  # for the search from the empty board (None: the same; 0: skip it)
+    table_bits: int = TABLE_BITS
+    checks: int | None = None  # proven classes checked by the second method (None: all of them)
+
+
+BOARDS: list[Board] = [
+    Board("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
+    Board("Y 5", "omny", {"variant": "y", "size": 5}, BUDGET),
+    Board("Odd-Y 5 sides, size 2", "oddy", {"sides": 5, "size": 2, "pie": False}, BUDGET),
+    Board("Odd-Y 5 sides, size 3", "oddy", {"sides": 5, "size": 3, "pie": False}, BUDGET),
+    Board("Omny sunder 2", "omny", {"variant": "sunder", "size": 2}, BUDGET),
+    Board("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}, 20_000_000),
+    Board("Omny gyre 3", "omny", {"variant": "gyre", "size": 3}, 20_000_000),
+    Board("Omny gyre 3, komi 0.5", "omny", {"variant": "gyre", "size": 3, "komi": 0.5}, 20_000_000),
+    # The empty board of Y 6 and Y 7 is out of the search's reach; the first moves decide it.
+    Board("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000, root_budget=0, checks=2),
+    Board("Y 7", "omny", {"variant": "y", "size": 7}, 20_000_000, root_budget=0, table_bits=24, checks=1),
 ]
 
 
@@ -113,12 +138,16 @@ def classes(game) -> list[list[int]]:
 # ----- solving -------------------------------------------------------------------------------------
 
 
+UNTRIED = "untried"  # a class the run was stopped before
+
+
 @dataclass
 class Opening:
     cells: list[str]  # the symmetry class
-    value: str  # for Black (the first player): win, loss, unknown
+    value: str  # for Black (the first player): win, loss, unknown, untried
     nodes: int
     seconds: float
+    check: dict | None = None  # the second method's result, when this class was checked
 
 
 @dataclass
@@ -128,47 +157,130 @@ class Report:
     budget: int
     spec: str
     symmetries: int
-    root_value: str
+    root_value: str | None  # None: the empty board was not searched
     root_move: str | None
     root_nodes: int
     root_seconds: float
     openings: list[Opening]
+    checks_wanted: int | None  # the board's sample size (None: every proven class)
 
 
-def solve_board(title: str, name: str, options: dict, budget: int) -> Report:
-    game = ogames.load(name, **options)
+def solve_board(board: Board, known: dict, save) -> Report:
+    """Solve the empty board (unless skipped) and every class of first moves, taking what `known`
+    (this board's stored results) already holds and saving each new result as it finishes."""
+    game = ogames.load(board.game, **board.options)
     labels = game.board.labels
-    proof = solve(game.new_state(), budget, solver=ConnectionSolver(game, table_bits=TABLE_BITS))
+    root_budget = board.budget if board.root_budget is None else board.root_budget
+    root = known.get("root")
+    if root is None or root["budget"] != root_budget:
+        if root_budget:
+            proof = solve(game.new_state(), root_budget, solver=ConnectionSolver(game, table_bits=board.table_bits))
+            root = {
+                "budget": root_budget,
+                "value": proof.value,
+                "move": proof.move,
+                "nodes": proof.nodes,
+                "seconds": proof.seconds,
+            }
+        else:
+            root = {"budget": 0, "value": None, "move": None, "nodes": 0, "seconds": 0.0}
+        known["root"] = root
+        save()
+    stored = known.setdefault("openings", {})
+    orbits = classes(game)
+    rank = {int(c): i for i, c in enumerate(_centrality_order(game.board))}
+    for orbit in sorted(orbits, key=lambda orbit: rank[orbit[0]]):  # central first: a stopped run has those
+        first = labels[orbit[0]]
+        if first not in stored:
+            entry = stored[first] = solve_opening(game, first, board)
+            save()
+            print(
+                f"  {board.title}: {first} (+{len(orbit) - 1}) {entry['value']} {entry['nodes']} {entry['seconds']:.2f}s",
+                flush=True,
+            )
+    return report_of(board, known)
+
+
+def report_of(board: Board, known: dict) -> Report:
+    """The page's view of a board's stored results (classes not solved yet are "untried")."""
+    game = ogames.load(board.game, **board.options)
+    labels = game.board.labels
+    stored, checks = known.get("openings", {}), known.get("checks", {})
     openings = []
     for orbit in classes(game):
-        state = game.new_state()
-        state.play(labels[orbit[0]], t=0.0)
-        if state.is_over:
-            value, nodes, seconds = WIN, 0, 0.0
-        else:
-            reply = solve(state, budget, solver=ConnectionSolver(game, table_bits=TABLE_BITS))
-            value = {WIN: LOSS, LOSS: WIN, UNKNOWN: UNKNOWN}[reply.value]
-            nodes, seconds = reply.nodes, reply.seconds
-        openings.append(Opening([labels[c] for c in orbit], value, nodes, seconds))
-        print(f"  {title}: {labels[orbit[0]]} (+{len(orbit) - 1}) {value} {nodes} {seconds:.2f}s", flush=True)
-    spec = ", ".join(f"{k}={v!r}" for k, v in options.items())
+        first = labels[orbit[0]]
+        entry = stored.get(first, {"value": UNTRIED, "nodes": 0, "seconds": 0.0})
+        openings.append(Opening([labels[c] for c in orbit], entry["value"], entry["nodes"], entry["seconds"], checks.get(first)))
+    root = known.get("root") or {"value": None, "move": None, "nodes": 0, "seconds": 0.0}
     return Report(
-        title,
+        board.title,
         game,
-        budget,
-        spec,
+        board.budget,
+        ", ".join(f"{k}={v!r}" for k, v in board.options.items()),
         len(automorphisms(game)),
-        proof.value,
-        proof.move,
-        proof.nodes,
-        proof.seconds,
+        root["value"],
+        root["move"],
+        root["nodes"],
+        root["seconds"],
         openings,
+        board.checks,
     )
+
+
+def solve_opening(game, first: str, board: Board) -> dict:
+    """Black's first stone on `first`: a win for Black when White's reply position is a proven loss."""
+    state = game.new_state()
+    state.play(first, t=0.0)
+    if state.is_over:
+        return {"value": WIN, "nodes": 0, "seconds": 0.0, "budget": board.budget}
+    reply = solve(state, board.budget, solver=ConnectionSolver(game, table_bits=board.table_bits))
+    value = {WIN: LOSS, LOSS: WIN, UNKNOWN: UNKNOWN}[reply.value]
+    return {"value": value, "nodes": reply.nodes, "seconds": reply.seconds, "budget": board.budget, "white_reply": reply.move}
+
+
+# ----- the second method ------------------------------------------------------------------------------
+
+CHECK_LIMIT = 20_000_000  # positions walked per checked class
+
+
+def check_board(board: Board, known: dict, save, rng: random.Random) -> None:
+    """Check the board's proven verdicts (all, or a random sample of `board.checks` classes) by the
+    second method, keeping the checks already stored."""
+    proven = sorted(first for first, entry in known.get("openings", {}).items() if entry["value"] in (WIN, LOSS))
+    done = known.setdefault("checks", {})
+    wanted = len(proven) if board.checks is None else min(board.checks, len(proven))
+    todo = [first for first in proven if first not in done]
+    rng.shuffle(todo)
+    for first in todo[: max(0, wanted - len(done))]:
+        entry = done[first] = check_opening(board, first, known["openings"][first]["value"])
+        save()
+        print(f"  {board.title}: {first} checked: {entry}", flush=True)
+
+
+def check_opening(board: Board, first: str, value: str) -> dict:
+    """Whether the verdict `value` (for Black) of Black's first stone on `first` holds when the
+    winning side's strategy is played out against every defence through the rules."""
+    game = ogames.load(board.game, **board.options)
+    state = game.new_state()
+    black = state.mover
+    state.play(first, t=0.0)
+    winner = black if value == WIN else 1 - black
+    strategy = solver_strategy(ConnectionSolver(game, table_bits=board.table_bits), board.budget)
+    checked = check_win(state, winner, strategy, limit=CHECK_LIMIT)
+    return {
+        "method": "strategy",
+        "agrees": checked.holds,
+        "positions": checked.positions,
+        "games": checked.games,
+        "seconds": checked.seconds,
+        "reason": checked.reason,
+        "line": checked.refuted_by,
+    }
 
 
 # ----- the page -----------------------------------------------------------------------------------
 
-GLYPH = {WIN: "W", LOSS: "x", UNKNOWN: "?"}
+GLYPH = {WIN: "W", LOSS: "x", UNKNOWN: "?", UNTRIED: "."}
 
 
 def diagram(report: Report) -> str:
@@ -199,14 +311,7 @@ def section(report: Report) -> str:
         f"`ogames.load({report.game.name!r}, {report.spec})` — {cells} cells, "
         f"{report.symmetries} symmetries, {len(report.openings)} classes of first moves.",
         "",
-        f"The empty board: **{report.root_value}** for Black"
-        + (f" (found {report.root_move})" if report.root_move else "")
-        + f", {report.root_nodes:,} positions, {report.root_seconds:.2f} s."
-        + (
-            f" The search from the empty board ran out of its budget, but the table below proves it a **win**: {wins[0]} wins."
-            if report.root_value == UNKNOWN and wins
-            else ""
-        ),
+        root_line(report, wins),
         "",
         "```",
         diagram(report),
@@ -217,19 +322,129 @@ def section(report: Report) -> str:
     ]
     if unknown:
         lines.append(f"  \nNot proved within {report.budget:,} positions ({len(unknown)}): {' '.join(unknown)}")
+    untried = [c for o in report.openings if o.value == UNTRIED for c in o.cells]
+    if untried:
+        lines.append(f"  \nNot tried (the run was stopped first) ({len(untried)}): {' '.join(untried)}")
     lines += [
         "",
-        "| first move (and its symmetric copies) | for Black | positions | seconds |",
-        "|---|---|---:|---:|",
+        "| first move (and its symmetric copies) | for Black | positions | seconds | second method |",
+        "|---|---|---:|---:|---|",
     ]
     for o in report.openings:
-        lines.append(f"| {' '.join(o.cells)} | {o.value} | {o.nodes:,} | {o.seconds:.2f} |")
-    lines += [f"| all classes | | {nodes:,} | {seconds:.2f} |", ""]
+        lines.append(f"| {' '.join(o.cells)} | {o.value} | {o.nodes:,} | {o.seconds:.2f} | {check_cell(o.check)} |")
+    lines += [f"| all classes | | {nodes:,} | {seconds:.2f} | |", "", check_line(report), ""]
     return "\n".join(lines)
+
+
+def check_cell(check: dict | None) -> str:
+    if check is None:
+        return ""
+    if check["agrees"]:
+        return f"agrees ({check['positions']:,} positions, {check['seconds']:.0f} s)"
+    return f"**does not agree**: {check['reason']} after {' '.join(check['line']) or 'the first stone'}"
+
+
+def check_line(report: Report) -> str:
+    """The board's summary of the second method."""
+    proven = [o for o in report.openings if o.value in (WIN, LOSS)]
+    checked = [o for o in report.openings if o.check is not None]
+    if not proven:
+        return "Checked by the second method: nothing to check (no class proved)."
+    agree = sum(bool(o.check and o.check["agrees"]) for o in checked)
+    sample = (
+        "every proved class"
+        if len(checked) == len(proven)
+        else f"a random sample of {len(checked)} of the {len(proven)} proved classes"
+    )
+    return f"Checked by the second method ({sample}): **{agree} of {len(checked)} agree**."
+
+
+def root_line(report: Report, wins: list[str]) -> str:
+    """What the page says of the empty board: the search from it, or what the first moves prove."""
+    proved = f"a **win** for Black: {wins[0]} wins" if wins else None
+    if report.root_value is None:
+        return "The empty board was not searched as a whole (out of the search's reach); " + (
+            f"the table below proves it {proved}." if proved else "the table below proves no first move a win."
+        )
+    line = (
+        f"The empty board: **{report.root_value}** for Black"
+        + (f" (found {report.root_move})" if report.root_move else "")
+        + f", {report.root_nodes:,} positions, {report.root_seconds:.2f} s."
+    )
+    if report.root_value == UNKNOWN and proved:
+        line += f" The search from the empty board ran out of its budget, but the table below proves it {proved}."
+    return line
 
 
 def _board_order(report: Report):
     return report.game.board.index
+
+
+# ----- Onyx ----------------------------------------------------------------------------------------
+
+
+def stones_to_connect(state, colour: int) -> int:
+    """The fewest stones `colour` (1 Black, 2 White) must still place to join its sides, the
+    opponent's stones blocking and its own free (a shortest path through the lattice): no win can
+    come sooner, whatever the opponent does or captures."""
+    lattice = state.lattice
+    goal = (1 | 2) if colour == 1 else (4 | 8)
+    start_bit, end_bit = goal & -goal, goal & ~(goal & -goal)
+    n = len(state.stones)
+    cost = [n + 1] * n
+    heap: list[tuple[int, int]] = []
+    for cell in range(n):
+        if lattice.side_bits[cell] & start_bit and state.stones[cell] != 3 - colour:
+            cost[cell] = int(state.stones[cell] != colour)
+            heapq.heappush(heap, (cost[cell], cell))
+    while heap:
+        here, cell = heapq.heappop(heap)
+        if here > cost[cell]:
+            continue
+        if lattice.side_bits[cell] & end_bit:
+            return here
+        for other in lattice.board.neighbours[cell]:
+            if state.stones[other] == 3 - colour:
+                continue
+            step = here + int(state.stones[other] != colour)
+            if step < cost[other]:
+                cost[other] = step
+                heapq.heappush(heap, (step, other))
+    return n + 1
+
+
+def onyx_section() -> str:
+    from ogames.players.solvers.onyx_tactics import MAX_DEPTH
+
+    game = ogames.load("onyx")
+    state = game.new_state()
+    open_points = sum(1 for move in state.legal_moves() if move != "swap")
+    black, white = stones_to_connect(state, 1), stones_to_connect(state, 2)
+    return f"""## Onyx: not solved, and why
+
+Onyx has one board only: the 12 × 12 lattice of RULES.md §4 (`ogames.load('onyx')` takes no size;
+its one option is `pie`), {len(game.board)} points, {open_points} of them open for Black's first stone
+after the eight set-up stones. There is no smaller Onyx board to solve, and this one is far out of
+reach of any exhaustive search here:
+
+- From the set-up Black needs at least **{black}** more stones to join West and East, White at least
+  **{white}** to join South and North (the shortest paths through the lattice, own stones free,
+  the opponent's blocking: `stones_to_connect` in the tool). So no game ends before ply
+  {2 * black - 1}, and captures (which empty points again) make games longer still: the rules bound
+  a game at {game.max_game_length:,} placements.
+- Neither solver here proves anything about Onyx's first move. The connection solver does not
+  play Onyx (its captures remove stones, which its search over a stones array that only fills
+  up does not model); the Onyx tactics solver (`ogames.players.solvers.onyx_tactics`, the one the
+  Onyx puzzles use, checked against the rules' own play) handles captures in full but proves
+  only wins within {MAX_DEPTH} of the mover's own stones, and no first move can win within fewer
+  than {black}.
+- A plain exhaustive search over the real `ogames` state, the one method here that handles
+  captures in full at any depth, would face a game tree {open_points} moves wide and at least
+  {2 * black - 1} plies deep; and there is no tiny Onyx board to run it on without inventing rules
+  the game does not have.
+
+So the explorer shows no solver verdicts for Onyx, only the games' statistics.
+"""
 
 
 HEADER = """# Solved small boards
@@ -257,31 +472,90 @@ The method, the pruning and the tests that check it against plain minimax are de
 `src/ogames/players/solvers/connection.py`. Omny `y` is the Game of Y (the three corners are the
 star cells; a group wins when no region holds two of them, i.e. it touches all three sides) and
 Odd-Y with 3 sides on the triangle is the same game, so the Y tables hold for both.
+
+**The second method.** Each proved verdict in the column "second method" was checked again without
+trusting the search: the winning side's strategy was played out against *every* defence through the
+rules themselves (`ogames.players.solvers.strategy_check`). Where the winner moves, the solver is
+only asked which move to play; where the loser moves, every legal move of the rules is tried; a
+line counts only when the rules' own result says the winner connected. A verdict agrees when that
+walk closes; "positions" there counts the distinct positions of the walked tree. The small boards
+are checked in full, Y 6 and Y 7 on a random sample of their proved classes. Each test run also
+compares the pages's verdicts with plain minimax over the rules (`winner_reference`: no pruning,
+no table but a memo) on every class of Y 4, Odd-Y 5 sides size 2 and Omny sunder 2, and plays
+the strategy check on one random class of a mid-sized board (`tests/test_solved_page.py`).
+
+The solver's results are kept in `benchmarks/results/solved-openings.json` as each class finishes,
+so a long run (Y 7) can be stopped and resumed, and the page rewritten from them
+(`tools/solve_openings.py --page`) without solving again.
 """
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", help="solve only the board(s) with this title")
-    parser.add_argument("--print", action="store_true", help="print the sections instead of writing docs/solved.md")
+    parser.add_argument(
+        "--only", action="append", help="solve and check only the board(s) with this title (the page is not written)"
+    )
+    parser.add_argument(
+        "--again", action="store_true", help=f"solve the boards again instead of taking what {RESULTS.relative_to(ROOT)} holds"
+    )
+    parser.add_argument("--no-check", action="store_true", help="leave the second method's checks out")
+    parser.add_argument("--page", action="store_true", help="solve and check nothing: write the page from the stored results")
+    parser.add_argument("--seed", type=int, help="seed of the checks' random sample (default: a fresh one, stored)")
+    parser.add_argument("--print", action="store_true", help="print the page instead of writing docs/solved.md")
     args = parser.parse_args()
-    boards = [b for b in BOARDS if not args.only or b[0] in args.only]
-    # Warm the compiled code so that the first board's times do not include loading it.
-    solve(ogames.load("omny", variant="y", size=3).new_state())
-    solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
-    sections = []
-    start = time.perf_counter()
-    for title, name, options, budget in boards:
-        print(title, flush=True)
-        sections.append(section(solve_board(title, name, options, budget)))
+    titles = [b.title for b in BOARDS]
+    for title in args.only or []:
+        if title not in titles:
+            parser.error(f"no board titled {title!r}; the boards are: {', '.join(titles)}")
+    boards = [b for b in BOARDS if not args.only or b.title in args.only]
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     machine = f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}"
-    page = HEADER.format(machine=machine) + "\n" + "\n".join(sections)
-    page += f"\nTotal time of the run: {time.perf_counter() - start:.0f} s.\n"
+
+    def save() -> None:
+        # Only this run's boards are written over what the file holds now: runs of other boards
+        # may go on beside this one.
+        on_disk = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        on_disk.update({board.title: results[board.title] for board in boards if board.title in results})
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        partial = RESULTS.with_suffix(f".{os.getpid()}.part")
+        partial.write_text(json.dumps(on_disk, indent=1, sort_keys=True) + "\n")
+        partial.replace(RESULTS)
+
+    if not args.page:
+        # Warm the compiled code so that the first board's times do not include loading it.
+        solve(ogames.load("omny", variant="y", size=3).new_state())
+        solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
+        seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
+        for board in boards:
+            print(board.title, flush=True)
+            known = results.setdefault(board.title, {})
+            if args.again or known.get("budget") != board.budget or known.get("options") != board.options:
+                known.clear()  # solved with other settings: solve again
+                known.update(budget=board.budget, options=board.options)
+            known["machine"] = machine
+            solve_board(board, known, save)
+            if not args.no_check:
+                known.setdefault("check_seed", seed)
+                check_board(board, known, save, random.Random(known["check_seed"]))
+    missing = [b.title for b in BOARDS if b.title not in results]
+    if args.only and not args.print:
+        print(f"solved {', '.join(args.only)} into {RESULTS}; run with --page to write {OUT}")
+        return
+    if missing:
+        raise SystemExit(f"no results yet for {', '.join(missing)}: solve them first (--only TITLE)")
+    page = write_page(results)
     if args.print:
         print(page)
     else:
         OUT.write_text(page)
         print(f"wrote {OUT}")
+
+
+def write_page(results: dict) -> str:
+    """The page, from the stored results of every board."""
+    machines = sorted({results[b.title].get("machine", "?") for b in BOARDS})
+    sections = [section(report_of(board, results[board.title])) for board in BOARDS]
+    return HEADER.format(machine=", ".join(machines)) + "\n" + "\n".join(sections) + "\n" + onyx_section()
 
 
 if __name__ == "__main__":

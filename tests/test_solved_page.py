@@ -1,0 +1,165 @@
+"""docs/solved.md checked by second methods: the strategy check (`strategy_check.check_win`)
+against plain minimax, the page's stored verdicts against minimax on the smallest boards and
+against the strategy check on a random mid-sized class each run, and the page in step with its
+stored results (benchmarks/results/solved-openings.json)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from solve_openings import BOARDS, RESULTS, UNTRIED, check_opening, classes, write_page
+
+import ogames
+from ogames.errors import BadOption
+from ogames.players.solvers.connection import LOSS, WIN, ConnectionSolver, winner_reference
+from ogames.players.solvers.strategy_check import check_win, solver_strategy
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = {board.title: board for board in BOARDS}
+TINY = ["Y 4", "Odd-Y 5 sides, size 2", "Omny sunder 2"]  # plain minimax proves every class in a second
+MID = ["Y 5", "Odd-Y 5 sides, size 3", "Omny sunder 3", "Omny gyre 3", "Omny gyre 3, komi 0.5"]
+
+
+def stored() -> dict:
+    return json.loads(RESULTS.read_text(encoding="utf-8"))
+
+
+def position(game, moves: list[str]):
+    state = game.new_state()
+    for move in moves:
+        state.play(move, t=0.0)
+    return state
+
+
+# ----- the strategy check against plain minimax ---------------------------------------------------------------
+
+SMALL_GAMES = [
+    ("omny", {"variant": "y", "size": 4}),
+    ("omny", {"variant": "sunder", "size": 2}),
+    ("oddy", {"sides": 5, "size": 2, "pie": False}),
+    ("omny", {"variant": "y", "size": 4, "komi": 0.5}),  # S + 2k even: both colours may connect, the race decides
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(SMALL_GAMES), seed=st.integers(0, 2**32 - 1), stones=st.integers(0, 5))
+def test_the_check_holds_exactly_for_minimaxs_winner(which, seed, stones) -> None:
+    name, options = which
+    game = ogames.load(name, **options)
+    rng = random.Random(seed)
+    state = game.new_state()
+    for _ in range(stones):
+        moves = state.legal_moves()
+        if state.is_over or not moves:
+            break
+        state.play(rng.choice(moves), t=0.0)
+    if state.is_over:
+        return
+    best = winner_reference(state)
+    for seat in (0, 1):
+        checked = check_win(state, seat, solver_strategy(ConnectionSolver(game, table_bits=12)))
+        assert checked.holds == (seat == best), (state.record_moves(), seat, checked)
+        assert checked.positions >= 1
+
+
+def test_a_strategy_that_plays_badly_is_refuted_by_a_line_the_rules_confirm() -> None:
+    game = ogames.load("omny", variant="y", size=4)
+    state = position(game, ["b2"])  # Black has won this (docs/solved.md, and minimax)
+    black = 0
+
+    def first_cell(here) -> str:  # a "strategy" that takes the first open cell
+        return here.legal_moves()[0]
+
+    checked = check_win(state, black, first_cell)
+    assert not checked.holds
+    assert checked.reason == "the defence connects"
+    replay = state.clone()
+    for move in checked.refuted_by:
+        replay.play(move, t=0.0)
+    assert replay.is_over and replay.owner[replay.result.winner] != black
+    assert check_win(state, black, solver_strategy(ConnectionSolver(game))).holds  # while the real strategy holds
+
+
+def test_a_strategy_with_no_move_and_a_walk_past_its_limit_do_not_hold() -> None:
+    game = ogames.load("omny", variant="y", size=4)
+    state = position(game, ["b2"])
+    silent = check_win(state, 0, lambda here: None)
+    assert not silent.holds and silent.reason == "the strategy names no winning move here"
+    cut = check_win(state, 0, solver_strategy(ConnectionSolver(game)), limit=3)
+    assert not cut.holds and "not finished within 3 positions" in cut.reason
+    assert cut.positions == 3
+
+
+def test_the_check_refuses_positions_with_a_swap_or_komi_choice_ahead() -> None:
+    for game in (ogames.load("oddy", sides=5, size=2), ogames.load("omny", variant="y", size=3, komi_choice=True)):
+        with pytest.raises(BadOption):
+            check_win(game.new_state(), 0, lambda here: None)
+    later = position(ogames.load("oddy", sides=5, size=2), ["o", "a1-0"])  # past the swap: checked
+    game = later.game
+    assert check_win(later, winner_reference(later), solver_strategy(ConnectionSolver(game))).holds
+
+
+# ----- the page's verdicts ---------------------------------------------------------------------------------------
+
+
+def verdicts(title: str) -> dict[str, str]:
+    """Every first move's stored verdict for Black on a board (its class's)."""
+    board = BOARD[title]
+    game = ogames.load(board.game, **board.options)
+    openings = stored()[title]["openings"]
+    labels = game.board.labels
+    return {labels[c]: openings[labels[orbit[0]]]["value"] for orbit in classes(game) for c in orbit}
+
+
+@pytest.mark.parametrize("title", TINY)
+def test_every_first_move_of_the_smallest_boards_is_minimaxs(title: str) -> None:
+    board = BOARD[title]
+    game = ogames.load(board.game, **board.options)
+    memo: dict = {}
+    found = verdicts(title)
+    assert set(found) == set(game.board.labels)
+    for move, value in found.items():
+        state = position(game, [move])
+        black_wins = state.is_over or winner_reference(state, memo) == 0
+        assert value == (WIN if black_wins else LOSS), (title, move, value)
+
+
+def test_a_random_mid_sized_class_holds_by_the_strategy_check() -> None:
+    rng = random.Random()
+    title = rng.choice(MID)
+    openings = stored()[title]["openings"]
+    first = rng.choice(sorted(openings))
+    value = openings[first]["value"]
+    assert value in (WIN, LOSS)
+    checked = check_opening(BOARD[title], first, value)
+    assert checked["agrees"], (title, first, value, checked)
+
+
+def test_every_stored_check_agrees_and_the_small_boards_are_checked_in_full() -> None:
+    results = stored()
+    for board in BOARDS:
+        known = results[board.title]
+        proved = {first for first, entry in known["openings"].items() if entry["value"] in (WIN, LOSS)}
+        checks = known.get("checks", {})
+        assert set(checks) <= proved, board.title
+        assert all(check["agrees"] for check in checks.values()), board.title
+        if board.checks is None:
+            assert set(checks) == proved, board.title
+        elif proved:
+            assert len(checks) == min(board.checks, len(proved)), board.title
+
+
+def test_the_page_is_written_from_the_stored_results() -> None:
+    results = stored()
+    page = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8")
+    assert page == write_page(results)
+    for board in BOARDS:
+        assert f"## {board.title}\n" in page
+    assert "## Onyx: not solved, and why" in page
+    y6 = verdicts("Y 6")
+    assert UNTRIED not in y6.values()
