@@ -90,6 +90,9 @@ def test_a_strategy_with_no_move_and_a_walk_past_its_limit_do_not_hold() -> None
     state = position(game, ["b2"])
     silent = check_win(state, 0, lambda here: None)
     assert not silent.holds and silent.reason == "the strategy names no winning move here"
+    taken = check_win(state, 0, lambda here: "b2")  # a stone on a taken cell
+    assert not taken.holds and taken.reason == "the strategy names 'b2', not a legal move here"
+    assert taken.refuted_by and len(taken.refuted_by) == 1  # White's first reply, then Black is asked
     cut = check_win(state, 0, solver_strategy(ConnectionSolver(game)), limit=3)
     assert not cut.holds and "not finished within 3 positions" in cut.reason
     assert cut.positions == 3

@@ -53,7 +53,15 @@ class Board:
     root_budget: int | None = None  # for the search from the empty board (None: the same; 0: skip it)
     table_bits: int = TABLE_BITS
     checks: int | None = None  # proven classes checked by the second method (None: all of them)
+    note: str = ""  # said on the page under the board's table
 
+
+Y7_NOTE = """How far Y 7 got. Each class was given 20,000,000 positions (a table of 2^24 entries), five to
+eight times what any Y 6 class needed (2.6–4.5 million), solved most central first, in the
+background at `nice -n 10` on a 2-core machine shared with other work, where it had a fifth to a
+half of one core. The run was stopped when its time was up; the classes it did not reach are
+"untried", not unknown. Y 7 is out of this solver's reach on this machine: with no class proved,
+the page claims nothing about it beyond the budget spent."""
 
 BOARDS: list[Board] = [
     Board("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
@@ -66,7 +74,16 @@ BOARDS: list[Board] = [
     Board("Omny gyre 3, komi 0.5", "omny", {"variant": "gyre", "size": 3, "komi": 0.5}, 20_000_000),
     # The empty board of Y 6 and Y 7 is out of the search's reach; the first moves decide it.
     Board("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000, root_budget=0, checks=2),
-    Board("Y 7", "omny", {"variant": "y", "size": 7}, 20_000_000, root_budget=0, table_bits=24, checks=1),
+    Board(
+        "Y 7",
+        "omny",
+        {"variant": "y", "size": 7},
+        20_000_000,
+        root_budget=0,
+        table_bits=24,
+        checks=1,
+        note=Y7_NOTE,
+    ),
 ]
 
 
@@ -163,6 +180,7 @@ class Report:
     root_seconds: float
     openings: list[Opening]
     checks_wanted: int | None  # the board's sample size (None: every proven class)
+    note: str = ""
 
 
 def solve_board(board: Board, known: dict, save) -> Report:
@@ -224,6 +242,7 @@ def report_of(board: Board, known: dict) -> Report:
         root["seconds"],
         openings,
         board.checks,
+        board.note,
     )
 
 
@@ -331,8 +350,11 @@ def section(report: Report) -> str:
         "|---|---|---:|---:|---|",
     ]
     for o in report.openings:
-        lines.append(f"| {' '.join(o.cells)} | {o.value} | {o.nodes:,} | {o.seconds:.2f} | {check_cell(o.check)} |")
+        effort = "— | —" if o.value == UNTRIED else f"{o.nodes:,} | {o.seconds:.2f}"
+        lines.append(f"| {' '.join(o.cells)} | {o.value} | {effort} | {check_cell(o.check)} |")
     lines += [f"| all classes | | {nodes:,} | {seconds:.2f} | |", "", check_line(report), ""]
+    if report.note:
+        lines += [report.note, ""]
     return "\n".join(lines)
 
 
@@ -364,7 +386,7 @@ def root_line(report: Report, wins: list[str]) -> str:
     proved = f"a **win** for Black: {wins[0]} wins" if wins else None
     if report.root_value is None:
         return "The empty board was not searched as a whole (out of the search's reach); " + (
-            f"the table below proves it {proved}." if proved else "the table below proves no first move a win."
+            f"the table below proves it {proved}." if proved else "no first move was proved either, so its value stays open here."
         )
     line = (
         f"The empty board: **{report.root_value}** for Black"
@@ -480,7 +502,7 @@ only asked which move to play; where the loser moves, every legal move of the ru
 line counts only when the rules' own result says the winner connected. A verdict agrees when that
 walk closes; "positions" there counts the distinct positions of the walked tree. The small boards
 are checked in full, Y 6 and Y 7 on a random sample of their proved classes. Each test run also
-compares the pages's verdicts with plain minimax over the rules (`winner_reference`: no pruning,
+compares the page's verdicts with plain minimax over the rules (`winner_reference`: no pruning,
 no table but a memo) on every class of Y 4, Odd-Y 5 sides size 2 and Omny sunder 2, and plays
 the strategy check on one random class of a mid-sized board (`tests/test_solved_page.py`).
 

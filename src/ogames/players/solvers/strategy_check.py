@@ -89,12 +89,14 @@ class _Walk:
         if key in self.seen:
             return
         if len(self.seen) >= self.limit:
-            raise _Failed(line, f"not finished within {self.limit:,} positions")
+            raise _Failed(list(line), f"not finished within {self.limit:,} positions")
         self.seen.add(key)
         if state.mover == self.winner:
             move = self.strategy(state)
             if move is None:
-                raise _Failed(line, "the strategy names no winning move here")
+                raise _Failed(list(line), "the strategy names no winning move here")
+            if move not in state.legal_moves():
+                raise _Failed(list(line), f"the strategy names {move!r}, not a legal move here")
             self.follow(state, move, line)
         else:
             for move in state.legal_moves():
