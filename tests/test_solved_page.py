@@ -166,3 +166,28 @@ def test_the_page_is_written_from_the_stored_results() -> None:
     assert "## Onyx: not solved, and why" in page
     y6 = verdicts("Y 6")
     assert UNTRIED not in y6.values()
+
+
+# ----- Onyx's section -------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_onyx_stones_to_connect_is_a_lower_bound_on_the_winners_stones(seed) -> None:
+    from solve_openings import stones_to_connect
+
+    rng = random.Random(seed)
+    state = ogames.load("onyx").new_state()
+    assert stones_to_connect(state, 1) == stones_to_connect(state, 2) == 10  # the page's figure
+    bounds = []  # (colour, its lower bound, its stones placed so far)
+    placed = {1: 0, 2: 0}
+    while not state.is_over:
+        for colour in (1, 2):
+            bounds.append((colour, stones_to_connect(state, colour), placed[colour]))
+        colour = state.turn + 1
+        state.play(rng.choice([m for m in state.legal_moves() if m != "swap"]), t=0.0)
+        placed[colour] += 1
+    winner = 1 if state.result.winner == "black" else 2
+    for colour, bound, before in bounds:
+        if colour == winner:
+            assert placed[winner] - before >= bound

@@ -73,7 +73,7 @@ BOARDS: list[Board] = [
     Board("Omny gyre 3", "omny", {"variant": "gyre", "size": 3}, 20_000_000),
     Board("Omny gyre 3, komi 0.5", "omny", {"variant": "gyre", "size": 3, "komi": 0.5}, 20_000_000),
     # The empty board of Y 6 and Y 7 is out of the search's reach; the first moves decide it.
-    Board("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000, root_budget=0, checks=2),
+    Board("Y 6", "omny", {"variant": "y", "size": 6}, 8_000_000, root_budget=0),
     Board(
         "Y 7",
         "omny",
@@ -472,7 +472,8 @@ So the explorer shows no solver verdicts for Onyx, only the games' statistics.
 HEADER = """# Solved small boards
 
 What the connection solver (`ogames.players.solvers.connection.solve`, also the `solver` player)
-proves about the first move on small boards of Omny and Odd-Y, with the pie rule off.
+proves about the first move on small boards of Omny and Odd-Y, with the pie rule off, each verdict
+checked again by a second method; how far Y 7 got; and why Onyx is not solved (the last section).
 Regenerate with `.venv/bin/python tools/solve_openings.py` (it writes this page).
 
 How to read it. Every cell of a diagram is Black's (the first player's) first stone there:
@@ -500,11 +501,12 @@ trusting the search: the winning side's strategy was played out against *every* 
 rules themselves (`ogames.players.solvers.strategy_check`). Where the winner moves, the solver is
 only asked which move to play; where the loser moves, every legal move of the rules is tried; a
 line counts only when the rules' own result says the winner connected. A verdict agrees when that
-walk closes; "positions" there counts the distinct positions of the walked tree. The small boards
-are checked in full, Y 6 and Y 7 on a random sample of their proved classes. Each test run also
-compares the page's verdicts with plain minimax over the rules (`winner_reference`: no pruning,
-no table but a memo) on every class of Y 4, Odd-Y 5 sides size 2 and Omny sunder 2, and plays
-the strategy check on one random class of a mid-sized board (`tests/test_solved_page.py`).
+walk closes; "positions" there counts the distinct positions of the walked tree. The tool checks
+every proved class of a board, or a random sample where the board asks for one (Y 7: one class);
+the line under each table says which. Each test run also compares the page's verdicts with plain
+minimax over the rules (`winner_reference`: no pruning, no table but a memo) on every first move
+of Y 4, Odd-Y 5 sides size 2 and Omny sunder 2, and runs the strategy check on one random class
+of a mid-sized board (`tests/test_solved_page.py`).
 
 The solver's results are kept in `benchmarks/results/solved-openings.json` as each class finishes,
 so a long run (Y 7) can be stopped and resumed, and the page rewritten from them
