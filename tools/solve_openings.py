@@ -56,12 +56,11 @@ class Board:
     note: str = ""  # said on the page under the board's table
 
 
-Y7_NOTE = """How far Y 7 got. Each class was given 20,000,000 positions (a table of 2^24 entries), five to
-eight times what any Y 6 class needed (2.6–4.5 million), solved most central first, in the
-background at `nice -n 10` on a 2-core machine shared with other work, where it had a fifth to a
-half of one core. The run was stopped when its time was up; the classes it did not reach are
-"untried", not unknown. Y 7 is out of this solver's reach on this machine: with no class proved,
-the page claims nothing about it beyond the budget spent."""
+Y7_NOTE = """Y 7 gets 20,000,000 positions per class (a table of 2^24 entries), four to eight times what
+any Y 6 class needed (2.6–4.5 million). Its classes are solved most central first, each written
+to the results file as it finishes, so the run can go in the background and resume:
+`nice -n 10 .venv/bin/python tools/solve_openings.py --only "Y 7"` (a class it has not reached
+is listed as untried, not unknown)."""
 
 BOARDS: list[Board] = [
     Board("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
