@@ -13,7 +13,6 @@ core, each class with a fresh transposition table.
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from tool_cli import Parser
 
 import ogames
 from ogames.cli.render.hexgrid import draw_hex_board
@@ -261,8 +261,8 @@ Odd-Y with 3 sides on the triangle is the same game, so the Y tables hold for bo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", help="solve only the board(s) with this title")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", choices=[b[0] for b in BOARDS], help="solve only the board(s) with this title")
     parser.add_argument("--print", action="store_true", help="print the sections instead of writing docs/solved.md")
     args = parser.parse_args()
     boards = [b for b in BOARDS if not args.only or b[0] in args.only]
