@@ -103,6 +103,9 @@ def test_the_lobby_on_a_phone_in_russian(browser: Any, server: str, shots: Path)
     poster.goto(server + "/lobby?lang=ru")
     watcher.goto(server + "/lobby?lang=ru")
     expect(poster.locator("h1")).to_have_text("Зал ожидания")
+    # The heading is the server's; a seek goes on the page's socket, which lobby.js drops while
+    # it is not open yet: wait until the script says it is.
+    expect(poster.locator("#link-state")).to_have_text("на связи")
     poster.select_option("#seek-time", "days:3")
     poster.click("#seek-form button[type=submit]")
     row = watcher.locator("#seeks tr")
