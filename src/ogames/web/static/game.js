@@ -271,25 +271,10 @@
     requestAnimationFrame(function () { renderQueued = false; render(); });
   }
 
-  // A rated game once rated: each person's rating before and after ("Ada: 1500? → 1523 (+23)").
+  // A rated game once rated: the rating changes (static/page.js), by seat name without an account.
   function renderRatings() {
-    const box = document.getElementById("rating-changes");
-    if (!box) return;
-    const changes = view.ratings || [];
-    box.hidden = changes.length === 0;
-    const list = box.querySelector("ul");
-    list.replaceChildren();
-    changes.forEach(function (change) {
-      const li = document.createElement("li");
-      li.dataset.seat = String(change.seat);
-      const seat = view.seats[change.seat];
-      const who = change.name || (seat ? seatName(seat) : "");
-      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
-      const diff = document.createElement("strong");
-      diff.className = change.diff.charAt(0) === "-" ? "rating-down" : "rating-up";
-      diff.textContent = "(" + change.diff + ")";
-      li.append(diff);
-      list.append(li);
+    window.OgamesPage.showRatingChanges(view.ratings || [], function (seat) {
+      return view.seats[seat] ? seatName(view.seats[seat]) : "";
     });
   }
 

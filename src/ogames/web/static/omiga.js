@@ -363,22 +363,10 @@
     if (view.problem) showMessage(view.problem);
   }
 
-  // A rated table once rated: each person's rating before and after ("Ada: 1500? → 1523 (+23)").
+  // A rated table once rated: the rating changes (static/page.js), by colour without an account.
   function renderRatings() {
-    const box = document.getElementById("rating-changes");
-    if (!box) return;
-    const changes = view.ratings || [];
-    box.hidden = changes.length === 0;
-    const list = box.querySelector("ul");
-    list.replaceChildren();
-    changes.forEach(function (change) {
-      const li = el("li");
-      li.dataset.seat = String(change.seat);
-      const seat = view.seats[change.seat];
-      const who = change.name || (seat ? colourName(seat.actor) : "");
-      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
-      li.append(el("strong", change.diff.charAt(0) === "-" ? "rating-down" : "rating-up", "(" + change.diff + ")"));
-      list.append(li);
+    window.OgamesPage.showRatingChanges(view.ratings || [], function (seat) {
+      return view.seats[seat] ? colourName(view.seats[seat].actor) : "";
     });
   }
 

@@ -1,7 +1,8 @@
 // What the page scripts share (every page loads it, after the words script): the page's words (the
 // `words` JSON the server puts in the page, if it has one), a colour's name in them, the message
-// box, the state of the page's connection and a live view with a delta applied. The scripts of the
-// game, replay, analysis and Omiga pages take these from here rather than each keeping its own copy.
+// box, the state of the page's connection, a live view with a delta applied and a rated game's
+// rating changes. The scripts of the game, replay, analysis and Omiga pages take these from here
+// rather than each keeping its own copy.
 "use strict";
 window.OgamesPage = (function () {
   const source = document.getElementById("words");
@@ -87,6 +88,27 @@ window.OgamesPage = (function () {
     return next;
   }
 
+  // A rated game or table once rated, in the page's #rating-changes box: each person's rating
+  // before and after ("Ada: 1500? → 1523 (+23)"), named by account, else by `seatName(seat)`.
+  function showRatingChanges(changes, seatName) {
+    const box = document.getElementById("rating-changes");
+    if (!box) return;
+    box.hidden = changes.length === 0;
+    const list = box.querySelector("ul");
+    list.replaceChildren();
+    changes.forEach(function (change) {
+      const li = document.createElement("li");
+      li.dataset.seat = String(change.seat);
+      const who = change.name || seatName(change.seat);
+      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
+      const diff = document.createElement("strong");
+      diff.className = change.diff.charAt(0) === "-" ? "rating-down" : "rating-up";
+      diff.textContent = "(" + change.diff + ")";
+      li.append(diff);
+      list.append(li);
+    });
+  }
+
   return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders,
-           keptTokens: keptTokens, applyDelta: applyDelta };
+           keptTokens: keptTokens, applyDelta: applyDelta, showRatingChanges: showRatingChanges };
 })();
