@@ -24,13 +24,15 @@ expect = playwright_api.expect
 LINES = [["a1", "d1", "a2", "c2", "a3", "b3", "a4"], ["a1", "b2", "a2", "c2", "a3", "b3", "a4"]]
 
 
-def finish(server: str, moves: list[str]) -> None:
+def finish(server: str, moves: list[str]) -> str:
+    """An Omny Y 4 game played through the API with these moves (to its end); its id."""
     status, game = call(server, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 4}})
     assert status == 201, game
     for ply, move in enumerate(moves):
         status, answer = call(server, f"/api/games/{game['id']}/moves",
                               {"move": move, "token": game["tokens"][str(ply % 2)], "version": ply})
         assert status == 200, answer
+    return str(game["id"])
 
 
 def table_moves(page: Any) -> dict[str, str]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .serving import call
 from .test_browser import PHONE, expect, pytestmark
+from .test_browser_explore import LINES, finish
 from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
@@ -33,25 +33,12 @@ UNFITTED = """() => {
   return {page: document.documentElement.scrollWidth, cut: cut};
 }"""
 
-WIN = ["a1", "d1", "a2", "c2", "a3", "b3", "a4"]  # Omny Y 4: black joins the three sides
-
-
 def assert_fits(page: Any, shots: Path, name: str) -> None:
     page.screenshot(path=str(shots / f"phone-ru-{name}.png"), full_page=True)
     found = page.evaluate(UNFITTED)
     # (not window.innerWidth: a mobile browser widens its layout viewport to a page that is too wide)
     assert found["page"] <= PHONE["width"], f"{name}: the page is wider than the phone: {found}"
     assert found["cut"] == [], f"{name}: {found['cut']}"
-
-
-def finished_game(server: str) -> str:
-    status, game = call(server, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 4}})
-    assert status == 201, game
-    for ply, move in enumerate(WIN):
-        status, answer = call(server, f"/api/games/{game['id']}/moves",
-                              {"move": move, "token": game["tokens"][str(ply % 2)], "version": ply})
-        assert status == 200, answer
-    return str(game["id"])
 
 
 def test_the_daily_puzzles_button_fits_a_russian_phone(browser: Any, server: str, shots: Path) -> None:
@@ -84,6 +71,6 @@ def test_the_teaching_pages_fit_a_russian_phone(browser: Any, server: str, shots
     expect(page.locator("h1")).to_contain_text("Справочник дебютов")
     assert_fits(page, shots, "explore-board")
 
-    page.goto(server + f"/g/{finished_game(server)}/review?lang=ru")
+    page.goto(server + f"/g/{finish(server, LINES[0])}/review?lang=ru")  # a game black won
     expect(page.locator("#game-review h2")).to_have_text("Разбор компьютером")
     assert_fits(page, shots, "review")
