@@ -21,14 +21,10 @@ from ogames.rules import BOARD
 from ogames.rules.protocol import is_board_game
 from ogames.web.boards.board import board_part
 
-from .serving import CHROMIUM, call
-from .test_browser import PHONE, new_page, playwright_api
+from .serving import call
+from .test_browser import PHONE, expect, new_page, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 COLOUR_WORDS = {"black": "Black", "white": "White", "red": "Red", "blue": "Blue"}
 
 

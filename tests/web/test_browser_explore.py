@@ -9,17 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
+from .serving import call
+from .test_browser import expect, new_page, pytestmark
 
-from .serving import CHROMIUM, call
-from .test_browser import new_page
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 LINES = [["a1", "d1", "a2", "c2", "a3", "b3", "a4"], ["a1", "b2", "a2", "c2", "a3", "b3", "a4"]]
 

@@ -13,15 +13,11 @@ import pytest
 from conformance.cases import CASES, Case, registry, variant_of, variants_of
 from ogames.web.core.common import FORM_VARIANTS
 
-from .serving import CHROMIUM, call
+from .serving import call
 from .test_board_browser import form_values
-from .test_browser import new_page, playwright_api
+from .test_browser import expect, new_page, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 # What each variant's form shows, from the registry (`ogames.games()`): the options that apply to
 # it, and those the web form keeps to some variants although the rules take them for every one.

@@ -13,18 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
+from .test_browser import PHONE, expect, new_page, pytestmark
 
-from .serving import CHROMIUM
-from .test_browser import new_page
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
-PHONE = {"width": 390, "height": 844}
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 
 def held_seats(page: Any, game_id: str) -> list[int]:
