@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .test_browser import PHONE, expect, new_page, pytestmark
+from .test_browser_ratings import sign_up
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
@@ -113,13 +114,8 @@ def test_the_lobby_on_a_phone_in_russian(browser: Any, server: str, shots: Path)
 
 def test_a_challenge_shows_under_the_header_of_the_challenged_players_page(browser: Any, server: str) -> None:
     challenger, challenged = new_page(browser), new_page(browser)
-    for page, name in ((challenger, "Ada_Lobby"), (challenged, "Bob_Lobby")):
-        page.goto(server + "/signup?lang=en")
-        page.fill("#name", name)
-        page.fill("#password", "analytical engine")
-        page.fill("#again", "analytical engine")
-        page.click("main button[type=submit]")
-        expect(page.locator(".visitor-name")).to_have_text(name)
+    sign_up(challenger, server, "Ada_Lobby")
+    sign_up(challenged, server, "Bob_Lobby")
     challenged.goto(server + "/?lang=en")  # any page with the header
     challenger.goto(server + "/lobby?lang=en")
     expect(challenger.locator("#link-state")).to_have_text("connected")

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .serving import COMPUTER_WAIT_MS
-from .test_browser import expect, new_page, pytestmark
+from .test_browser import PHONE, expect, new_page, pytestmark
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
-PHONE = {"width": 390, "height": 844}
 
 
 def sign_up(page: Any, server: str, name: str) -> None:
