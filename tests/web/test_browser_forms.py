@@ -14,7 +14,7 @@ from conformance.cases import CASES, Case, registry, variant_of, variants_of
 from ogames.web.core.common import FORM_VARIANTS
 
 from .serving import call
-from .test_board_browser import form_values
+from .test_board_browser import fill_options, form_values
 from .test_browser import expect, new_page, pytestmark
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
@@ -107,12 +107,7 @@ def test_games_without_variants_show_every_option_and_start_as_filled(browser: A
     names = options_of(game)
     assert shown(page, names) == shown_for(game, None) == set(names)
     assert page.locator(".field[data-option]").count() == len(names)
-    for name, value in form_values(case.options).items():
-        field = page.locator(f"#opt_{name}")
-        if field.evaluate("element => element.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
+    fill_options(page, form_values(case.options))
     page.click("button[type=submit]")
     options = game_of(page)["options"]
     assert options == json.loads(json.dumps(case.load().jsonable_options())), case.id
