@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import re
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from hostile_web import Server, new_game, running
+from hostile_web import Server, SiteBrowser, new_game, running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -33,18 +32,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-class Browser:
-    """A client that keeps its cookies and sends its POSTs with this site's Origin, as a browser."""
+class Browser(SiteBrowser):
+    """A browser that sends its POSTs with this site's Origin."""
 
     def __init__(self, server: Server):
-        self.server = server
-        transport = httpx2.HTTPTransport(local_address=next(ADDRESSES))
-        self.http = httpx2.Client(base_url=server.base, transport=transport, timeout=60, follow_redirects=False)
-
-    def token(self, path: str = "/account") -> str:
-        found = re.search(r'name="csrf-token" content="([^"]+)"', self.http.get(path).text)
-        assert found
-        return found.group(1)
+        super().__init__(server, next(ADDRESSES))
 
     def post(self, path: str, fields: dict[str, str], token: str | None = "page", origin: str | None = None) -> httpx2.Response:
         """A form posted with the page's token (or `token` as given, None: none at all)."""
@@ -54,11 +46,6 @@ class Browser:
         elif token is not None:
             data["csrftoken"] = token
         return self.http.post(path, data=data, headers={"origin": origin or self.server.base})
-
-    def name(self) -> str:
-        found = re.search(r'class="visitor-name"[^>]*>([^<]+)<', self.http.get("/account").text)
-        assert found
-        return found.group(1)
 
 
 def accounts(server: Server) -> list[tuple[Any, ...]]:
