@@ -30,7 +30,6 @@ START_BY_DIFFICULTY = {1: 1200.0, 2: 1350.0, 3: 1500.0, 4: 1650.0, 5: 1800.0}
 metadata = MetaData()
 
 
-
 def _ratings_table(name: str, key: str, length: int) -> Table:
     """A table of ratings, one row an id. Puzzles' ratings and players' puzzle ratings are both kept
     so, one rating to a row, for `_read` and `_write` to read and write either."""
