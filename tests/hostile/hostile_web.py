@@ -4,6 +4,7 @@ plain HTTP and WebSocket calls to it, and exact snapshots of what its database h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
@@ -150,6 +151,12 @@ def wait_view(server: Server, path: str, until: Callable[[dict[str, Any]], bool]
         if time.monotonic() > deadline:
             raise AssertionError(f"{path} did not come to the awaited state: {json.dumps(view)[:500]}")
         time.sleep(0.1)
+
+
+def rows(server: Server, query: str, *values: Any) -> list[tuple[Any, ...]]:
+    """What a query reads from the server's database, opened read-only (and closed again)."""
+    with contextlib.closing(sqlite3.connect(f"file:{server.database}?mode=ro", uri=True)) as db:
+        return db.execute(query, values).fetchall()
 
 
 class SiteBrowser:

@@ -13,13 +13,12 @@ import base64
 import itertools
 import json
 import socket
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import httpx2
 import pytest
-from hostile_web import Server, SiteBrowser, new_game, running
+from hostile_web import Server, SiteBrowser, new_game, rows, running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -49,13 +48,11 @@ class Browser(SiteBrowser):
 
 
 def accounts(server: Server) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return db.execute("SELECT id, name, password_hash, role FROM accounts ORDER BY name").fetchall()
+    return rows(server, "SELECT id, name, password_hash, role FROM accounts ORDER BY name")
 
 
 def seats(server: Server, game_id: str) -> dict[int, str | None]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return dict(db.execute("SELECT seat, player_id FROM seat_players WHERE game_id = ?", (game_id,)).fetchall())
+    return dict(rows(server, "SELECT seat, player_id FROM seat_players WHERE game_id = ?", game_id))
 
 
 def sign_up(server: Server, name: str, password: str = "correct horse") -> Browser:

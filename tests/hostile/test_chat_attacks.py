@@ -11,10 +11,8 @@ address."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,7 +20,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from hostile_web import DEADLINE, Server, SiteBrowser, running
+from hostile_web import DEADLINE, Server, SiteBrowser, rows, running
 from websockets.sync.client import connect
 
 from web.serving import start_server
@@ -63,10 +61,6 @@ def sign_up(server: Server, name: str) -> Browser:
     browser.csrf = browser.token()
     return browser
 
-
-def rows(server: Server, query: str, *args: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(f"file:{server.database}?mode=ro", uri=True)) as db:
-        return db.execute(query, args).fetchall()
 
 
 def said(server: Server, game: str) -> list[tuple[Any, ...]]:
