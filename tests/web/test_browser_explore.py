@@ -54,12 +54,17 @@ def test_stepping_through_an_opening(browser: Any, server: str) -> None:
     assert table_moves(page) == {"b2": "1", "d1": "1"}
     expect(page.locator("#line li")).to_have_text(["a1"])
 
+    # The board's clicks are explore.js's, and the page above is the server's: wait for the script
+    # to mark the next moves' cells before clicking one (the click would be lost before it runs).
+    next_move = re.compile(r"\bexplore-next\b")
+    expect(page.locator('#board g.cell[data-cell="d1"]')).to_have_class(next_move)
     page.click('#board g.cell[data-cell="d1"]')  # a move on the board
     expect(page).to_have_url(re.compile(r"moves=a1%2Cd1$"))
     expect(page.locator('#board g.cell[data-cell="d1"]')).to_have_attribute("data-stone", "white")
     assert table_moves(page) == {"a2": "1"}
     expect(page.locator("#line li")).to_have_text(["a1", "d1"])
 
+    expect(page.locator('#board g.cell[data-cell="a2"]')).to_have_class(next_move)  # the script listens here too
     page.click('#board g.cell[data-cell="b1"]')  # not a move played from here: nothing happens
     expect(page).to_have_url(re.compile(r"moves=a1%2Cd1$"))
 
