@@ -51,6 +51,10 @@ def test_a_seek_posted_in_one_browser_and_accepted_in_another_seats_both(browser
     expect(poster).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     game_id = taker.url.rsplit("/", 1)[1]
     assert poster.url.rsplit("/", 1)[1] == game_id
+    # The seats' tokens are kept and a move is sent by game.js, on the game page's socket: wait
+    # until the script says the socket is open (the page itself is the server's).
+    for page in (poster, taker):
+        expect(page.locator("#link-state")).to_have_text("live")
     seats = held_seats(poster, game_id), held_seats(taker, game_id)
     assert sorted(seats) == [[0], [1]], seats
     black, white = (poster, taker) if seats[0] == [0] else (taker, poster)
@@ -83,6 +87,8 @@ def test_a_seek_posted_in_one_browser_and_accepted_in_another_seats_both(browser
     assert asked == [], asked
     rematch = white.url.rsplit("/", 1)[1]
     assert black.url.rsplit("/", 1)[1] == rematch != game_id
+    for page in (black, white):
+        expect(page.locator("#link-state")).to_have_text("live")
     assert (held_seats(white, rematch), held_seats(black, rematch)) == ([0], [1])
     white.click('[data-cell="c3"]')  # white of the first game opens the rematch as black
     expect(black.locator('[data-cell="c3"]')).to_have_attribute("data-stone", "black")
