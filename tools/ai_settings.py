@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tool_cli import Parser
+
 from ogames.players.mcts.settings import settings_table
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "ai-settings.md"
@@ -23,6 +25,7 @@ def with_table(page: str) -> str:
 
 
 def main() -> None:
+    Parser(description=__doc__.splitlines()[0]).parse_args()  # no options: a stray one is refused, --help helps
     PAGE.write_text(with_table(PAGE.read_text(encoding="utf-8")), encoding="utf-8")
 
 

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tool_cli import Parser, refused, whole, writable_file
+
 import ogames
 from ogames.players.solvers.connection import LOSS, WIN, ConnectionSolver, plays, solve
 from ogames.teach.explorer import BOOK, Tree, Verdicts, position, position_key
@@ -85,15 +87,18 @@ def verdicts_of(tree: Tree, depth: int, budget: int, into: Verdicts) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=60, help="self-play games per board")
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=whole(1), default=60, help="self-play games per board")
     parser.add_argument("--spec", default="mcts:iterations=300", help="the player of both sides")
-    parser.add_argument("--depth", type=int, default=2, help="plies whose moves are proven")
-    parser.add_argument("--budget", type=int, default=300_000, help="solver positions per move")
+    parser.add_argument("--depth", type=whole(0), default=2, help="plies whose moves are proven")
+    parser.add_argument("--budget", type=whole(1), default=300_000, help="solver positions per move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", help="one board's title")
+    parser.add_argument("--only", choices=[title for title, _, _ in BOARDS], help="one board's title")
     parser.add_argument("--out", type=Path, default=BOOK)
     args = parser.parse_args()
+    writable_file(args.out)
+    with refused(ValueError):  # a player spec that does not read
+        ogames.player(args.spec)
     boards, verdicts = [], Verdicts()
     for title, name, options in BOARDS:
         if args.only and title != args.only:
@@ -109,9 +114,9 @@ def main() -> None:
         solved = time.perf_counter() - start - played
         print(f"{title}: {len(lines)} games in {played:.0f} s, {proven} moves proven in {solved:.0f} s")
         boards.append({"title": title, "game": name, "options": game.jsonable_options(), "lines": lines})
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     book = {"made_by": "tools/make_book.py", "spec": args.spec, "boards": boards, "verdicts": verdicts.table}
-    args.out.write_text(json.dumps(book, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    with refused(OSError):
+        args.out.write_text(json.dumps(book, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes)")
 
 

@@ -12,6 +12,8 @@ import random
 import sys
 from pathlib import Path
 
+from tool_cli import Parser
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -39,6 +41,7 @@ def dump(golden: dict) -> str:
 
 def main() -> None:
     """Write one file per case."""
+    Parser(description=__doc__.splitlines()[0]).parse_args()  # no options: a stray one is refused, --help helps
     folder = ROOT / "tests" / "golden"
     folder.mkdir(exist_ok=True)
     for case in CASE_IDS:

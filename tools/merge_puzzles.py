@@ -13,39 +13,61 @@ import dataclasses
 import json
 import sys
 from collections import Counter, defaultdict
+from pathlib import Path
 
-from ogames.teach.puzzles import SHIPPED, Prover, Puzzle, position_of, read, verify, write
+from tool_cli import Parser, fail, refused, writable_file
+
+from ogames.teach.puzzles import SHIPPED, BadPuzzle, Prover, Puzzle, position_of, read, verify, write
 from ogames.teach.puzzles.format import GAMES
 from ogames.teach.puzzles.mine import position_key
 from ogames.teach.puzzles.themes import themes
 
 
+def share(text: str) -> float:
+    """An argparse type: a fraction from 0 up to (not including) 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 up to 1 (not 1 itself)")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+")
-    parser.add_argument("--out", default=str(SHIPPED))
-    parser.add_argument("--mate-share", type=float, default=0.2)
+    parser.add_argument("--out", type=Path, default=SHIPPED)
+    parser.add_argument("--mate-share", type=share, default=0.2)
     args = parser.parse_args(argv)
+    out = writable_file(args.out)
+    # Every file read before the long proofs: a missing or corrupt one is refused at once.
+    with refused(OSError, UnicodeDecodeError, BadPuzzle):
+        read_in = [puzzle for path in args.files for puzzle in read(path)]
     kept: dict[str, list[Puzzle]] = defaultdict(list)
     seen: set[str] = set()
     provers: dict[str, Prover] = {}
     failed = 0
-    for path in args.files:
-        for puzzle in read(path):
+    for puzzle in read_in:
+        try:
             state = position_of(puzzle)
-            key = position_key(state)
-            if key in seen:
-                continue
-            seen.add(key)
-            prover = provers.setdefault(json.dumps([puzzle.game, puzzle.options], sort_keys=True), Prover(state.game))
-            problems = verify(puzzle, prover)
-            if problems:
-                failed += 1
-                print(f"left out {puzzle.id}: {'; '.join(problems)}", flush=True)
-                continue
-            found = tuple(themes(state, puzzle.solution))
-            difficulty = 1 if "mate-in-1" in found else puzzle.difficulty
-            kept[puzzle.game].append(dataclasses.replace(puzzle, themes=found, difficulty=difficulty))
+        except ValueError as exc:  # IllegalMove, BadOption: a puzzle that fails, like an unproven one
+            failed += 1
+            print(f"left out {puzzle.id}: its moves do not replay: {exc}", flush=True)
+            continue
+        key = position_key(state)
+        if key in seen:
+            continue
+        seen.add(key)
+        prover = provers.setdefault(json.dumps([puzzle.game, puzzle.options], sort_keys=True), Prover(state.game))
+        problems = verify(puzzle, prover)
+        if problems:
+            failed += 1
+            print(f"left out {puzzle.id}: {'; '.join(problems)}", flush=True)
+            continue
+        found = tuple(themes(state, puzzle.solution))
+        difficulty = 1 if "mate-in-1" in found else puzzle.difficulty
+        kept[puzzle.game].append(dataclasses.replace(puzzle, themes=found, difficulty=difficulty))
     merged: list[Puzzle] = []
     for game in GAMES:
         puzzles = kept.get(game, [])
@@ -54,7 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         # (a game with nothing but mates keeps them: better a few easy puzzles than none)
         room = int(args.mate_share * len(others) / (1 - args.mate_share)) if others else len(mates)
         merged += others + mates[:room]
-    write(merged, args.out)
+    if not merged:
+        fail(f"no puzzle left to write ({failed} failed their proof); {out} is left as it was")
+    with refused(OSError):
+        write(merged, out)
     print(f"{len(merged)} puzzles ({dict(Counter(p.game for p in merged))}); {failed} failed their proof", flush=True)
     return 0
 

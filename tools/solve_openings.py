@@ -17,7 +17,6 @@ as each class finishes, and a run takes what is there (`--again` solves again).
 
 from __future__ import annotations
 
-import argparse
 import heapq
 import json
 import os
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from tool_cli import Parser
 
 import ogames
 from ogames.cli.render.hexgrid import draw_hex_board
@@ -514,7 +514,7 @@ so a long run (Y 7) can be stopped and resumed, and the page rewritten from them
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--only", action="append", help="solve and check only the board(s) with this title (the page is not written)"
     )

@@ -9,12 +9,13 @@ The pictures in docs/images/ are PNGs made by this script.
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+
+from tool_cli import Parser, fail, refused, whole
 
 import ogames
 from ogames.draw.svg import board_svg
@@ -79,14 +80,21 @@ def png(svg_file: Path, out: Path, width: int) -> None:
 
 def main() -> None:
     """Write the SVGs (and PNGs) of the showcase positions."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--png", action="store_true", help="also write PNGs (needs Chromium)")
     parser.add_argument("--only", default="", help="comma-separated names (default: all)")
-    parser.add_argument("--width", type=int, default=640, help="PNG width in pixels")
+    parser.add_argument("--width", type=whole(16, 4096), default=640, help="PNG width in pixels")
     args = parser.parse_args()
-    args.folder.mkdir(parents=True, exist_ok=True)
-    for name in [n for n in args.only.split(",") if n] or list(SHOWCASE):
+    names = [n for n in args.only.split(",") if n] or list(SHOWCASE)
+    unknown = [n for n in names if n not in SHOWCASE]
+    if unknown:
+        fail(f"no showcase named {unknown[0]!r} (known: {', '.join(SHOWCASE)})")
+    if args.folder.exists() and not args.folder.is_dir():
+        fail(f"{args.folder} is a file, not a folder")
+    with refused(OSError):
+        args.folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
         state = position(name)
         print(f"{name}: {state!r}")
         target = args.folder / f"{name}.svg"

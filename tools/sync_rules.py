@@ -16,6 +16,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from tool_cli import Parser
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "docs" / "rules"
 IMAGES = ROOT / "docs" / "images"
@@ -54,6 +56,7 @@ def shipped() -> dict[str, bytes]:
 
 
 def main() -> int:
+    Parser(description=__doc__.splitlines()[0]).parse_args()  # no options: a stray one is refused, --help helps
     want = wanted()
     if (SHIPPED / "images").exists():
         shutil.rmtree(SHIPPED / "images")

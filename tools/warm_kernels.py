@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+from tool_cli import Parser
+
 import ogames
 from ogames.players.levels import omiga_spec
 from ogames.players.mcts import warm_up as warm_search
@@ -19,6 +21,7 @@ from ogames.web.omiga.ai import warm_up as warm_bot
 
 
 def main() -> None:
+    Parser(description=__doc__.splitlines()[0]).parse_args()  # no options: a stray one is refused, --help helps
     started = time.monotonic()
     for name in available():
         ogames.load(name)

@@ -5,8 +5,9 @@ Run `python tools/zen_report.py [games] [path]` (default 400 games, docs/zen-for
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
+
+from tool_cli import Parser, refused, whole, writable_file
 
 from ogames.players.omiga.zen_greedy import Estimate, estimate
 from ogames.players.solvers.zen import solve
@@ -103,13 +104,18 @@ def render(games: int = 400) -> str:
     return "\n".join([*lines, "", *SURVEY, "", "## The forms", "", *details])
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Write the page (games and path from the command line)."""
-    games = int(argv[0]) if argv else 400
-    path = Path(argv[1]) if len(argv) > 1 else Path("docs/zen-forms.md")
-    path.write_text(render(games), encoding="utf-8")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=whole(1), default=400, help="seeded games a form (default 400)")
+    parser.add_argument("path", nargs="?", type=Path, default=Path("docs/zen-forms.md"))
+    args = parser.parse_args(argv)
+    path = writable_file(args.path)
+    page = render(args.games)
+    with refused(OSError):
+        path.write_text(page, encoding="utf-8")
     print(f"wrote {path}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -10,9 +10,10 @@ forms of each kind: compact and branchy one-colour polyominoes of 36 cells, 72-c
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections.abc import Iterator
+
+from tool_cli import Parser, whole
 
 from ogames.players.solvers.zen import Cell, check_witness, solve
 from ogames.rules.omiga.cards import STANDARD, CardSet
@@ -81,4 +82,6 @@ def main(n: int = 20) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=whole(0), default=20, help="seeded random forms of each kind (default 20)")
+    main(parser.parse_args().n)

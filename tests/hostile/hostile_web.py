@@ -4,7 +4,9 @@ plain HTTP and WebSocket calls to it, and exact snapshots of what its database h
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import sqlite3
 import time
 import urllib.error
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -148,6 +151,33 @@ def wait_view(server: Server, path: str, until: Callable[[dict[str, Any]], bool]
         if time.monotonic() > deadline:
             raise AssertionError(f"{path} did not come to the awaited state: {json.dumps(view)[:500]}")
         time.sleep(0.1)
+
+
+def rows(server: Server, query: str, *values: Any) -> list[tuple[Any, ...]]:
+    """What a query reads from the server's database, opened read-only (and closed again)."""
+    with contextlib.closing(sqlite3.connect(f"file:{server.database}?mode=ro", uri=True)) as db:
+        return db.execute(query, values).fetchall()
+
+
+class SiteBrowser:
+    """A client of the server process that keeps its cookies, as a browser does, from a loopback
+    address of its own (the site counts its limits by address); it reads a page's CSRF token and
+    the name the page header gives its visitor."""
+
+    def __init__(self, server: Server, address: str):
+        self.server = server
+        transport = httpx2.HTTPTransport(local_address=address)
+        self.http = httpx2.Client(base_url=server.base, transport=transport, timeout=60, follow_redirects=False)
+
+    def token(self, path: str = "/account") -> str:
+        found = re.search(r'name="csrf-token" content="([^"]+)"', self.http.get(path).text)
+        assert found
+        return found.group(1)
+
+    def name(self) -> str:
+        found = re.search(r'class="visitor-name"[^>]*>([^<]+)<', self.http.get("/account").text)
+        assert found
+        return found.group(1)
 
 
 def new_game(server: Server, game: str = "omny", options: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:

@@ -12,15 +12,13 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import re
 import socket
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import httpx2
 import pytest
-from hostile_web import Server, new_game, running
+from hostile_web import Server, SiteBrowser, new_game, rows, running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -33,18 +31,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-class Browser:
-    """A client that keeps its cookies and sends its POSTs with this site's Origin, as a browser."""
+class Browser(SiteBrowser):
+    """A browser that sends its POSTs with this site's Origin."""
 
     def __init__(self, server: Server):
-        self.server = server
-        transport = httpx2.HTTPTransport(local_address=next(ADDRESSES))
-        self.http = httpx2.Client(base_url=server.base, transport=transport, timeout=60, follow_redirects=False)
-
-    def token(self, path: str = "/account") -> str:
-        found = re.search(r'name="csrf-token" content="([^"]+)"', self.http.get(path).text)
-        assert found
-        return found.group(1)
+        super().__init__(server, next(ADDRESSES))
 
     def post(self, path: str, fields: dict[str, str], token: str | None = "page", origin: str | None = None) -> httpx2.Response:
         """A form posted with the page's token (or `token` as given, None: none at all)."""
@@ -55,20 +46,13 @@ class Browser:
             data["csrftoken"] = token
         return self.http.post(path, data=data, headers={"origin": origin or self.server.base})
 
-    def name(self) -> str:
-        found = re.search(r'class="visitor-name"[^>]*>([^<]+)<', self.http.get("/account").text)
-        assert found
-        return found.group(1)
-
 
 def accounts(server: Server) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return db.execute("SELECT id, name, password_hash, role FROM accounts ORDER BY name").fetchall()
+    return rows(server, "SELECT id, name, password_hash, role FROM accounts ORDER BY name")
 
 
 def seats(server: Server, game_id: str) -> dict[int, str | None]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return dict(db.execute("SELECT seat, player_id FROM seat_players WHERE game_id = ?", (game_id,)).fetchall())
+    return dict(rows(server, "SELECT seat, player_id FROM seat_players WHERE game_id = ?", game_id))
 
 
 def sign_up(server: Server, name: str, password: str = "correct horse") -> Browser:

@@ -11,11 +11,8 @@ address."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import re
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,7 +20,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from hostile_web import DEADLINE, Server, running
+from hostile_web import DEADLINE, Server, SiteBrowser, rows, running
 from websockets.sync.client import connect
 
 from web.serving import start_server
@@ -39,19 +36,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-class Browser:
-    """A client that keeps its cookies and sends its POSTs as this site's pages do."""
+class Browser(SiteBrowser):
+    """A browser that sends its POSTs as this site's pages do."""
 
     def __init__(self, server: Server):
-        self.server = server
-        transport = httpx2.HTTPTransport(local_address=next(ADDRESSES))
-        self.http = httpx2.Client(base_url=server.base, transport=transport, timeout=60, follow_redirects=False)
+        super().__init__(server, next(ADDRESSES))
         self.csrf = self.token()
-
-    def token(self, path: str = "/account") -> str:
-        found = re.search(r'name="csrf-token" content="([^"]+)"', self.http.get(path).text)
-        assert found
-        return found.group(1)
 
     def json(self, path: str, body: dict[str, Any]) -> httpx2.Response:
         return self.http.post(path, json=body, headers={"origin": self.server.base, "x-csrftoken": self.csrf})
@@ -63,11 +53,6 @@ class Browser:
     def say(self, game: str, room: str, text: str, tokens: list[str] | None = None) -> httpx2.Response:
         return self.json(f"/api/games/{game}/chat", {"room": room, "text": text, "tokens": tokens or []})
 
-    def name(self) -> str:
-        found = re.search(r'class="visitor-name"[^>]*>([^<]+)<', self.http.get("/account").text)
-        assert found
-        return found.group(1)
-
 
 def sign_up(server: Server, name: str) -> Browser:
     browser = Browser(server)
@@ -76,10 +61,6 @@ def sign_up(server: Server, name: str) -> Browser:
     browser.csrf = browser.token()
     return browser
 
-
-def rows(server: Server, query: str, *args: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(f"file:{server.database}?mode=ro", uri=True)) as db:
-        return db.execute(query, args).fetchall()
 
 
 def said(server: Server, game: str) -> list[tuple[Any, ...]]:

@@ -16,7 +16,6 @@ will come. So, against the server as a process, over HTTP and WebSockets:
 from __future__ import annotations
 
 import json
-import sqlite3
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hostile_web import DEADLINE, Server, running, wait_view
+from hostile_web import DEADLINE, Server, rows, running, wait_view
 
 import ogames
 from conformance.cases import mode_of, modes_of
@@ -56,8 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def games_stored(server: Server) -> int:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    return int(rows(server, "SELECT count(*) FROM games")[0][0])
 
 
 def new_table(server: Server, options: dict[str, Any], seats: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[int, str]]:
@@ -218,8 +216,7 @@ def test_zen_alone_may_choose_its_seed_and_still_does_not_show_it_while_live(ser
 
 
 def _newest_table(server: Server) -> str:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return str(db.execute("SELECT id FROM games ORDER BY created_at DESC LIMIT 1").fetchone()[0])
+    return str(rows(server, "SELECT id FROM games ORDER BY created_at DESC LIMIT 1")[0][0])
 
 
 def _post_form(server: Server, fields: dict[str, str]) -> tuple[int, str]:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hostile_web import DEADLINE, Server, running
+from hostile_web import DEADLINE, Server, rows, running
 from websockets.sync.client import ClientConnection, connect
 
 from ogames.web import Settings
@@ -60,8 +59,7 @@ def answer(ws: ClientConnection) -> dict[str, Any]:
 
 def stored_seeks(server: Server) -> list[tuple[str, str | None]]:
     """(id, target) of every open seek in the database."""
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return list(db.execute("SELECT id, target_id FROM seeks"))
+    return list(rows(server, "SELECT id, target_id FROM seeks"))
 
 
 def test_a_flood_of_challenges_from_many_connections_is_held_to_the_caps(server: Server) -> None:

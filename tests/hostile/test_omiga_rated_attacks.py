@@ -7,12 +7,11 @@ table, its seats and the ratings as they were."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hostile_web import Server, receive, running
+from hostile_web import Server, receive, rows, running
 from test_accounts_attacks import Browser, sign_up
 from websockets.sync.client import connect
 
@@ -25,10 +24,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("omiga-rated")) as server:
         yield server
 
-
-def rows(server: Server, query: str, *values: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return db.execute(query, values).fetchall()
 
 
 def api(browser: Browser, path: str, body: dict[str, Any]) -> Any:

@@ -7,13 +7,12 @@ database's ratings as they were."""
 from __future__ import annotations
 
 import random
-import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hostile_web import Server, running
+from hostile_web import Server, rows, running
 from test_accounts_attacks import Browser, sign_up
 
 SMALL = {"game": "omny", "options": {"variant": "y", "size": 3}}
@@ -24,10 +23,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("ratings")) as server:
         yield server
 
-
-def rows(server: Server, query: str, *values: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
-        return db.execute(query, values).fetchall()
 
 
 def ratings(server: Server) -> list[tuple[Any, ...]]:

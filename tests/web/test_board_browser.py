@@ -21,26 +21,27 @@ from ogames.rules import BOARD
 from ogames.rules.protocol import is_board_game
 from ogames.web.boards.board import board_part
 
-from .serving import CHROMIUM, call
-from .test_browser import PHONE, new_page, playwright_api
+from .serving import call
+from .test_browser import PHONE, expect, new_page, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 COLOUR_WORDS = {"black": "Black", "white": "White", "red": "Red", "blue": "Blue"}
 
 
-def create_in_browser(page: Any, server: str, game: str, fields: dict[str, str]) -> str:
-    """Fill a game's new-game form (hotseat) and start it; its id once the page is live."""
-    page.goto(f"{server}/new/{game}")
+def fill_options(page: Any, fields: dict[str, str]) -> None:
+    """Fill the new-game form's option fields by name: a menu's value chosen, a text field typed."""
     for name, value in fields.items():
         field = page.locator(f"#opt_{name}")
         if field.evaluate("element => element.tagName") == "SELECT":
             field.select_option(value)
         else:
             field.fill(value)
+
+
+def create_in_browser(page: Any, server: str, game: str, fields: dict[str, str]) -> str:
+    """Fill a game's new-game form (hotseat) and start it; its id once the page is live."""
+    page.goto(f"{server}/new/{game}")
+    fill_options(page, fields)
     page.click("button[type=submit]")
     expect(page.locator("#link-state")).to_have_text("live")
     return page.url.rsplit("/", 1)[-1]

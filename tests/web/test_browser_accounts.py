@@ -9,17 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
+from .test_browser import expect, new_page, pytestmark, start_omny
 
-from .serving import CHROMIUM
-from .test_browser import new_page, start_omny
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 ANSWER = 120_000  # ms: the first analysis starts the server's analysis worker on a loaded machine
 
 

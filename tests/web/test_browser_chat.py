@@ -22,15 +22,10 @@ from ogames.web.accounts.passwords import hash_password
 from ogames.web.chat.records import set_role
 from ogames.web.core.store import Store
 
-from .serving import CHROMIUM, start_server, stop_server
-from .test_browser import PHONE, new_page
+from .serving import start_server, stop_server
+from .test_browser import PHONE, expect, new_page, pytestmark
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 ATTACK = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
 
 

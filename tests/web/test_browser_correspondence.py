@@ -15,15 +15,28 @@ from typing import Any
 
 import pytest
 
-from .serving import CHROMIUM, simulate, start_server, stop_server
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
+from .serving import simulate, start_server, stop_server
+from .test_browser import expect, new_page, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 DAY = 86_400.0
+
+
+def correspondence_game(page: Any, server: str, days: str | None = None, size: str | None = None) -> None:
+    """An Omny game at days per move made on the new-game form (`days` and board `size` as the form
+    offers them, else its defaults): this browser holds Black's seat, White's is an invitation."""
+    page.goto(f"{server}/new/omny?lang=en")
+    expect(page.locator("#days")).to_be_hidden()  # live clocks are the default
+    page.check("input[name=timing][value=days]")
+    if days is not None:
+        page.select_option("#days", days)
+    if size is not None:
+        page.fill("#opt_size", size)
+    page.check("input[name=mode][value=seats]")
+    page.select_option("#who_1", "here")
+    page.select_option("#who_2", "invite")
+    page.click("main button[type=submit]")
+    expect(page.locator("#link-state")).to_have_text("live")
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +55,7 @@ def test_a_correspondence_game_shows_its_days_and_says_your_move(browser: Any, d
                                                                  shots: Path) -> None:
     server, now = days_server
     host = new_page(browser)
-    host.goto(f"{server}/new/omny")
-    expect(host.locator("#days")).to_be_hidden()  # live clocks are the default
-    host.check("input[name=timing][value=days]")
-    host.select_option("#days", "2")
-    host.fill("#opt_size", "4")
-    host.check("input[name=mode][value=seats]")
-    host.select_option("#who_1", "here")
-    host.select_option("#who_2", "invite")
-    host.click("button[type=submit]")
-    expect(host.locator("#link-state")).to_have_text("live")
+    correspondence_game(host, server, days="2", size="4")
     mine, not_mine = re.compile("^Your move · "), re.compile("^(?!Your move)")
 
     # Black (this browser) is to move: its tab says so; two days for every move, and the deadline.
@@ -93,13 +97,7 @@ def test_a_correspondence_game_shows_its_days_and_says_your_move(browser: Any, d
 def test_a_game_is_aborted_from_the_page_before_both_have_moved(browser: Any, days_server: tuple[str, Path]) -> None:
     server, _ = days_server
     host = new_page(browser)
-    host.goto(f"{server}/new/omny")
-    host.check("input[name=timing][value=days]")
-    host.check("input[name=mode][value=seats]")
-    host.select_option("#who_1", "here")
-    host.select_option("#who_2", "invite")
-    host.click("button[type=submit]")
-    expect(host.locator("#link-state")).to_have_text("live")
+    correspondence_game(host, server)  # the form's default: three days a move
     host.click('[data-cell="b2"]')
     expect(host.locator("#moves li")).to_have_count(1)
     host.once("dialog", lambda dialog: dialog.accept())  # "Abort the game? It ends with no result."

@@ -16,16 +16,12 @@ from typing import Any
 import pytest
 
 from .mailsink import Sink, body, mail_sink
-from .serving import CHROMIUM, free_port, simulate, start_server, stop_server
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
+from .serving import free_port, simulate, start_server, stop_server
+from .test_browser import expect, new_page, pytestmark
+from .test_browser_correspondence import DAY, correspondence_game
 from .test_browser_ratings import sign_up
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
-DAY = 86_400.0
+__all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 ADDRESS = "ada@example.org"
 
 
@@ -69,15 +65,7 @@ def test_the_your_move_mail_opens_the_game_and_the_days_run_out(browser: Any, tm
             sign_up(bob, server, "Bob")
             verify_and_opt_in(ada, server, sink)
 
-            ada.goto(server + "/new/omny?lang=en")
-            ada.check("input[name=timing][value=days]")
-            ada.select_option("#days", "2")
-            ada.fill("#opt_size", "4")
-            ada.check("input[name=mode][value=seats]")
-            ada.select_option("#who_1", "here")
-            ada.select_option("#who_2", "invite")
-            ada.click("main button[type=submit]")
-            expect(ada.locator("#link-state")).to_have_text("live")
+            correspondence_game(ada, server, days="2", size="4")
             game_id = str(ada.locator(".game").get_attribute("data-game-id"))
             ada.click('[data-cell="b2"]')  # Ada (Black) moves, then invites Bob
             expect(ada.locator("#moves li")).to_have_count(1)

@@ -17,13 +17,10 @@ import ogames
 from conformance.cases import CASES, Case
 from ogames.rules.protocol import is_board_game
 
-from .serving import CHROMIUM, call
-from .test_browser import new_page, playwright_api
+from .serving import call
+from .test_browser import new_page, playwright_api, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 NS = "{http://www.w3.org/2000/svg}"
 
 # Every WebSocket the page opens on its game (not the chat's or the lobby's), so that a test can

@@ -9,28 +9,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
+from .serving import call
+from .test_browser import expect, new_page, pytestmark
 
-from .serving import CHROMIUM, call
-from .test_browser import new_page
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 LINES = [["a1", "d1", "a2", "c2", "a3", "b3", "a4"], ["a1", "b2", "a2", "c2", "a3", "b3", "a4"]]
 
 
-def finish(server: str, moves: list[str]) -> None:
+def finish(server: str, moves: list[str]) -> str:
+    """An Omny Y 4 game played through the API with these moves (to its end); its id."""
     status, game = call(server, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 4}})
     assert status == 201, game
     for ply, move in enumerate(moves):
         status, answer = call(server, f"/api/games/{game['id']}/moves",
                               {"move": move, "token": game["tokens"][str(ply % 2)], "version": ply})
         assert status == 200, answer
+    return str(game["id"])
 
 
 def table_moves(page: Any) -> dict[str, str]:
@@ -59,12 +54,17 @@ def test_stepping_through_an_opening(browser: Any, server: str) -> None:
     assert table_moves(page) == {"b2": "1", "d1": "1"}
     expect(page.locator("#line li")).to_have_text(["a1"])
 
+    # The board's clicks are explore.js's, and the page above is the server's: wait for the script
+    # to mark the next moves' cells before clicking one (the click would be lost before it runs).
+    next_move = re.compile(r"\bexplore-next\b")
+    expect(page.locator('#board g.cell[data-cell="d1"]')).to_have_class(next_move)
     page.click('#board g.cell[data-cell="d1"]')  # a move on the board
     expect(page).to_have_url(re.compile(r"moves=a1%2Cd1$"))
     expect(page.locator('#board g.cell[data-cell="d1"]')).to_have_attribute("data-stone", "white")
     assert table_moves(page) == {"a2": "1"}
     expect(page.locator("#line li")).to_have_text(["a1", "d1"])
 
+    expect(page.locator('#board g.cell[data-cell="a2"]')).to_have_class(next_move)  # the script listens here too
     page.click('#board g.cell[data-cell="b1"]')  # not a move played from here: nothing happens
     expect(page).to_have_url(re.compile(r"moves=a1%2Cd1$"))
 

@@ -13,15 +13,11 @@ import pytest
 from conformance.cases import CASES, Case, registry, variant_of, variants_of
 from ogames.web.core.common import FORM_VARIANTS
 
-from .serving import CHROMIUM, call
-from .test_board_browser import form_values
-from .test_browser import new_page, playwright_api
+from .serving import call
+from .test_board_browser import fill_options, form_values
+from .test_browser import expect, new_page, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 # What each variant's form shows, from the registry (`ogames.games()`): the options that apply to
 # it, and those the web form keeps to some variants although the rules take them for every one.
@@ -111,12 +107,7 @@ def test_games_without_variants_show_every_option_and_start_as_filled(browser: A
     names = options_of(game)
     assert shown(page, names) == shown_for(game, None) == set(names)
     assert page.locator(".field[data-option]").count() == len(names)
-    for name, value in form_values(case.options).items():
-        field = page.locator(f"#opt_{name}")
-        if field.evaluate("element => element.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
+    fill_options(page, form_values(case.options))
     page.click("button[type=submit]")
     options = game_of(page)["options"]
     assert options == json.loads(json.dumps(case.load().jsonable_options())), case.id

@@ -11,18 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .serving import CHROMIUM
-from .test_browser import new_page
+from .test_browser import expect, new_page, pytestmark
 from .test_browser_phone import phone
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 
 def made(page: Any, server: str, **fields: Any) -> tuple[str, dict[str, str]]:

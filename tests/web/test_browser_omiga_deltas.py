@@ -13,13 +13,10 @@ from typing import Any
 
 import pytest
 
-from .serving import CHROMIUM, call
-from .test_browser import new_page, playwright_api
+from .serving import call
+from .test_browser import new_page, playwright_api, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 NS = "{http://www.w3.org/2000/svg}"
 
 # Every WebSocket the page opens on its table (not the chat's or the lobby's: so that a test can cut

@@ -21,16 +21,12 @@ import pytest
 import ogames
 from conformance.cases import mode_of, modes_of
 
-from .serving import CHROMIUM, call, start_server, stop_server
-from .test_browser import PHONE, playwright_api
+from .serving import call, start_server, stop_server
+from .test_browser import PHONE, expect, pytestmark
 from .test_browser_phone import FINGER, phone
 from .test_browser_russian import COLLECT, english
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 LIVE = {"en": "live", "ru": "на связи"}
 DEAL = 0  # every table dealt from this seed: the first toddler and kids hands have a card that fits
 

@@ -13,17 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .serving import CHROMIUM, COMPUTER_WAIT_MS
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
+from .serving import COMPUTER_WAIT_MS
+from .test_browser import expect, new_page, pytestmark
 from .test_browser_ratings import sign_up
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 WAIT = COMPUTER_WAIT_MS / 1000  # seconds: the bot's first action waits for its worker to start
 
 

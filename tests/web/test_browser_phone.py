@@ -18,14 +18,10 @@ from conformance.cases import CASES
 from ogames.rules import BOARD
 from ogames.rules.protocol import is_board_game
 
-from .serving import CHROMIUM, call
-from .test_browser import PHONE, WIDE, playwright_api
+from .serving import call
+from .test_browser import PHONE, WIDE, expect, pytestmark
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 FINGER = 32  # CSS pixels: the least a cell may measure to be tapped
 
 # The cells as they are on the screen: the narrower side of the smallest cell's box, and the least

@@ -15,16 +15,11 @@ import pytest
 
 from ogames.web.core.settings import PUZZLES_ENV
 
-from .serving import CHROMIUM, start_server, stop_server
-from .test_browser import new_page
+from .serving import start_server, stop_server
+from .test_browser import expect, new_page, pytestmark
 from .test_puzzles import FIXTURE, LONG, SHORT
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 
 @pytest.fixture

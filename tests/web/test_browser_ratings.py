@@ -12,17 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
+from .serving import COMPUTER_WAIT_MS
+from .test_browser import PHONE, expect, new_page, pytestmark
 
-from .serving import CHROMIUM, COMPUTER_WAIT_MS
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
-PHONE = {"width": 390, "height": 844}
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 
 def sign_up(page: Any, server: str, name: str) -> None:

@@ -14,18 +14,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .serving import CHROMIUM
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
+from .test_browser import expect, new_page, pytestmark
 from .test_browser_lobby import held_seats
 from .test_browser_ratings import PHONE, play_to_the_end, sign_up
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 PROVISIONAL_CHANGE = r"1500\? → \d+\? \([+-]\d+\)"  # a first rated game: provisional before and after
 
 

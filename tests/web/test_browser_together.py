@@ -9,16 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
+from .serving import COMPUTER_WAIT_MS
+from .test_browser import expect, new_page, pytestmark
 
-from .serving import CHROMIUM, COMPUTER_WAIT_MS
-from .test_browser import new_page, playwright_api  # the browser fixtures come from conftest.py
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-    pytest.mark.slow,
-]
-expect = playwright_api.expect
+__all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 
 def start_by_seat(page: Any, server: str, game: str, who: list[str], **fields: str) -> None:

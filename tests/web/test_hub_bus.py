@@ -239,28 +239,34 @@ def test_a_take_back_message_about_another_position_or_malformed_changes_nothing
     asyncio.run(scenario())
 
 
-def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
+def heard_through_redis(bodies: list[dict[str, Any]]) -> list[tuple[str, int, dict[str, Any]]]:
+    """What a Redis bus passes on to its hub of these messages on game g1's channel: each body as
+    published, with "worker": None for one the bus sent itself. The bus never connects: only its
+    reading of messages is tried."""
     pytest.importorskip("redis")
     from ogames.web.core.bus import RedisBus
 
-    bus = RedisBus("redis://127.0.0.1:1")  # never connects: only its reading of messages is tried
+    bus = RedisBus("redis://127.0.0.1:1")
     heard: list[tuple[str, int, dict[str, Any]]] = []
 
     async def scenario() -> None:
         async def hear(game_id: str, version: int, action: dict[str, Any]) -> None:
             heard.append((game_id, version, action))
 
-        def message(worker: str, **data: Any) -> dict[str, Any]:
-            body = json.dumps({"worker": worker, "version": 4, **data})
-            return {"type": "pmessage", "channel": b"ogames:game:g1", "data": body}
-
-        for data in ({"seats": True}, {"undo": {"asked": 1, "agreed": []}}, {"move": "a1", "entry": {"m": "a1"}, "junk": 1}):
-            bus._dispatch(message("other", **data), hear)
-        bus._dispatch(message(bus.worker), hear)  # its own: not heard
+        for body in bodies:
+            data = json.dumps({**body, "worker": body["worker"] or bus.worker})
+            bus._dispatch({"type": "pmessage", "channel": b"ogames:game:g1", "data": data}, hear)
         await asyncio.sleep(0)
         await bus.close()
 
     asyncio.run(scenario())
+    return heard
+
+
+def test_the_redis_bus_passes_on_seats_and_take_backs() -> None:
+    sent = [{"seats": True}, {"undo": {"asked": 1, "agreed": []}}, {"move": "a1", "entry": {"m": "a1"}, "junk": 1}]
+    heard = heard_through_redis([*({"worker": "other", "version": 4, **data} for data in sent),
+                                 {"worker": None, "version": 4}])  # its own: not heard
     assert heard == [
         ("g1", 4, {"seats": True}),
         ("g1", 4, {"undo": {"asked": 1, "agreed": []}}),

@@ -23,6 +23,7 @@ from ogames.web.core.common import Refusal
 from ogames.web.core.store import digest
 
 from .conftest import create, quick_settings
+from .test_hub_bus import heard_through_redis
 from .test_ratings_site import browser, person
 
 SMALL = {"game": "omny", "options": {"variant": "y", "size": 5}}
@@ -227,25 +228,7 @@ def test_a_hint_counted_on_one_process_is_shown_and_kept_on_the_other(tmp_path: 
 
 
 def test_the_redis_bus_passes_on_a_hint_count() -> None:
-    pytest.importorskip("redis")
-    import json
-
-    from ogames.web.core.bus import RedisBus
-
-    bus = RedisBus("redis://127.0.0.1:1")  # never connects: only its reading of messages is tried
-    heard: list[tuple[str, int, dict[str, Any]]] = []
-
-    async def scenario() -> None:
-        async def hear(game_id: str, version: int, action: dict[str, Any]) -> None:
-            heard.append((game_id, version, action))
-
-        body = json.dumps({"worker": "other", "version": 3, "hints": 2})
-        bus._dispatch({"type": "pmessage", "channel": b"ogames:game:g1", "data": body}, hear)
-        await asyncio.sleep(0)
-        await bus.close()
-
-    asyncio.run(scenario())
-    assert heard == [("g1", 3, {"hints": 2})]
+    assert heard_through_redis([{"worker": "other", "version": 3, "hints": 2}]) == [("g1", 3, {"hints": 2})]
 
 
 def test_a_malformed_hint_request_is_refused_and_counts_nothing(client: TestClient) -> None:

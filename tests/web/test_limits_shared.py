@@ -20,8 +20,7 @@ import pytest
 
 from ogames.web import Settings
 
-from .scaling import needs_services
-from .serving import start_server, stop_server
+from .scaling import needs_services, two_servers
 
 pytestmark = pytest.mark.slow
 
@@ -45,11 +44,7 @@ def get(base: str, path: str, source: str) -> tuple[int, dict[str, str]]:
 
 @needs_services
 def test_one_clients_api_limit_is_counted_once_across_two_processes(services: tuple[Any, Any], tmp_path: Path) -> None:
-    pg, redis = services
-    url = pg.new_database("shared_limits")
-    a, base_a = start_server(url, tmp_path / "a.log", redis=redis.url)
-    b, base_b = start_server(url, tmp_path / "b.log", redis=redis.url)
-    try:
+    with two_servers(services, tmp_path, "shared_limits") as (_, base_a, base_b):
         path = "/api/games/no-such-game"  # (any API request counts: this one is cheap to answer)
         for source in SOURCES:
             started = time.monotonic()
@@ -65,6 +60,3 @@ def test_one_clients_api_limit_is_counted_once_across_two_processes(services: tu
         assert [status for status, _ in beyond] == [429, 429]  # each process refuses: the count is shared
         assert all(int(headers["retry-after"]) >= 1 for _, headers in beyond)
         assert get(base_a, path, "127.0.0.49")[0] == 404  # another client has its own count
-    finally:
-        stop_server(a)
-        stop_server(b)

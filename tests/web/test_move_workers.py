@@ -5,9 +5,10 @@ its move run again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -29,8 +30,22 @@ def blocked(gate: threading.Event, started: threading.Event) -> int:
     return threading.get_ident()
 
 
-def threads(count: int) -> MoveWorkers:
-    return MoveWorkers(count, ThreadLane)
+@contextlib.asynccontextmanager
+async def threads(count: int) -> AsyncIterator[MoveWorkers]:
+    """A pool of `count` thread workers, closed on the way out."""
+    pool = MoveWorkers(count, ThreadLane)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def holding(pool: MoveWorkers, game: str) -> tuple[threading.Event, asyncio.Future[int]]:
+    """A call of `game` that holds its worker until the gate is set: the gate, and the call once it runs."""
+    gate, running = threading.Event(), threading.Event()
+    call = asyncio.ensure_future(pool.run(game, blocked, gate, running))
+    await started(running)
+    return gate, call
 
 
 async def started(event: threading.Event) -> None:
@@ -43,30 +58,24 @@ def run(test: Callable[[], Any]) -> None:
 
 def test_a_games_moves_go_to_one_worker() -> None:
     async def test() -> None:
-        pool = threads(3)
-        try:
+        async with threads(3) as pool:
             homes = {game: await pool.run(game, where) for game in "abc"}
             assert len(set(homes.values())) == 3  # new games spread over the free workers
             for _ in range(5):
                 for game in "cab":
                     assert await pool.run(game, where) == homes[game]
-        finally:
-            await pool.close()
 
     run(test)
 
 
 def test_a_move_whose_worker_is_busy_goes_to_a_free_one_and_its_game_moves_there() -> None:
     async def test() -> None:
-        pool = threads(2)
-        try:
+        async with threads(2) as pool:
             first = await pool.run("a", where)
             second = await pool.run("b", where)
             assert first != second
             # "b" now waits behind nothing: "a"'s long search holds worker 0 only
-            gate, running = threading.Event(), threading.Event()
-            long = asyncio.ensure_future(pool.run("a", blocked, gate, running))
-            await started(running)
+            gate, long = await holding(pool, "a")
             assert await pool.run("b", where) == second
             # a third game while "a" searches goes to the free worker, not behind "a"
             assert await pool.run("c", where) == second
@@ -74,26 +83,19 @@ def test_a_move_whose_worker_is_busy_goes_to_a_free_one_and_its_game_moves_there
             # "b" holds worker 1 goes to worker 0 as soon as it is free
             gate.set()
             assert await long == first
-            gate2, running2 = threading.Event(), threading.Event()
-            held = asyncio.ensure_future(pool.run("b", blocked, gate2, running2))
-            await started(running2)
+            gate2, held = await holding(pool, "b")
             assert await pool.run("c", where) == first
             assert pool.home_of("c") == pool.home_of("a")
             gate2.set()
             await held
-        finally:
-            await pool.close()
 
     run(test)
 
 
 def test_waiting_moves_are_taken_oldest_first_by_their_own_worker() -> None:
     async def test() -> None:
-        pool = threads(1)
-        try:
-            gate, running = threading.Event(), threading.Event()
-            first = asyncio.ensure_future(pool.run("a", blocked, gate, running))
-            await started(running)
+        async with threads(1) as pool:
+            gate, first = await holding(pool, "a")
             order: list[str] = []
 
             async def queued(game: str) -> None:
@@ -106,19 +108,14 @@ def test_waiting_moves_are_taken_oldest_first_by_their_own_worker() -> None:
             await first
             await asyncio.gather(*later)
             assert order == ["b", "c", "d"]
-        finally:
-            await pool.close()
 
     run(test)
 
 
 def test_a_cancelled_move_is_skipped_and_the_worker_goes_on() -> None:
     async def test() -> None:
-        pool = threads(1)
-        try:
-            gate, running = threading.Event(), threading.Event()
-            first = asyncio.ensure_future(pool.run("a", blocked, gate, running))
-            await started(running)
+        async with threads(1) as pool:
+            gate, first = await holding(pool, "a")
             ran = threading.Event()
             skipped = asyncio.ensure_future(pool.run("b", ran.set))
             await asyncio.sleep(0)
@@ -127,16 +124,13 @@ def test_a_cancelled_move_is_skipped_and_the_worker_goes_on() -> None:
             gate.set()
             assert await pool.run("c", where)
             assert not ran.is_set()
-        finally:
-            await pool.close()
 
     run(test)
 
 
 def test_a_call_at_home_runs_where_the_game_is_and_leaving_forgets_its_home() -> None:
     async def test() -> None:
-        pool = threads(2)
-        try:
+        async with threads(2) as pool:
             await pool.run("a", where)
             home = await pool.run("b", where)
             at_home = pool.at_home("b", where)
@@ -146,21 +140,16 @@ def test_a_call_at_home_runs_where_the_game_is_and_leaving_forgets_its_home() ->
             pool.leave("b", done.set)
             await started(done)
             assert pool.home_of("b") is None and pool.at_home("b", where) is None
-        finally:
-            await pool.close()
 
     run(test)
 
 
 def test_an_error_in_the_worker_reaches_the_caller() -> None:
     async def test() -> None:
-        pool = threads(1)
-        try:
+        async with threads(1) as pool:
             with pytest.raises(WorkerFailed, match="ZeroDivisionError"):
                 await pool.run("a", divmod, 1, 0)
             assert await pool.run("a", divmod, 7, 2) == (3, 1)
-        finally:
-            await pool.close()
 
     run(test)
 

@@ -17,8 +17,7 @@ from sqlalchemy import create_engine, func, select
 from ogames.ratings.puzzles import puzzle_attempts
 from ogames.web.core.settings import PUZZLES_ENV
 
-from .scaling import needs_services
-from .serving import start_server, stop_server
+from .scaling import needs_services, two_servers
 from .test_puzzles import FIXTURE, LONG
 
 pytestmark = pytest.mark.slow
@@ -32,12 +31,8 @@ HOSTILE: list[Any] = [
 @needs_services
 def test_a_first_try_counts_once_across_processes(services: tuple[Any, Any], tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    pg, redis = services
     monkeypatch.setenv(PUZZLES_ENV, str(FIXTURE))
-    url = pg.new_database("puzzles_across")
-    a, base_a = start_server(url, tmp_path / "a.log", redis=redis.url)
-    b, base_b = start_server(url, tmp_path / "b.log", redis=redis.url)
-    try:
+    with two_servers(services, tmp_path, "puzzles_across") as (url, base_a, base_b):
         guest = httpx.Client(timeout=60)
         page = guest.get(f"{base_a}/puzzles/{LONG}").text  # the guest's session, signed by the site's one secret
         token = re.search(r'name="csrf-token" content="([^"]+)"', page)
@@ -67,8 +62,3 @@ def test_a_first_try_counts_once_across_processes(services: tuple[Any, Any], tmp
         with engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(puzzle_attempts)).scalar() == 1
         engine.dispose()
-    finally:
-        stop_server(a)
-        stop_server(b)
-    for log in ("a.log", "b.log"):
-        assert "Traceback" not in (tmp_path / log).read_text()

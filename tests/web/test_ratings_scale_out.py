@@ -5,9 +5,7 @@ person. The services are started as tests/web/test_scale_out.py says."""
 
 from __future__ import annotations
 
-import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +13,8 @@ import httpx2 as httpx
 import pytest
 from sqlalchemy import text
 
-from .scaling import needs_services
-from .serving import start_server, stop_server
-from .test_scale_out import VIEW_WAIT, Seat
+from .scaling import needs_services, two_servers
+from .test_scale_out import Seat
 
 pytestmark = pytest.mark.slow
 
@@ -41,61 +38,41 @@ def test_a_rated_game_ending_on_one_process_is_rated_once_and_shown_on_both(serv
     from ogames.web.accounts import records
     from ogames.web.core.store import Store
 
-    pg, redis = services
-    url = pg.new_database("rated_across")
-    a, base_a = start_server(url, tmp_path / "a.log", redis=redis.url)
-    b, base_b = start_server(url, tmp_path / "b.log", redis=redis.url)
     tabs: list[Seat] = []
-    try:
-        ada, ada_token = signed_up(base_a, "Across_Ada")
-        signed_up(base_b, "Across_Bea")
-        made = ada.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3},
-                                             "seats": ["here", "invite"], "rated": True},
-                        headers={"origin": base_a, "x-csrftoken": ada_token})
-        assert made.status_code == 201, made.text
-        game = made.json()
-        store = Store(url)
-        try:  # Bea's page would record her seat as it opens the invitation (web/accounts/seats.py)
-            bea = records.account_by_key(store, "across_bea")
-            assert bea is not None and records.seat_player(store, game["id"], 1, bea.id)
-        finally:
-            store.close()
-        tabs = [Seat(base_a, game["id"], 0, game["tokens"]["0"]),
-                Seat(base_b, game["id"], 1, game["invitations"]["1"]["token"])]
-        view = tabs[0].view
-        while not view["over"]:
-            mover = tabs[view["mover"]]
-            mover.until(view["version"])
-            mover.move(next(move for move in view["legal"] if re.fullmatch(r"[a-z]\d+", move)))
-            view = tabs[1 - view["mover"]].until(view["version"] + 1)
-        shown = []
-        for tab in tabs:
-            deadline = time.monotonic() + VIEW_WAIT
-            while not tab.view.get("ratings"):
-                assert time.monotonic() < deadline, "the ratings were not shown"
-                tab.view = next_view(tab, deadline)
-            shown.append(tab.view["ratings"])
-        assert shown[0] == shown[1] and [change["name"] for change in shown[0]] == ["Across_Ada", "Across_Bea"]
-        store = Store(url)
+    with two_servers(services, tmp_path, "rated_across") as (url, base_a, base_b):
         try:
-            with store.engine.connect() as conn:
-                counted = conn.execute(text("SELECT count(*) FROM rating_history WHERE game_id = :g"), {"g": game["id"]}).scalar()
-            assert counted == 2
+            ada, ada_token = signed_up(base_a, "Across_Ada")
+            signed_up(base_b, "Across_Bea")
+            made = ada.post("/api/games", json={"game": "omny", "options": {"variant": "y", "size": 3},
+                                                 "seats": ["here", "invite"], "rated": True},
+                            headers={"origin": base_a, "x-csrftoken": ada_token})
+            assert made.status_code == 201, made.text
+            game = made.json()
+            store = Store(url)
+            try:  # Bea's page would record her seat as it opens the invitation (web/accounts/seats.py)
+                bea = records.account_by_key(store, "across_bea")
+                assert bea is not None and records.seat_player(store, game["id"], 1, bea.id)
+            finally:
+                store.close()
+            tabs = [Seat(base_a, game["id"], 0, game["tokens"]["0"]),
+                    Seat(base_b, game["id"], 1, game["invitations"]["1"]["token"])]
+            view = tabs[0].view
+            while not view["over"]:
+                mover = tabs[view["mover"]]
+                mover.until(view["version"])
+                mover.move(next(move for move in view["legal"] if re.fullmatch(r"[a-z]\d+", move)))
+                view = tabs[1 - view["mover"]].until(view["version"] + 1)
+            # (the ratings come in a view of their own, once the game is rated)
+            shown = [tab.until_seen(lambda view: bool(view.get("ratings")))["ratings"] for tab in tabs]
+            assert shown[0] == shown[1] and [change["name"] for change in shown[0]] == ["Across_Ada", "Across_Bea"]
+            store = Store(url)
+            try:
+                with store.engine.connect() as conn:
+                    counted = conn.execute(text("SELECT count(*) FROM rating_history WHERE game_id = :g"),
+                                           {"g": game["id"]}).scalar()
+                assert counted == 2
+            finally:
+                store.close()
         finally:
-            store.close()
-    finally:
-        for tab in tabs:
-            tab.close()
-        stop_server(a)
-        stop_server(b)
-    for log in ("a.log", "b.log"):
-        assert "Traceback" not in (tmp_path / log).read_text()
-
-
-def next_view(tab: Seat, deadline: float) -> dict[str, Any]:
-    """The next view a tab is sent (the ratings come in a view of their own, once the game is rated)."""
-    while True:
-        message = json.loads(tab.socket.recv(timeout=max(0.01, deadline - time.monotonic())))
-        assert message["type"] != "error", message
-        if message["type"] == "state":
-            return dict(message)
+            for tab in tabs:
+                tab.close()

@@ -14,6 +14,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,16 @@ class Seat:
             if message["type"] == "state" and message["version"] >= version:
                 self.view = message
                 return message
+
+    def until_seen(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = VIEW_WAIT) -> dict[str, Any]:
+        """The view held, or the first one sent after it, that is `wanted` (errors fail the test)."""
+        deadline = time.monotonic() + timeout
+        while not wanted(self.view):
+            message = json.loads(self.socket.recv(timeout=max(0.01, deadline - time.monotonic())))
+            assert message["type"] != "error", message
+            if message["type"] == "state":
+                self.view = message
+        return self.view
 
     def move(self, move: str) -> None:
         # A person moves a few times a second at most, and the server's per-connection rate limit

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import Boolean, Column, Connection, Engine, Float, Integer, MetaData, String, Table, insert, select, update
+from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
 
 from ogames.ratings.model import START_DEVIATION, Rating, rate
@@ -28,24 +29,23 @@ START_BY_DIFFICULTY = {1: 1200.0, 2: 1350.0, 3: 1500.0, 4: 1650.0, 5: 1800.0}
 
 metadata = MetaData()
 
-puzzle_ratings = Table(
-    "puzzle_ratings",
-    metadata,
-    Column("puzzle_id", String(PUZZLE_ID_LENGTH), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-puzzle_players = Table(
-    "puzzle_players",
-    metadata,
-    Column("player_id", String(PLAYER_ID_LENGTH), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
+
+def _ratings_table(name: str, key: str, length: int) -> Table:
+    """A table of ratings, one row an id. Puzzles' ratings and players' puzzle ratings are both kept
+    so, one rating to a row, for `_read` and `_write` to read and write either."""
+    return Table(
+        name,
+        metadata,
+        Column(key, String(length), primary_key=True),
+        Column("rating", Float, nullable=False),
+        Column("deviation", Float, nullable=False),
+        Column("games", Integer, nullable=False),
+        Column("updated_at", Float, nullable=False),
+    )
+
+
+puzzle_ratings = _ratings_table("puzzle_ratings", "puzzle_id", PUZZLE_ID_LENGTH)
+puzzle_players = _ratings_table("puzzle_players", "player_id", PLAYER_ID_LENGTH)
 puzzle_attempts = Table(
     "puzzle_attempts",
     metadata,
@@ -113,7 +113,7 @@ class PuzzleRatings:
             rows = conn.execute(select(puzzle_ratings).where(puzzle_ratings.c.puzzle_id.in_(ids))).mappings().all()
             tries = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.solved).where(
                 puzzle_attempts.c.player_id == player_id, puzzle_attempts.c.puzzle_id.in_(ids))).all()
-        stored = {row["puzzle_id"]: Rating(float(row["rating"]), float(row["deviation"]), int(row["games"])) for row in rows}
+        stored = {row["puzzle_id"]: _rating(row) for row in rows}
         return ({ident: stored.get(ident) or start_rating(difficulty) for ident, difficulty in puzzles.items()},
                 {row.puzzle_id: bool(row.solved) for row in tries})
 
@@ -140,9 +140,14 @@ class PuzzleRatings:
         raise RuntimeError(f"puzzle {puzzle_id}: its ratings kept changing while a try was rated; try again")
 
 
+def _rating(row: RowMapping) -> Rating:
+    """The rating a row of a ratings table holds."""
+    return Rating(float(row["rating"]), float(row["deviation"]), int(row["games"]))
+
+
 def _read(conn: Connection, table: Table, key: Column[str], ident: str, new: Rating) -> Rating:
     row = conn.execute(select(table).where(key == ident)).mappings().first()
-    return new if row is None else Rating(float(row["rating"]), float(row["deviation"]), int(row["games"]))
+    return new if row is None else _rating(row)
 
 
 def _write(conn: Connection, table: Table, key: Column[str], ident: str, before: Rating, after: Rating, now: float) -> None:

@@ -8,14 +8,12 @@
   if (!root) return;
   const gameId = root.dataset.gameId;
   const words = JSON.parse(document.getElementById("words").textContent);
-  const linkState = window.OgamesPage.linkState;
   const showMessage = window.OgamesPage.showMessage;
   const colourName = window.OgamesPage.colourName;
   let view = JSON.parse(document.getElementById("view").textContent);
   const storageKey = "ogames:seats:" + gameId;
   const tokens = loadTokens();
-  let socket = null;
-  let retry = 500;
+  let live = null;  // the view's socket (page.js's liveSocket), opened once the page is drawn
 
   // ----- the seats' tokens: given once in the link's fragment, kept in this browser -----------
   function loadTokens() {
@@ -33,35 +31,21 @@
 
   // ----- talking to the server ---------------------------------------------------------------
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    // In the page's language: the server words its views and refusals for it.
-    // With deltas: a full view first, then only what changed (applyDelta).
-    socket = new WebSocket(scheme + location.host + "/ws/g/" + encodeURIComponent(gameId) + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
-    socket.addEventListener("open", function () {
-      retry = 500;
-      linkState(true);
-      sayHere();
-    });
-    socket.addEventListener("message", function (event) {
-      let message;
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "delta" && message.base !== view.seq) {
-        socket.close();  // a delta for a view this page does not hold (never, while the server is right): start again whole
-        return;
-      }
-      if (message.type === "state" || message.type === "delta") {
+    live = window.OgamesPage.liveSocket("/ws/g/" + encodeURIComponent(gameId), {
+      base: function () { return view.seq; },
+      opened: sayHere,
+      view: function (message) {
         view = message.type === "state" ? message : applyDelta(view, message);
         shownAt = performance.now();  // when the view's countdowns (claims) were counted from
         showMessage(null); renderSoon(); answered(false); askNamesOfNewcomers();
-      }
-      else if (message.type === "error") { showMessage(message.message); answered(true); }
-    });
-    socket.addEventListener("close", function () {
-      sent = null;  // its answer is lost with the socket: the next view (after reconnecting) is the truth
-      waiting = null;
-      linkState(false);
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
+      },
+      other: function (message) {
+        if (message.type === "error") { showMessage(message.message); answered(true); }
+      },
+      closed: function () {
+        sent = null;  // its answer is lost with the socket: the next view (after reconnecting) is the truth
+        waiting = null;
+      },
     });
   }
 
@@ -69,15 +53,13 @@
 
   // Say which seats this page holds: the others' pages show them as here while it is open.
   function sayHere() {
-    if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) }));
-    }
+    if (live) live.sendIfOpen({ type: "here", tokens: heldSeats().map(tokenFor).filter(Boolean) });
   }
 
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }
-    socket.send(JSON.stringify(message));
-    return true;
+    if (live) return live.send(message);
+    showMessage(words.disconnected);
+    return false;
   }
 
   // ----- one action at a time -----------------------------------------------------------------
@@ -271,25 +253,10 @@
     requestAnimationFrame(function () { renderQueued = false; render(); });
   }
 
-  // A rated game once rated: each person's rating before and after ("Ada: 1500? → 1523 (+23)").
+  // A rated game once rated: the rating changes (static/page.js), by seat name without an account.
   function renderRatings() {
-    const box = document.getElementById("rating-changes");
-    if (!box) return;
-    const changes = view.ratings || [];
-    box.hidden = changes.length === 0;
-    const list = box.querySelector("ul");
-    list.replaceChildren();
-    changes.forEach(function (change) {
-      const li = document.createElement("li");
-      li.dataset.seat = String(change.seat);
-      const seat = view.seats[change.seat];
-      const who = change.name || (seat ? seatName(seat) : "");
-      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
-      const diff = document.createElement("strong");
-      diff.className = change.diff.charAt(0) === "-" ? "rating-down" : "rating-up";
-      diff.textContent = "(" + change.diff + ")";
-      li.append(diff);
-      list.append(li);
+    window.OgamesPage.showRatingChanges(view.ratings || [], function (seat) {
+      return view.seats[seat] ? seatName(view.seats[seat]) : "";
     });
   }
 

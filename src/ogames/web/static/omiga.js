@@ -15,15 +15,13 @@
   if (!root) return;
   const tableId = root.dataset.tableId;
   const words = JSON.parse(document.getElementById("words").textContent);
-  const linkState = window.OgamesPage.linkState;
   const colourName = window.OgamesPage.colourName;
   const fill = window.OgamesWords.fill;
   let sentView = JSON.parse(document.getElementById("view").textContent);  // the view as the server sent it (deltas apply to it)
   let view = shown(sentView);  // ... with its cards' drawings in place: what the page shows
   let receivedAt = performance.now();
   const held = loadTokens();
-  let socket = null;
-  let retry = 500;
+  let live = null;  // the table's socket (page.js's liveSocket), opened once the table is drawn
   let lastSeq = 0;
   let selected = null; // {seat, design, index, turned}
   const pending = {}; // seq → the flying card
@@ -68,37 +66,24 @@
   function nextSeq() { lastSeq = Math.max(lastSeq + 1, Date.now() * 1000); return lastSeq; }
 
   // ----- talking to the server ---------------------------------------------------------------
+  // The first view comes in parts (the table's drawing), deltas then say only what changed (the cells among them).
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    // In the page's language: the server words its views and verdicts for it. With deltas: a full
-    // view first (the table's drawing in parts), then only what changed (the cells among them).
-    socket = new WebSocket(scheme + location.host + "/ws/o/" + encodeURIComponent(tableId) + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
-    socket.addEventListener("open", function () {
-      retry = 500;
-      linkState(true);
-      socket.send(JSON.stringify({ type: "ready", tokens: mySeats().map(tokenFor) }));
-    });
-    socket.addEventListener("message", function (event) {
-      let message;
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "delta" && message.base !== sentView.seq) {
-        socket.close();  // a delta for a view this page does not hold (never, while the server is right): start again whole
-        return;
-      }
-      if (message.type === "state" || message.type === "delta") {
+    live = window.OgamesPage.liveSocket("/ws/o/" + encodeURIComponent(tableId), {
+      base: function () { return sentView.seq; },
+      opened: function () { live.sendIfOpen({ type: "ready", tokens: mySeats().map(tokenFor) }); },
+      view: function (message) {
         sentView = message.type === "state" ? message : window.OgamesPage.applyDelta(sentView, message);
         view = shown(sentView);
         receivedAt = performance.now();
         render();
-      }
-      else if (message.type === "verdict") verdict(message);
-      else if (message.type === "error") showMessage(message.message);
-    });
-    socket.addEventListener("close", function () {
-      linkState(false);
-      Object.keys(pending).forEach(function (seq) { flyBack(seq, words.disconnected); });
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
+      },
+      other: function (message) {
+        if (message.type === "verdict") verdict(message);
+        else if (message.type === "error") showMessage(message.message);
+      },
+      closed: function () {
+        Object.keys(pending).forEach(function (seq) { flyBack(seq, words.disconnected); });
+      },
     });
   }
   // A view with its cards' drawings in the hands and the moves: a view in parts names each by its
@@ -114,9 +99,9 @@
     return out;
   }
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) { showMessage(words.disconnected); return false; }
-    socket.send(JSON.stringify(message));
-    return true;
+    if (live) return live.send(message);
+    showMessage(words.disconnected);
+    return false;
   }
   function act(seat, action, fly) {
     const token = tokenFor(seat);
@@ -363,22 +348,10 @@
     if (view.problem) showMessage(view.problem);
   }
 
-  // A rated table once rated: each person's rating before and after ("Ada: 1500? → 1523 (+23)").
+  // A rated table once rated: the rating changes (static/page.js), by colour without an account.
   function renderRatings() {
-    const box = document.getElementById("rating-changes");
-    if (!box) return;
-    const changes = view.ratings || [];
-    box.hidden = changes.length === 0;
-    const list = box.querySelector("ul");
-    list.replaceChildren();
-    changes.forEach(function (change) {
-      const li = el("li");
-      li.dataset.seat = String(change.seat);
-      const seat = view.seats[change.seat];
-      const who = change.name || (seat ? colourName(seat.actor) : "");
-      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
-      li.append(el("strong", change.diff.charAt(0) === "-" ? "rating-down" : "rating-up", "(" + change.diff + ")"));
-      list.append(li);
+    window.OgamesPage.showRatingChanges(view.ratings || [], function (seat) {
+      return view.seats[seat] ? colourName(view.seats[seat].actor) : "";
     });
   }
 

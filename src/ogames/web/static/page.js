@@ -1,7 +1,8 @@
 // What the page scripts share (every page loads it, after the words script): the page's words (the
 // `words` JSON the server puts in the page, if it has one), a colour's name in them, the message
-// box, the state of the page's connection and a live view with a delta applied. The scripts of the
-// game, replay, analysis and Omiga pages take these from here rather than each keeping its own copy.
+// box, the state of the page's connection, a live view's socket, a live view with a delta applied
+// and a rated game's rating changes. The scripts of the game, replay, analysis and Omiga pages take
+// these from here rather than each keeping its own copy.
 "use strict";
 window.OgamesPage = (function () {
   const source = document.getElementById("words");
@@ -87,6 +88,76 @@ window.OgamesPage = (function () {
     return next;
   }
 
+  // A rated game or table once rated, in the page's #rating-changes box: each person's rating
+  // before and after ("Ada: 1500? → 1523 (+23)"), named by account, else by `seatName(seat)`.
+  function showRatingChanges(changes, seatName) {
+    const box = document.getElementById("rating-changes");
+    if (!box) return;
+    box.hidden = changes.length === 0;
+    const list = box.querySelector("ul");
+    list.replaceChildren();
+    changes.forEach(function (change) {
+      const li = document.createElement("li");
+      li.dataset.seat = String(change.seat);
+      const who = change.name || seatName(change.seat);
+      li.append(document.createTextNode(who + ": " + change.before + " → " + change.after + " "));
+      const diff = document.createElement("strong");
+      diff.className = change.diff.charAt(0) === "-" ? "rating-down" : "rating-up";
+      diff.textContent = "(" + change.diff + ")";
+      li.append(diff);
+      list.append(li);
+    });
+  }
+
+  // The live view's socket of a game page (`path` /ws/g/ID) or an Omiga table (/ws/o/ID), opened
+  // at once: in the page's language (the server words its views and refusals for it) and with
+  // deltas (a full view first, then only what changed). A delta for a view the page does not hold
+  // (`on.base()`: the seq of the view it holds) closes it, to start again whole: never, while the
+  // server is right. It reconnects after a pause that doubles up to 8 s, and says its state in the
+  // page's corner. The page hears `on.opened()`, `on.view(message)` for a state or a delta,
+  // `on.other(message)` and `on.closed()`; it sends with `send` (false, and the page says it is
+  // not connected, when the socket is not open) or `sendIfOpen` (silently).
+  function liveSocket(path, on) {
+    let socket = null;
+    let retry = 500;
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      socket = new WebSocket(scheme + location.host + path + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
+      socket.addEventListener("open", function () {
+        retry = 500;
+        linkState(true);
+        on.opened();
+      });
+      socket.addEventListener("message", function (event) {
+        let message;
+        try { message = JSON.parse(event.data); } catch (e) { return; }
+        if (message.type === "delta" && message.base !== on.base()) { socket.close(); return; }
+        if (message.type === "state" || message.type === "delta") on.view(message);
+        else on.other(message);
+      });
+      socket.addEventListener("close", function () {
+        linkState(false);
+        on.closed();
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 8000);
+      });
+    }
+    function sendIfOpen(message) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    }
+    connect();
+    return {
+      sendIfOpen: sendIfOpen,
+      send: function (message) {
+        if (sendIfOpen(message)) return true;
+        showMessage(words.disconnected);
+        return false;
+      },
+    };
+  }
+
   return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders,
-           keptTokens: keptTokens, applyDelta: applyDelta };
+           keptTokens: keptTokens, applyDelta: applyDelta, showRatingChanges: showRatingChanges, liveSocket: liveSocket };
 })();
