@@ -1,6 +1,7 @@
 """How far can the review's win chance be trusted? Its calibration against self-play outcomes.
 
     nice -n 10 .venv/bin/python benchmarks/bench_review_calibration.py            # 200 games, writes the results
+    nice -n 10 .venv/bin/python benchmarks/bench_review_calibration.py --players 3  # Omega with 3 players (or 4)
     .venv/bin/python benchmarks/bench_review_calibration.py --games 12 --dry       # a quick look, nothing written
 
 Self-play at the review's budget (`mcts:iterations=BUDGET`, the arena's self-play: one player in
@@ -20,8 +21,14 @@ measures it, and a mark is a loss that this very player (the review's own search
 an inaccuracy at its 90th percentile, a mistake at its 97.5th, a blunder at its 99.5th — with
 floors of 0.05, 0.10 and 0.20 so that noise alone never marks a move.
 
+With `--players 3` or `4` only Omega is played, with that many players on hexagon 4 (every game
+`--games`, each position one point per seat, a seat's share of wins being about 1/players): its
+curve and thresholds are fitted alike and kept under `"players"` in the data, beside the
+two-player ones, which that run leaves as they are (and a two-player run keeps the others').
+
 Written: the calibration data, `docs/images/review-calibration.svg` (expected against observed
-per bin, with 95% Wilson intervals) and `benchmarks/results/review-calibration.md` (the table).
+per bin, with 95% Wilson intervals; `review-calibration-omega-N.svg` for N players) and
+`benchmarks/results/review-calibration.md` (the table; one section per player count of Omega).
 Points of one game are not independent (one game's positions share its outcome): the intervals
 are narrower than they should be; the game count is the honest sample size.
 """
@@ -88,7 +95,9 @@ def merged(parts: list[Points]) -> Points:
 
 def selfplay(game: str, options: dict[str, Any], games: int, budget: int, folder: Path, seed: int, opening: int) -> list[Path]:
     """Play (or resume) the self-play games and return their record files."""
-    t = arena.plan(game, options, [f"mcts:iterations={budget}"] * 2, games_per_pair=games, seed=seed, opening_plies=opening)
+    seats = int(options.get("players", 2))
+    t = arena.plan(game, options, [f"mcts:iterations={budget}"] * seats, games_per_pair=games, seed=seed,
+                   opening_plies=opening)
     t.purpose = "selfplay"
     started = time.perf_counter()
     arena.run(t, folder, workers=1, resume=(folder / "tournament.json").exists())
@@ -97,34 +106,51 @@ def selfplay(game: str, options: dict[str, Any], games: int, budget: int, folder
 
 
 def collect(paths: list[Path], budget: int, into: Points) -> None:
-    """Review every game raw (no proofs, no calibration) and add its points; the points of a folder
-    already reviewed at this budget are read back from its `points-BUDGET.json`."""
-    cache = paths[0].parent.parent / f"points-{budget}.json" if paths else None
-    if cache is not None and cache.exists():
-        saved = json.loads(cache.read_text())
+    """Review every game raw (no proofs, no calibration) and add its points; each game's points are
+    kept in the folder's `points-BUDGET.json` as it is reviewed, so that a folder already (or
+    partly) reviewed at this budget is read back and only the new games are reviewed."""
+    if not paths:
+        return
+    cache = paths[0].parent.parent / f"points-{budget}.json"
+    saved = json.loads(cache.read_text()) if cache.exists() else {}
+    if "raw" in saved:  # the whole folder's points at once, as this bench first kept them
         if saved["games"] == len(paths):
             into.raw += saved["raw"]
             into.won += saved["won"]
             into.moves += [(a, b) for a, b in saved["moves"]]
             into.games += saved["games"]
             return
+        saved = {}
+    per_game: dict[str, Any] = saved.get("per_game", {})
     for path in paths:
-        record = load_file(path)
-        final = replay(record)
-        result = review(record, budget=budget, prove=0, calibrated=IDENTITY)
-        rewards = final.rewards()
+        if path.name not in per_game:
+            per_game[path.name] = game_points(path, budget)
+            cache.write_text(json.dumps({"per_game": per_game}))
+        part = per_game[path.name]
+        into.raw += part["raw"]
+        into.won += part["won"]
+        into.moves += [(a, b) for a, b in part["moves"]]
         into.games += 1
-        for move in result.moves:
-            assert move.before is not None and move.after is not None
-            into.moves.append((move.before, move.after))
-        # Every position before the end: the start and after each move but the last.
-        positions = [result.start] + [move.chances for move in result.moves[:-1]]
-        for chances in positions:
-            for seat, chance in enumerate(chances):
-                into.raw.append(chance)
-                into.won.append(rewards[seat])
-    if cache is not None:
-        cache.write_text(json.dumps({"games": into.games, "raw": into.raw, "won": into.won, "moves": into.moves}))
+
+
+def game_points(path: Path, budget: int) -> dict[str, list[Any]]:
+    """One game's points: every position before the end, one per seat (raw chance, 1 if that seat
+    won), and each move's raw (before, after) for its mover."""
+    record = load_file(path)
+    final = replay(record)
+    result = review(record, budget=budget, prove=0, calibrated=IDENTITY)
+    rewards = final.rewards()
+    moves = []
+    for move in result.moves:
+        assert move.before is not None and move.after is not None
+        moves.append((move.before, move.after))
+    raw, won = [], []
+    # Every position before the end: the start and after each move but the last.
+    for chances in [result.start] + [move.chances for move in result.moves[:-1]]:
+        for seat, chance in enumerate(chances):
+            raw.append(chance)
+            won.append(rewards[seat])
+    return {"raw": raw, "won": won, "moves": moves}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -173,7 +199,7 @@ def calibrated_losses(points: Points, cal: Calibration) -> Any:
     return np.array([max(0.0, cal(before) - cal(after)) for before, after in points.moves])
 
 
-def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path) -> None:
+def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path, what: str = "") -> None:
     fig, ax = plt.subplots(figsize=(5.6, 5.6))
     ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", linewidth=1, label="perfect calibration")
     for (name, bins), colour, marker in zip(fitted.items(), COLOURS, "osD^v", strict=False):
@@ -187,7 +213,7 @@ def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path) -> N
     ax.set_ylim(0, 1)
     ax.set_xlabel("the search's raw win chance (mean per bin)")
     ax.set_ylabel("observed share of wins")
-    ax.set_title(f"Review calibration: {games} self-play games, {budget} iterations", fontsize=10)
+    ax.set_title(f"Review calibration{what}: {games} self-play games, {budget} iterations", fontsize=10)
     ax.legend(loc="upper left", fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -196,15 +222,17 @@ def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path) -> N
 
 
 def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[str, float], boards: list[str],
-          seconds: float) -> str:
+          seconds: float, title: str = "# Review calibration", svg: Path = SVG) -> str:
     whole = merged([points for points, _, _ in fitted.values()])
+    sub = "#" if title.startswith("## ") else ""  # a section of the table: its headings one level down
     lines = [
-        "# Review calibration",
+        title,
         "",
         f"Written by `benchmarks/bench_review_calibration.py`: {whole.games} self-play games of "
         f"`mcts:iterations={whole.budget}` ({'; '.join(boards)}), each reviewed at the same budget without proofs; "
-        f"{len(whole.raw):,} points (every position before the end, one per seat). {seconds:.0f} s on a shared, loaded "
-        "machine (times indicative only). The plot: docs/images/review-calibration.svg.",
+        f"{len(whole.raw):,} points (every position before the end, one per seat). {seconds:.0f} s for this run on a "
+        "shared, loaded machine (times indicative only; games and reviews saved under --folder are read back, not redone). "
+        f"The plot: docs/images/{svg.name}.",
         "",
     ]
     for name, (points, bins, cal) in fitted.items():
@@ -212,7 +240,7 @@ def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[
         brier_raw = float(np.mean((raw - won) ** 2))
         brier_cal = float(np.mean((np.array([cal(x) for x in raw]) - won) ** 2))
         lines += [
-            f"## {name}: {points.games} games, {len(raw):,} points",
+            f"{sub}## {name}: {points.games} games, {len(raw):,} points",
             "",
             "| raw win chance | points | mean raw | observed | 95% Wilson | isotonic fit |",
             "|---|---:|---:|---:|---|---:|",
@@ -224,7 +252,7 @@ def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[
         lines += ["", f"Brier score: raw {brier_raw:.4f}, calibrated {brier_cal:.4f} (in-sample).", ""]
     losses = np.concatenate([calibrated_losses(points, cal) for points, _, cal in fitted.values()])
     lines += [
-        "## The marks' thresholds",
+        f"{sub}## The marks' thresholds",
         "",
         "Loss of the mover's calibrated win chance, from the losses of the "
         f"{len(losses):,} self-play moves as the review measured them (median {np.median(losses):.3f}, "
@@ -241,25 +269,51 @@ def table(fitted: dict[str, tuple[Points, list[Bin], Calibration]], marks: dict[
 
 
 def data_text(data: dict[str, Any]) -> str:
-    """The calibration's JSON, one curve a line."""
-    curves = ",\n".join(f"  {json.dumps(name)}: {json.dumps(points)}" for name, points in data["curves"].items())
-    head = {key: value for key, value in data.items() if key != "curves"}
+    """The calibration's JSON, one curve a line (the other player counts' too)."""
+
+    def curves(named: dict[str, Any], indent: str) -> str:
+        return ",\n".join(f"{indent}{json.dumps(name)}: {json.dumps(points)}" for name, points in named.items())
+
+    head = {key: value for key, value in data.items() if key not in ("curves", "players")}
     body = ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items())
-    return f"{{\n{body},\n \"curves\": {{\n{curves}\n }}\n}}\n"
+    text = f"{{\n{body},\n \"curves\": {{\n{curves(data['curves'], '  ')}\n }}"
+    if data.get("players"):
+        counts = []
+        for count, part in sorted(data["players"].items()):
+            inner = ",\n".join(f"   {json.dumps(key)}: {json.dumps(value)}" for key, value in part.items() if key != "curves")
+            named = curves(part["curves"], "    ")
+            counts.append(f"  {json.dumps(count)}: {{\n{inner},\n   \"curves\": {{\n{named}\n   }}\n  }}")
+        text += ",\n \"players\": {\n" + ",\n".join(counts) + "\n }"
+    return text + "\n}\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
-    parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--folder", type=Path, default=Path("/tmp/ogames-review-calibration"))
-    parser.add_argument("--dry", action="store_true", help="print the table, write nothing")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    found: dict[str, tuple[Points, list[Bin], Calibration]] = {}
+PLAYERS_HEADING = "## Omega with {} players"
+
+
+def sections_of(text: str) -> tuple[str, dict[int, str]]:
+    """The table's two-player part and its sections of Omega with more players, by player count."""
+    start = PLAYERS_HEADING.split("{")[0]
+    head, *parts = text.split("\n" + start)
+    return head.rstrip("\n"), {int(part.split(" ", 1)[0]): start + part.rstrip("\n") for part in parts}
+
+
+def with_section(text: str, count: int, section: str) -> str:
+    """The table `text` with its section of Omega with `count` players replaced by `section` (or
+    added; the sections in order of their player count)."""
+    head, sections = sections_of(text)
+    sections[count] = section.rstrip("\n")
+    return "\n\n".join([head] + [sections[n] for n in sorted(sections)]) + "\n"
+
+
+Fitted = dict[str, tuple[Points, list[Bin], Calibration]]
+
+
+def run(boards: list[tuple[str, dict[str, Any], float, int]], args: argparse.Namespace) -> tuple[Fitted, list[str]]:
+    """Play (or resume) and review every board's games; each game's points, bins and curve, and the
+    boards' names for the table."""
+    found: Fitted = {}
     names = []
-    for game, options, share, opening in BOARDS:
+    for game, options, share, opening in boards:
         games = max(2, round(args.games * share / 2) * 2)
         names.append(f"{games} {game} {', '.join(f'{k}={v}' for k, v in options.items())}")
         folder = args.folder / f"{game}-{'-'.join(f'{k}{v}' for k, v in options.items())}-{args.budget}"
@@ -269,20 +323,52 @@ def main() -> None:
         print(f"  reviewed; {len(points.raw):,} points", file=sys.stderr)
         bins, cal = fit(points)
         found[game] = (points, bins, cal)
+    return found, names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                        help="2: every game's two-player curve; 3 or 4: Omega's with that many players")
+    parser.add_argument("--folder", type=Path, default=Path("/tmp/ogames-review-calibration"))
+    parser.add_argument("--dry", action="store_true", help="print the table, write nothing")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    count = args.players
+    boards = BOARDS if count == 2 else [("omega", {"players": count, "size": 4}, 1.0, 0)]
+    found, names = run(boards, args)
     marks = thresholds({name: (points, cal) for name, (points, _, cal) in found.items()})
-    text = table(found, marks, names, time.perf_counter() - started)
+    svg = SVG if count == 2 else SVG.with_name(f"review-calibration-omega-{count}.svg")
+    title = "# Review calibration" if count == 2 else PLAYERS_HEADING.format(count)
+    text = table(found, marks, names, time.perf_counter() - started, title, svg)
     print(text)
     if args.dry:
         return
-    data = {
-        "note": "written by benchmarks/bench_review_calibration.py (docs/review.md): isotonic fits of self-play outcomes",
-        "budget": args.budget,
-        "games": sum(points.games for points, _, _ in found.values()),
-        "curves": {name: [list(p) for p in cal.points] for name, (_, _, cal) in found.items()},
-        "thresholds": {name: round(value, 4) for name, value in marks.items()},
-    }
+    old = json.loads(DATA.read_text(encoding="utf-8")) if DATA.exists() else {}
+    old_table = TABLE.read_text(encoding="utf-8") if TABLE.exists() else ""
+    games = sum(points.games for points, _, _ in found.values())
+    curves = {name: [list(p) for p in cal.points] for name, (_, _, cal) in found.items()}
+    rounded = {name: round(value, 4) for name, value in marks.items()}
+    if count == 2:
+        data = {
+            "note": "written by benchmarks/bench_review_calibration.py (docs/review.md): isotonic fits of self-play outcomes",
+            "budget": args.budget, "games": games, "thresholds": rounded, "curves": curves,
+            "players": old.get("players", {}),
+        }
+        for n, section in sections_of(old_table)[1].items():
+            text = with_section(text, n, section)
+    else:
+        if old.get("budget") != args.budget:
+            sys.exit(f"the shipped two-player curves were measured at {old.get('budget')} iterations, not {args.budget}")
+        data = dict(old)
+        data["players"] = {**old.get("players", {}), str(count): {"games": games, "thresholds": rounded, "curves": curves}}
+        text = with_section(old_table, count, text)
     DATA.write_text(data_text(data), encoding="utf-8")
-    plot({name: bins for name, (_, bins, _) in found.items()}, data["games"], args.budget, SVG)
+    plot({name: bins for name, (_, bins, _) in found.items()}, games, args.budget, svg,
+         "" if count == 2 else f", Omega with {count} players")
     TABLE.write_text(text, encoding="utf-8")
 
 
