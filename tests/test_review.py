@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import ogames
 from ogames.errors import BadOption, BadRecord, CannotPlay
+from ogames.teach.calibration import IDENTITY, calibration
 from ogames.teach.review import MARKS, BadReview, MoveReview, Review, review
 
 chance = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
@@ -132,14 +133,31 @@ def test_three_players_get_each_their_own_chance() -> None:
     players = [ogames.player("mcts", iterations=60, seed=i) for i in range(3)]
     while not state.is_over:
         state.play(players[state.mover or 0].choose(state))
-    result = review(state, budget=150)  # a replayed state is reviewed as its record
+    result = review(state, budget=150, calibrated=IDENTITY)  # a replayed state is reviewed as its record
     assert result.players == ("ann", "bob", "cy") and len(result.start) == 3
     for move in result.moves:
         assert len(move.chances) == 3 and move.player == result.players[move.seat]
-        assert sum(move.chances) == pytest.approx(1.0, abs=0.05)  # one seat wins (raw, uncalibrated: three seats)
+        assert sum(move.chances) == pytest.approx(1.0, abs=0.05)  # one seat wins (the raw chances)
     winner = state.owner[state.winner]
     assert result.moves[-1].chances[winner] == 1.0
     assert result.chances_of(winner)[-1] == 1.0 and len(result.chances_of(0)) == len(result.moves) + 1
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_omega_with_more_players_is_mapped_by_its_own_curve(players: int) -> None:
+    record = finished("omega", 5, players=players, size=4)
+    raw = review(record, budget=150, seed=2, calibrated=IDENTITY)
+    mapped = review(record, budget=150, seed=2)  # the same search: only the map differs
+    curve = calibration("omega", players)
+    assert curve.points not in (IDENTITY.points, calibration("omega").points)
+    assert mapped.start == tuple(curve(c) for c in raw.start)
+    for seen, shown in zip(raw.moves, mapped.moves, strict=True):
+        assert seen.before is not None and seen.after is not None
+        assert shown.chances == tuple(curve(c) for c in seen.chances)
+        assert (shown.before, shown.after) == (curve(seen.before), curve(seen.after))
+        if shown.move != shown.best:
+            assert shown.mark == curve.mark(max(0.0, curve(seen.before) - curve(seen.after)))
+    assert any(shown.chances != seen.chances for seen, shown in zip(raw.moves, mapped.moves, strict=True))
 
 
 def test_a_resignation_is_reviewed_but_not_marked() -> None:

@@ -24,7 +24,35 @@ def test_the_shipped_calibration_was_measured_at_the_reviews_budget_for_every_ga
         observed = [y for _, y in shipped.points]
         assert raws == sorted(raws) and observed == sorted(observed)
         assert 0.0 < shipped.inaccuracy < shipped.mistake < shipped.blunder < 1.0
-    assert calibration("omega", seats=3).points == IDENTITY.points  # three players: the raw chances
+
+def test_omega_with_three_and_four_players_has_its_own_curve_and_thresholds() -> None:
+    two = calibration("omega")
+    for seats in (3, 4):
+        shipped = calibration("omega", seats)
+        assert shipped.budget == DEFAULT_BUDGET and shipped.games >= 200
+        assert shipped.points not in (IDENTITY.points, two.points)
+        raws = [x for x, _ in shipped.points]
+        observed = [y for _, y in shipped.points]
+        assert raws == sorted(raws) and observed == sorted(observed)
+        for x, y in shipped.points:  # the map goes through its stored points
+            assert shipped(x) == pytest.approx(y)
+        assert 0.0 < shipped.inaccuracy < shipped.mistake < shipped.blunder < 1.0
+    # A game with no curve of its own for that player count: the raw chances, the two-player marks.
+    other = calibration("omny", seats=3)
+    assert other.points == IDENTITY.points
+    assert (other.inaccuracy, other.mistake, other.blunder) == (two.inaccuracy, two.mistake, two.blunder)
+
+
+def test_the_two_player_curves_are_the_ones_measured_before_more_players_were() -> None:
+    # The two-player calibration as benchmarks/bench_review_calibration.py wrote it (200 games):
+    # measuring Omega with more players leaves it as it was.
+    omega = calibration("omega", seats=2)
+    assert omega.games == 200
+    assert omega.points[4:6] == ((0.4524, 0.2881), (0.5474, 0.7107))
+    assert calibration("omny").points[3] == (0.3623, 0.2426)
+    assert calibration("onyx").points[-1] == (0.9239, 1.0)
+    assert (omega.inaccuracy, omega.mistake, omega.blunder) == (0.0709, 0.1539, 0.3071)
+    assert omega(0.5) == pytest.approx(0.2881 + (0.5 - 0.4524) / (0.5474 - 0.4524) * (0.7107 - 0.2881))
 
 
 @given(chances, chances)

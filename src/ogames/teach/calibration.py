@@ -69,12 +69,15 @@ def _shipped() -> dict[str, Any]:
 
 
 def calibration(game: str, seats: int = 2) -> Calibration:
-    """The shipped calibration (`calibration.json`) of a game's win chance with `seats` players:
-    the game's own curve where self-play measured one (two players), else the raw figures; the
-    thresholds are the same for every game."""
+    """The shipped calibration (`calibration.json`) of a game's win chance with `seats` players: the
+    curve self-play measured for that game and player count (every game with two players, Omega
+    with three and four, kept under "players") with that count's thresholds; else the raw figures
+    with the two-player thresholds."""
     data = _shipped()
-    curve = data["curves"].get(game) if seats == 2 else None
+    part = data if seats == 2 else data.get("players", {}).get(str(seats), {})
+    curve = part.get("curves", {}).get(game)
     points = tuple((float(x), float(y)) for x, y in curve) if curve else IDENTITY.points
-    marks = data["thresholds"]
+    marks = part["thresholds"] if curve else data["thresholds"]
+    games = int(part["games"]) if curve else int(data["games"])
     return Calibration(points, float(marks["inaccuracy"]), float(marks["mistake"]), float(marks["blunder"]),
-                       int(data["budget"]), int(data["games"]))
+                       int(data["budget"]), games)
