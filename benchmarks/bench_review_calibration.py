@@ -213,7 +213,7 @@ def plot(fitted: dict[str, list[Bin]], games: int, budget: int, path: Path, what
     ax.set_ylim(0, 1)
     ax.set_xlabel("the search's raw win chance (mean per bin)")
     ax.set_ylabel("observed share of wins")
-    ax.set_title(f"Review calibration{what}: {games} self-play games, {budget} iterations", fontsize=10)
+    ax.set_title(f"{what or 'Review calibration'}: {games} self-play games, {budget} iterations", fontsize=10)
     ax.legend(loc="upper left", fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -368,7 +368,7 @@ def main() -> None:
         text = with_section(old_table, count, text)
     DATA.write_text(data_text(data), encoding="utf-8")
     plot({name: bins for name, (_, bins, _) in found.items()}, games, args.budget, svg,
-         "" if count == 2 else f", Omega with {count} players")
+         "" if count == 2 else f"Omega with {count} players")
     TABLE.write_text(text, encoding="utf-8")
 
 
