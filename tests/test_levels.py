@@ -14,12 +14,12 @@ import ogames
 from ogames.errors import BadOption
 from ogames.kernels.omega import scores_into
 from ogames.players import player
-from ogames.players.levels import HIGHEST, LEVELS, LOWEST, OMEGA_MULTI_LEVELS, ladder, level_settings
+from ogames.players.levels import HIGHEST, LEVELS, LOWEST, OMEGA_FOUR_LEVELS, OMEGA_MULTI_LEVELS, ladder, level_settings
 from ogames.players.mcts import CompiledMcts
 from ogames.players.mcts.adapter import adapter_for
 
 
-@pytest.mark.parametrize("levels", [LEVELS, OMEGA_MULTI_LEVELS], ids=["common", "omega-multi"])
+@pytest.mark.parametrize("levels", [LEVELS, OMEGA_MULTI_LEVELS, OMEGA_FOUR_LEVELS], ids=["common", "omega-multi", "omega-four"])
 def test_every_level_exists_and_budgets_grow(levels: dict[int, Any]) -> None:
     assert sorted(levels) == list(range(LOWEST, HIGHEST + 1)) == list(range(1, 11))
     budgets = [levels[n].iterations for n in sorted(levels)]
@@ -37,7 +37,7 @@ def test_every_level_exists_and_budgets_grow(levels: dict[int, Any]) -> None:
     ("game", "options", "levels"),
     [
         ("omega", {"players": 3}, OMEGA_MULTI_LEVELS),
-        ("omega", {"players": 4}, OMEGA_MULTI_LEVELS),
+        ("omega", {"players": 4}, OMEGA_FOUR_LEVELS),
         ("omega", {"players": 2}, LEVELS),
         ("omny", {}, LEVELS),
     ],
@@ -64,6 +64,21 @@ def test_a_level_plays_at_the_budget_of_its_games_ladder() -> None:
     timed = player("mcts:level=10,think=0.05", seed=1)
     timed.choose(omega3)  # level 10 with a time has no iteration cap on any ladder
     assert timed.iterations is None
+
+
+def test_only_four_player_level_10_searches_with_a_score_share() -> None:
+    assert [n for n in OMEGA_FOUR_LEVELS if OMEGA_FOUR_LEVELS[n].share] == [10]
+    assert all(OMEGA_FOUR_LEVELS[n] is OMEGA_MULTI_LEVELS[n] for n in range(1, 10))
+    assert not any(level.share for ladder_ in (LEVELS, OMEGA_MULTI_LEVELS) for level in ladder_.values())
+    shares = {}
+    for players in (2, 3, 4):
+        bot = player("mcts:level=10,iterations=50,nodes=5000", seed=1)
+        bot.choose(ogames.load("omega", players=players, size=4).new_state())
+        shares[players] = bot.settings["share"]
+    assert shares == {2: 0.0, 3: 0.0, 4: 0.5}
+    written = player("mcts:level=10,share=0,iterations=50,nodes=5000", seed=1)
+    written.choose(ogames.load("omega", players=4, size=4).new_state())
+    assert written.settings["share"] == 0.0  # written beside the level, it wins (the level 10 before)
 
 
 @pytest.mark.parametrize("level", range(1, 11))

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import ogames
 from ogames.errors import BadOption
 from ogames.players import player
-from ogames.players.levels import LEVELS, OMEGA_MULTI_LEVELS, Level
+from ogames.players.levels import LEVELS, OMEGA_FOUR_LEVELS, OMEGA_MULTI_LEVELS, Level
 from ogames.players.mcts import RETIRED, SETTINGS, CompiledMcts, SearchInfo
 from ogames.players.mcts.settings import settings_table
 
@@ -110,7 +110,7 @@ def test_the_spec_parser_takes_the_settings_the_spec_declares() -> None:
 
 def test_the_levels_set_what_the_spec_says_a_level_sets() -> None:
     levelled = SETTINGS.at_level()
-    for ladder in (LEVELS, OMEGA_MULTI_LEVELS):
+    for ladder in (LEVELS, OMEGA_MULTI_LEVELS, OMEGA_FOUR_LEVELS):
         for level in ladder.values():
             assert set(level.settings) == set(levelled)
     assert LEVELS[5].opponent == levelled["opponent"] == "strong"  # not named by level 5: the spec's level value

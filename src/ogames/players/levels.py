@@ -12,15 +12,17 @@ and a few knobs:
   win is played and a move proven to lose is avoided (see `mcts.search.CompiledMcts`).
 
 A level means the same strength step on every game, not the same budget: three- and four-player
-Omega have their own ladder (`OMEGA_MULTI_LEVELS`, smaller budgets), which the player takes when
-it first sees the game (`ladder`).
+Omega have their own ladder (`OMEGA_MULTI_LEVELS`, smaller budgets; with four players level 10
+adds a score share to the reward, `OMEGA_FOUR_LEVELS`), which the player takes when it first sees
+the game (`ladder`).
 
 Settings written beside the level win over it (`mcts:level=3,iterations=500`). A `think` time
 given with a level caps its time; level 10 given a `think` time has no iteration cap: it uses all
 the time given. `docs/levels.md` has the tournament showing each level beats the one below.
 
->>> level_settings(1)
-{'iterations': 10, 'rave': False, 'fpu': 1000000.0, 'bridges': False, 'opponent': 'strong', 'temperature': 1.0, 'prove': 0}
+>>> level_settings(1)  # doctest: +NORMALIZE_WHITESPACE
+{'iterations': 10, 'rave': False, 'fpu': 1000000.0, 'share': 0.0, 'bridges': False,
+ 'opponent': 'strong', 'temperature': 1.0, 'prove': 0}
 >>> level_settings(10, think=True)["iterations"] is None
 True
 """
@@ -93,15 +95,26 @@ OMEGA_MULTI_LEVELS: dict[int, Level] = {
     10: Level(25_000),
 }
 
+# Four players: level 10 blends each seat's share of the scores into its playouts' reward
+# (`share=0.5`), which won more tables against three plain UCT players at equal time than the
+# winner's 1 alone; with three players it did not, so their ladder keeps the winner's reward
+# (docs/ai.md, "Three- and four-player Omega").
+OMEGA_FOUR_LEVELS: dict[int, Level] = {**OMEGA_MULTI_LEVELS, 10: Level(25_000, share=0.5)}
+
 
 def ladder(game: str, options: Mapping[str, Any]) -> dict[int, Level]:
-    """The levels of a game with its options: a table of three or more seats (three- and
-    four-player Omega, by its `players` option) has its own, else LEVELS.
+    """The levels of a game with its options: a table of three seats (three-player Omega, by its
+    `players` option) has its own, four seats that one with a score share at level 10, else LEVELS.
 
     >>> ladder("omega", {"players": 3})[9].iterations, ladder("omega", {"players": 2})[9].iterations
     (8000, 25000)
+    >>> ladder("omega", {"players": 4})[10].share, ladder("omega", {"players": 3})[10].share
+    (0.5, 0.0)
     """
-    if int(options.get("players") or 2) > 2:
+    players = int(options.get("players") or 2)
+    if players > 3:
+        return OMEGA_FOUR_LEVELS
+    if players > 2:
         return OMEGA_MULTI_LEVELS
     return LEVELS
 
