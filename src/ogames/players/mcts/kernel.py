@@ -379,6 +379,11 @@ def run(
         if ints[node, I_TERM] >= 0:
             winner = ints[node, I_TERM]
             rewards[owner[winner] if ints[node, I_FLAGS] & FL_COLOUR else winner] = 1.0
+            if share > 0.0:
+                # The move into an end of the game left its scores in `sums` (the tree plays every
+                # move from the root again): an ended game is rewarded as a playout's end is, else
+                # the lines the tree has followed to the end would lose their shares.
+                add_score_shares(rewards, sums, owner, seats, share, share_power)
         else:
             if rave:
                 for c in range(n):
