@@ -147,6 +147,36 @@ def test_a_pending_review_says_how_far_it_has_come(client: TestClient, monkeypat
     assert until_ready(client, game_id)["status"] == "ready"
 
 
+def test_a_server_stopping_while_a_worker_notes_its_progress_stops(database: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The review's folder is removed while its worker (here a thread, which cannot be killed) goes
+    on writing its count in it: the server still stops, and says nothing failed."""
+    writing, stop = threading.Event(), threading.Event()
+
+    def busy(record: dict[str, Any], budget: int, prove: int, noted: str | None) -> dict[str, Any]:
+        assert noted is not None
+        done = 0
+        while not stop.is_set():
+            done += 1
+            ai.note_progress(noted, done, 10**6)
+            writing.set()
+        return ai.review_game(record, budget, prove)
+
+    client = TestClient(create_app(review_settings(database)))
+    client.__enter__()
+    try:
+        client.app.state.hub.reviews.compute = busy  # type: ignore[attr-defined]
+        game_id = finished_game(client)
+        assert client.post(f"/api/games/{game_id}/review", json={}).status_code == 202
+        assert writing.wait(DEADLINE)
+        stopping = threading.Thread(target=client.__exit__, args=(None, None, None))
+        stopping.start()
+        stopping.join(DEADLINE)
+        assert not stopping.is_alive(), "the server did not stop"
+    finally:
+        stop.set()
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
 def test_the_reviews_worker_notes_its_progress_in_the_file_it_is_given(tmp_path: Path) -> None:
     import ogames
 

@@ -214,11 +214,21 @@ def review_game(record: dict[str, Any], budget: int, prove: int, progress_file: 
 
     def noted(done: int, total: int) -> None:
         assert progress_file is not None
-        part = progress_file + ".part"
-        with open(part, "w", encoding="ascii") as file:
-            file.write(f"{done} {total}")
-        os.replace(part, progress_file)  # whole: never read half written
+        note_progress(progress_file, done, total)
 
     state = ogames.replay(record)
     _warm_up(state)
     return review(state, budget=budget, prove=prove, progress=noted if progress_file else None).to_json()
+
+
+def note_progress(path: str, done: int, total: int) -> None:
+    """Keep "DONE TOTAL" in a file, written whole (never read half written). Only a count for a
+    waiting page: if it cannot be written (the server stopped waiting and removed its folder), the
+    review goes on without it."""
+    part = path + ".part"
+    try:
+        with open(part, "w", encoding="ascii") as file:
+            file.write(f"{done} {total}")
+        os.replace(part, path)
+    except OSError:
+        pass

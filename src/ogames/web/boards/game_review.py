@@ -144,6 +144,9 @@ class Reviews:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store failed, or a fault here: the next review still runs
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # stopping: a fault on the way out must not swallow the cancellation
                 log.exception("game %s: its review failed", game_id)
                 try:
                     await asyncio.to_thread(records.fail, self.store, game_id, type(exc).__name__)
@@ -166,7 +169,8 @@ class Reviews:
                 lane = self.make_lane()
                 await lane.start()
                 self.lane = lane
-            with tempfile.TemporaryDirectory(prefix="ogames-review-") as folder:
+            # (a worker may still write its count in the folder while it is removed: not an error)
+            with tempfile.TemporaryDirectory(prefix="ogames-review-", ignore_cleanup_errors=True) as folder:
                 noted = os.path.join(folder, "progress")
                 follower = asyncio.get_running_loop().create_task(self._follow(game_id, noted), name="ogames-review-progress")
                 try:
