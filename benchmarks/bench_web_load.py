@@ -47,6 +47,7 @@ import importlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -360,6 +361,8 @@ def load(
 
 
 def main() -> None:
+    # Stopped by a signal, the bench still ends the servers it started (Servers.__exit__).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--moves", type=int, default=30, help="stop each game after this many moves")
