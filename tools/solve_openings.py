@@ -443,7 +443,7 @@ def onyx_section() -> str:
     black, white = stones_to_connect(state, 1), stones_to_connect(state, 2)
     return f"""## Onyx: not solved, and why
 
-Onyx has one board only: the 12 × 12 lattice of RULES.md §4 (`ogames.load('onyx')` takes no size;
+Onyx has one board only: the 12 × 12 lattice of [the rules](rules/onyx.md) (`ogames.load('onyx')` takes no size;
 its one option is `pie`), {len(game.board)} points, {open_points} of them open for Black's first stone
 after the eight set-up stones. There is no smaller Onyx board to solve, and this one is far out of
 reach of any exhaustive search here:
