@@ -221,7 +221,7 @@ async def play_seat(
                 tally.seen.append(time.perf_counter() - tally.sent.pop((game_id, version)))
             if sent_at is not None and version > sent_version:
                 tally.latencies.append(time.perf_counter() - sent_at)
-                if os.environ.get("LOAD_DEBUG") and tally.latencies[-1] > float(os.environ["LOAD_DEBUG"]):
+                if SLOW_MOVE is not None and tally.latencies[-1] > SLOW_MOVE:
                     # a slow move and when it was answered (to set beside the server's log)
                     slow = round(tally.latencies[-1], 3)
                     print(game_id, seat, sent_version, version, slow, f"{time.time():.3f}", file=sys.stderr)
@@ -360,10 +360,19 @@ def load(
     return figures
 
 
+SLOW_MOVE: float | None = None  # LOAD_DEBUG=SECONDS: print each move slower than this, with its wall time
+
+
 def main() -> None:
+    global SLOW_MOVE
     # Stopped by a signal, the bench still ends the servers it started (Servers.__exit__).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if os.environ.get("LOAD_DEBUG"):
+        try:
+            SLOW_MOVE = float(os.environ["LOAD_DEBUG"])
+        except ValueError:
+            parser.error("LOAD_DEBUG must be a number of seconds")
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--moves", type=int, default=30, help="stop each game after this many moves")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause before a move, seconds")

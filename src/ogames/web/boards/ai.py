@@ -20,6 +20,7 @@ or died) has its search rebuilt there from the record.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -212,13 +213,10 @@ def review_game(record: dict[str, Any], budget: int, prove: int, progress_file: 
     server's process reads while it waits (this runs in a worker process of its own)."""
     from ogames.teach.review import review  # the review's modules load in the worker that runs it
 
-    def noted(done: int, total: int) -> None:
-        assert progress_file is not None
-        note_progress(progress_file, done, total)
-
     state = ogames.replay(record)
     _warm_up(state)
-    return review(state, budget=budget, prove=prove, progress=noted if progress_file else None).to_json()
+    noted = functools.partial(note_progress, progress_file) if progress_file else None
+    return review(state, budget=budget, prove=prove, progress=noted).to_json()
 
 
 def note_progress(path: str, done: int, total: int) -> None:

@@ -21,6 +21,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ogames.web.lobby.news import News
 from ogames.web.lobby.records import Seek
@@ -43,7 +44,7 @@ class Reading:
         it is young enough."""
         if self.heard != heard:
             return False
-        if self.seeks.done() and (self.seeks.cancelled() or self.seeks.exception() is not None):
+        if failed(self.seeks):
             return False
         return kept_for is None or time.monotonic() - self.began < kept_for
 
@@ -58,9 +59,14 @@ class Reading:
         """The list in `language` as every page with no seek of its own in it is shown it: written by
         the first such page to ask (`write`), shared by the rest."""
         found = self._shared.get(language)
-        if found is None or (found.done() and (found.cancelled() or found.exception() is not None)):
+        if found is None or failed(found):
             found = self._shared[language] = asyncio.ensure_future(write())
         return await asyncio.shield(found)
 
 
-__all__ = ["Reading"]
+def failed(future: asyncio.Future[Any]) -> bool:
+    """Whether a future is done without a result (cancelled, or raised): not to be shared."""
+    return future.done() and (future.cancelled() or future.exception() is not None)
+
+
+__all__ = ["Reading", "failed"]

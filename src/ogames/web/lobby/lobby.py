@@ -218,21 +218,19 @@ class Lobby:
         challenges to its visitor; the lobby's pages share one reading until the next news, and
         those whose visitor has no seek in it one written list per language (web/lobby/listing.py).
         Reading and writing happen off the event loop, where they would hold up every game's moves."""
-
-        def write(seeks: list[Seek]) -> Callable[[], Awaitable[News]]:
-            def text() -> News:
-                shown = [for_page(public, page) for seek in seeks if page.lists(public := self._public(seek))]
-                return written({"type": "seeks", "seeks": shown})
-
-            return lambda: asyncio.to_thread(text)
-
         if page.challenges_only:
-            return await write(await self._alive(await asyncio.to_thread(records.open_seeks, self.store, page.visitor.id)))()
+            seeks = await self._alive(await asyncio.to_thread(records.open_seeks, self.store, page.visitor.id))
+            return await asyncio.to_thread(self._written_list, page, seeks)
         reading = self._open_seeks(since)
         seeks = await asyncio.shield(reading.seeks)
         if reading.involves(page.visitor.id):
-            return await write(seeks)()
-        return await reading.shared(page.language, write(seeks))
+            return await asyncio.to_thread(self._written_list, page, seeks)
+        return await reading.shared(page.language, lambda: asyncio.to_thread(self._written_list, page, seeks))
+
+    def _written_list(self, page: LobbyPage, seeks: list[Seek]) -> News:
+        """The seeks a page lists, as it is shown them, written (blocking: run it off the event loop)."""
+        shown = [for_page(public, page) for seek in seeks if page.lists(public := self._public(seek))]
+        return written({"type": "seeks", "seeks": shown})
 
     def _open_seeks(self, since: int) -> Reading:
         """Every open seek of a live process, read after `since` deliveries of news: the last reading
