@@ -43,11 +43,15 @@ def ranks(state: Any) -> list[int]:
     return by_seat
 
 
-def play_table(game: Any, hero: str, field: str, seat: int, think: float, seed: int) -> dict[str, Any]:
-    """One table, HERO in `seat` and FIELD elsewhere; what happened, from the hero's side."""
+def play_table(
+    game: Any, hero: str, field: str, seat: int, think: float, seed: int, hero_think: float | None = None
+) -> dict[str, Any]:
+    """One table, HERO in `seat` and FIELD elsewhere; what happened, from the hero's side. The hero
+    thinks `hero_think` seconds a move if given (a ceiling: how much more time is worth), else `think`."""
     seats = len(game.colours)
     specs = [hero if s == seat else field for s in range(seats)]
-    bots = [player(spec, think=think, seed=seed * 10 + s) for s, spec in enumerate(specs)]
+    times = [(hero_think or think) if s == seat else think for s in range(seats)]
+    bots = [player(spec, think=times[s], seed=seed * 10 + s) for s, spec in enumerate(specs)]
     iterations = [[0, 0] for _ in range(seats)]  # per seat: iterations summed, searches
     state = game.new_state()
     while not state.is_over:
@@ -107,7 +111,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--size", type=int, default=5)
+    parser.add_argument("--pie", action="store_true", help="play with the pie rule (later seats may take an earlier colour)")
     parser.add_argument("--think", type=float, default=0.05)
+    parser.add_argument("--hero-think", type=float, default=None, help="the hero's seconds a move (default: --think)")
     parser.add_argument("--tables", type=int, default=200, help="tables per match")
     parser.add_argument("--first", type=int, default=0, help="number of the first table (its seeds; for a second run beside one)")
     parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
@@ -119,7 +125,7 @@ def main() -> None:
         name, _, pair = text.partition("=")
         hero, _, field = pair.partition("|")
         matches[name] = (hero, field)
-    game = ogames.load("omega", players=args.players, size=args.size)
+    game = ogames.load("omega", players=args.players, size=args.size, pie=args.pie)
     seats = len(game.colours)
     done: dict[str, list[dict[str, Any]]] = {name: [] for name in matches}
     if args.out.exists():
@@ -130,7 +136,9 @@ def main() -> None:
     if not args.report:
         warm_up(game.new_state())
         play_matches(game, matches, done, args)
-    print(f"RESULT omega players={args.players} size={args.size} think={args.think} s")
+    hero_think = "" if args.hero_think is None else f", the hero {args.hero_think} s"
+    pie = " pie=on" if args.pie else ""
+    print(f"RESULT omega players={args.players} size={args.size}{pie} think={args.think} s{hero_think}")
     for name, (hero, field) in matches.items():
         print(f"  {hero} against {seats - 1} × {field}")
         print("  " + summary(name, done[name], seats))
@@ -145,7 +153,8 @@ def play_matches(game: Any, matches: dict[str, tuple[str, str]], done: dict[str,
             for name, (hero, field) in matches.items():
                 if any(r["table"] == table for r in done[name]):
                     continue
-                row = {"match": name, "table": table, **play_table(game, hero, field, table % seats, args.think, table)}
+                played = play_table(game, hero, field, table % seats, args.think, table, args.hero_think)
+                row = {"match": name, "table": table, **played}
                 done[name].append(row)
                 out.write(json.dumps(row) + "\n")
                 out.flush()
