@@ -298,7 +298,9 @@ class Store:
         record's new head and its entries from index `first` on (replacing any stored from there;
         an undo leaves fewer), and the clock after it if the game has one (with the deadline of the
         next turn, for a correspondence game), in one transaction; StaleMove (nothing written) if
-        the stored game is not at that version."""
+        the stored game is not at that version. An action that ends the game counts it in the opening
+        explorer's index in the same transaction (web/explore/site.py), one that takes it back from its
+        end uncounts it."""
         now = time.time()
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
@@ -309,7 +311,14 @@ class Store:
             values["deadline"] = None if head.get("result") else deadline
         if head.get("result"):
             values["listed"] = False
+        # The opening explorer's index counts a game in the transaction that ends it (imported here:
+        # web/explore/site.py builds on this module).
+        from ogames.web.explore import site as explorer
+
+        explored = explorer.tree_of(head) is not None
         with self.engine.begin() as conn:
+            if explored and not head.get("result"):
+                explorer.uncount_game(conn, game_id)  # taken back from its end (rolled back if stale)
             changed = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             ).rowcount
@@ -318,6 +327,8 @@ class Store:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
             for ply, entry in enumerate(entries, start=first):
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
+            if explored and head.get("result"):
+                explorer.count_game(conn, game_id)
 
     @guarded(writes=True)
     def abort_game(self, game_id: str, version: int, clock: dict[str, Any] | None = None) -> None:
