@@ -123,8 +123,8 @@ def count_game(conn: Connection, game_id: str) -> bool:
     if counting is None:
         return False
     guard = _insert(conn, explorer_games).values(game_id=game_id, board=counting.board)
-    if conn.execute(guard.on_conflict_do_nothing(index_elements=["game_id"])).rowcount != 1:
-        return False
+    if conn.execute(guard.on_conflict_do_nothing(index_elements=["game_id"]).returning(explorer_games.c.game_id)).first() is None:
+        return False  # counted before
     add = _insert(conn, explorer_moves)
     conn.execute(add.on_conflict_do_update(index_elements=["board", "position", "move", "winner"],
                                            set_={"games": explorer_moves.c.games + add.excluded.games}), counting.rows)
