@@ -13,6 +13,7 @@ through `Store.add_entries`, as the site ends them, to time the ending action wi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import random
 import statistics
@@ -121,21 +122,17 @@ def main() -> None:
             written(url, size)
             fill[size] = backfilled(url)
         plain, ends = ending_times(urls[args.games], args.games)
-        clients = {size: TestClient(create_app(Settings(database_url=url, ai_executor="thread"))) for size, url in urls.items()}
         pages: dict[tuple[int, str], list[float]] = {}
-        for client in clients.values():
-            client.__enter__()
-        try:
-            for size, client in clients.items():  # each page once before timing (the book, the templates)
+        with contextlib.ExitStack() as running:
+            clients = {size: running.enter_context(TestClient(create_app(Settings(database_url=url, ai_executor="thread"))))
+                       for size, url in urls.items()}
+            for client in clients.values():  # each page once before timing (the book, the templates)
                 timed(client, f"/explore?{QUERY}")
             for _ in range(args.repeat):
                 for size, client in clients.items():  # alternating: both sites see the same load
                     for what, path in WHAT.items():
                         pages.setdefault((size, what), []).append(timed(client, path))
             root = clients[args.games].get(f"/api/explore?{QUERY}").json()["games"]
-        finally:
-            for client in clients.values():
-                client.__exit__(None, None, None)
     lines = [
         "# The opening explorer's site part: the index",
         "",

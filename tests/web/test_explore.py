@@ -98,6 +98,24 @@ def test_a_finished_game_counts_at_once(client: TestClient) -> None:
     assert {move: row["games"] for move, row in rows.items()} == {"d1": 1, "b2": 1}
 
 
+def test_a_game_taken_back_after_its_end_counts_as_it_ends_again(client: TestClient) -> None:
+    game_id, tokens = create(client, options={"variant": "y", "size": 4})  # one screen: taken back after the end
+    line = LINES[0]
+    for ply, move in enumerate(line):
+        client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(ply % 2)], "version": ply})
+    assert by_move(explore(client, f"{Y4}&source=site&moves=a1,d1,a2,c2,a3,b3"))["a4"]["games"] == 1
+    answer = client.post(f"/api/games/{game_id}/undo", json={"token": tokens["0"], "version": len(line)})
+    assert answer.status_code == 200 and not answer.json()["over"], answer.text
+    assert explore(client, f"{Y4}&source=site")["games"] == 0
+    for version, move in enumerate(["b2", "b1", "a4"], start=len(line) + 1):  # Black wins another way
+        answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(version % 2)],
+                                                                   "version": version})
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["over"]
+    after = by_move(explore(client, f"{Y4}&source=site&moves=a1,d1,a2,c2,a3,b3"))
+    assert set(after) == {"b2"} and after["b2"]["wins"] == {"black": 1}
+
+
 def test_the_page_shows_the_board_the_table_and_the_line(client: TestClient) -> None:
     play(client, LINES[0])
     page = client.get(f"/explore?{Y4}&moves=a1&lang=en")

@@ -125,6 +125,17 @@ def taken_back(store: Store) -> None:
     store.close()
 
 
+def test_a_game_resigned_before_any_move_ends_and_adds_no_row(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    state = ogames.load("omny", **Y4).new_state(["ann", "bob"])
+    store.create_game("r", "omny", "online", ["human", "human"], state.record(), {})
+    state.resign("black")
+    store.add_action("r", 0, state.record(), 0)  # stored: the counting has nothing to write
+    assert store.load_game("r").status == "over"  # type: ignore[union-attr]
+    assert counted_games(store) == {"r"} and index_of(store) == {}
+    store.close()
+
+
 def test_games_the_explorer_refuses_add_nothing() -> None:
     assert tree_of({"game": "omiga", "options": {}}) is None  # real time
     assert tree_of({"game": "omny", "options": {"size": 999}}) is None

@@ -125,9 +125,10 @@ def count_game(conn: Connection, game_id: str) -> bool:
     guard = _insert(conn, explorer_games).values(game_id=game_id, board=counting.board)
     if conn.execute(guard.on_conflict_do_nothing(index_elements=["game_id"]).returning(explorer_games.c.game_id)).first() is None:
         return False  # counted before
-    add = _insert(conn, explorer_moves)
-    conn.execute(add.on_conflict_do_update(index_elements=["board", "position", "move", "winner"],
-                                           set_={"games": explorer_moves.c.games + add.excluded.games}), counting.rows)
+    if counting.rows:  # (a game resigned or claimed before any move has none)
+        add = _insert(conn, explorer_moves)
+        conn.execute(add.on_conflict_do_update(index_elements=["board", "position", "move", "winner"],
+                                               set_={"games": explorer_moves.c.games + add.excluded.games}), counting.rows)
     return True
 
 
