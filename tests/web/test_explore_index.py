@@ -110,7 +110,7 @@ def taken_back(store: Store) -> None:
         store.add_action("h", version, state.record(), version)
     assert counted_games(store) == {"h"}
     state.undo()  # one screen: taken back after its end
-    store.add_action("h", len(first), state.record(), len(first) - 1)
+    store.add_action("h", len(first), state.record(), len(first) - 1, taken_back=True)
     assert counted_games(store) == set() and index_of(store) == {}
     rng, version = random.Random(5), len(first) + 1
     state.play(next(move for move in state.legal_moves() if move != "a4"))  # a different end

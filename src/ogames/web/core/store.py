@@ -276,12 +276,12 @@ class Store:
 
     def add_action(
         self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None,
-        deadline: float | None = None,
+        deadline: float | None = None, *, taken_back: bool = False,
     ) -> None:
         """Store an action made at `version` from the game's whole record after it: its head and
         its entries from index `first` on (`add_entries`)."""
         head, made = split_record(record)
-        self.add_entries(game_id, version, head, first, made[first:], clock, deadline)
+        self.add_entries(game_id, version, head, first, made[first:], clock, deadline, taken_back=taken_back)
 
     @guarded(writes=True)
     def add_entries(
@@ -293,14 +293,16 @@ class Store:
         entries: list[dict[str, Any]],
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        *,
+        taken_back: bool = False,
     ) -> None:
         """Store an action made at `version` (a move, a resignation, an undo, a loss on time): the
         record's new head and its entries from index `first` on (replacing any stored from there;
         an undo leaves fewer), and the clock after it if the game has one (with the deadline of the
         next turn, for a correspondence game), in one transaction; StaleMove (nothing written) if
         the stored game is not at that version. An action that ends the game counts it in the opening
-        explorer's index in the same transaction (web/explore/site.py), one that takes it back from its
-        end uncounts it."""
+        explorer's index in the same transaction (web/explore/site.py); a take-back (`taken_back`:
+        the only action that may reopen an ended game) uncounts it if it was counted."""
         now = time.time()
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
@@ -317,8 +319,8 @@ class Store:
 
         explored = explorer.tree_of(head) is not None
         with self.engine.begin() as conn:
-            if explored and not head.get("result"):
-                explorer.uncount_game(conn, game_id)  # taken back from its end (rolled back if stale)
+            if explored and taken_back and not head.get("result"):
+                explorer.uncount_game(conn, game_id)  # if it had ended (rolled back with the rest if stale)
             changed = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             ).rowcount
