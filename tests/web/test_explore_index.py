@@ -103,15 +103,22 @@ def test_a_game_taken_back_from_its_end_counts_only_its_new_end(tmp_path: Path) 
 def taken_back(store: Store) -> None:
     """(Also run on PostgreSQL: test_explore_scale_out.py.)"""
     first = ["a1", "d1", "a2", "c2", "a3", "b3", "a4"]  # Black wins
-    state = ogames.load("omny", **Y4).new_state(["ann", "bob"])
+    game = ogames.load("omny", **Y4)
+    other = game.new_state(["ann", "bob"])
+    for move in ["a1", "b2", "a2", "c2", "a3", "b3", "a4"]:  # another game through a1: a row both count
+        other.play(move)
+    finish(store, "other", other.record())
+    tree = Tree.of("omny", Y4)
+    assert tree.add_record(other.record())
+    state = game.new_state(["ann", "bob"])
     store.create_game("h", "omny", "hotseat", ["human", "human"], state.record(), {})
     for version, move in enumerate(first):
         state.play(move)
         store.add_action("h", version, state.record(), version)
-    assert counted_games(store) == {"h"}
+    assert counted_games(store) == {"h", "other"}
     state.undo()  # one screen: taken back after its end
     store.add_action("h", len(first), state.record(), len(first) - 1, taken_back=True)
-    assert counted_games(store) == set() and index_of(store) == {}
+    assert counted_games(store) == {"other"} and index_of(store) == tree_as_index(tree)
     rng, version = random.Random(5), len(first) + 1
     state.play(next(move for move in state.legal_moves() if move != "a4"))  # a different end
     store.add_action("h", version, state.record(), len(first) - 1)
@@ -119,9 +126,8 @@ def taken_back(store: Store) -> None:
         state.play(rng.choice(state.legal_moves()))
         version += 1
         store.add_action("h", version, state.record(), len(state.record()["moves"]) - 1)
-    tree = Tree.of("omny", Y4)
     assert tree.add_record(state.record())
-    assert index_of(store) == tree_as_index(tree) and counted_games(store) == {"h"}
+    assert index_of(store) == tree_as_index(tree) and counted_games(store) == {"h", "other"}
     store.close()
 
 
