@@ -1,11 +1,10 @@
 """The opening explorer on the site (web/explore/): /api/explore and /explore count the site's
-finished games and the shipped book's, step into a move by its link, keep a board's tree a while
-(a game finished since shows once it is built again), and refuse what cannot be meant with a 400
-and a sentence — also a server process given hostile queries, whose log then holds no traceback."""
+finished games and the shipped book's, step into a move by its link, show a game finished at once
+(the index: tests/web/test_explore_index.py), and refuse what cannot be meant with a 400 and a
+sentence — also a server process given hostile queries, whose log then holds no traceback."""
 
 from __future__ import annotations
 
-import json
 import re
 import urllib.error
 import urllib.request
@@ -20,8 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ogames.web import create_app
-from ogames.web.explore import site
-from ogames.web.explore.site import SiteTrees
 
 from .conftest import create, quick_settings
 from .serving import start_server, stop_server
@@ -92,26 +89,31 @@ def test_the_book_and_the_solver_verdicts_show_with_the_site(client: TestClient)
     assert both["a1"]["verdict"] == "loss"  # docs/solved.md: a1 loses on Y 4
 
 
-def test_a_board_is_brought_up_to_date_only_once_its_tree_is_old(client: TestClient) -> None:
+def test_a_finished_game_counts_at_once(client: TestClient) -> None:
     play(client, LINES[0])
     assert explore(client, f"{Y4}&source=site")["games"] == 1
     play(client, LINES[1])
-    assert explore(client, f"{Y4}&source=site")["games"] == 1  # the kept tree
-    trees: SiteTrees = client.app.state.explorer_trees  # type: ignore[attr-defined]
-    trees.fresh_seconds = 0.0
-    assert explore(client, f"{Y4}&source=site")["games"] == 2  # the game finished since, added
-    play(client, LINES[2])
-    for _ in range(3):  # each game counted once, however often the tree is brought up to date
-        assert explore(client, f"{Y4}&source=site")["games"] == 3
+    assert explore(client, f"{Y4}&source=site")["games"] == 2  # no tree kept a while: the index, read per page
+    rows = by_move(explore(client, f"{Y4}&source=site&moves=a1"))
+    assert {move: row["games"] for move, row in rows.items()} == {"d1": 1, "b2": 1}
 
 
-def test_at_most_so_many_boards_are_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(site, "MAX_BOARDS", 5)
-    for size in range(4, 12):
-        explore(client, f"game=omny&variant=y&size={size}&source=site")
-    trees: SiteTrees = client.app.state.explorer_trees  # type: ignore[attr-defined]
-    assert len(trees.trees) == 5
-    assert {json.loads(key)[1]["size"] for key in trees.trees} == set(range(7, 12))  # the newest
+def test_a_game_taken_back_after_its_end_counts_as_it_ends_again(client: TestClient) -> None:
+    game_id, tokens = create(client, options={"variant": "y", "size": 4})  # one screen: taken back after the end
+    line = LINES[0]
+    for ply, move in enumerate(line):
+        client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(ply % 2)], "version": ply})
+    assert by_move(explore(client, f"{Y4}&source=site&moves=a1,d1,a2,c2,a3,b3"))["a4"]["games"] == 1
+    answer = client.post(f"/api/games/{game_id}/undo", json={"token": tokens["0"], "version": len(line)})
+    assert answer.status_code == 200 and not answer.json()["over"], answer.text
+    assert explore(client, f"{Y4}&source=site")["games"] == 0
+    for version, move in enumerate(["b2", "b1", "a4"], start=len(line) + 1):  # Black wins another way
+        answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[str(version % 2)],
+                                                                   "version": version})
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["over"]
+    after = by_move(explore(client, f"{Y4}&source=site&moves=a1,d1,a2,c2,a3,b3"))
+    assert set(after) == {"b2"} and after["b2"]["wins"] == {"black": 1}
 
 
 def test_the_page_shows_the_board_the_table_and_the_line(client: TestClient) -> None:

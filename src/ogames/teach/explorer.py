@@ -24,11 +24,11 @@ writes them into the shipped book): for a position, each move's value for the pl
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import ogames
 from ogames.errors import BadOption, BadRecord, IllegalMove, shown
@@ -120,12 +120,23 @@ class Tree:
 
     def add_record(self, record: dict[str, Any]) -> bool:
         """A finished game's record, if it is of this board and the rules accept it; whether it was added."""
-        if not isinstance(record, dict) or not record.get("result") or not isinstance(record.get("options"), dict):
+        steps = self.steps_of(record)
+        if steps is None:
             return False
+        self._count(steps, record["result"].get("winner"))
+        return True
+
+    def steps_of(self, record: dict[str, Any]) -> list[tuple[str, str]] | None:
+        """A finished game's decisions, each with the key of the position it was made from, if the
+        record is of this board and the rules accept it (else None): what `add_record` counts."""
+        if not isinstance(record, dict) or not isinstance(record.get("result"), dict):
+            return None
+        if not isinstance(record.get("options"), dict):
+            return None
         # A record's options are written as the rules settle them (records.py checks it), so the
         # board is known without loading the game.
         if json.dumps([record.get("game"), record["options"]], sort_keys=True, separators=(",", ":")) != self.key:
-            return False
+            return None
         try:
             ogames.replay(record)  # whole: every move, the seats, the result
             state, steps, path = self.game.new_state(), list[tuple[str, str]](), list[str]()
@@ -137,9 +148,8 @@ class Tree:
                     path.append(move)
                     state.play(move)
         except (BadRecord, BadOption, IllegalMove, TypeError, KeyError):
-            return False
-        self._count(steps, record["result"].get("winner"))
-        return True
+            return None
+        return steps
 
     def _decisions(self, move: str) -> list[str]:
         """The decisions a recorded move is made of (as `ogames.arena.selfplay.decisions` reads
@@ -155,6 +165,21 @@ class Tree:
             self.nodes.setdefault(key, {}).setdefault(move, Stats()).add(winner)
         self.lines += 1
 
+    # ----- reading ------------------------------------------------------------------------------
+
+    def moves_at(self, position: str) -> Mapping[str, Stats]:
+        """The moves played from a position (by its `position_key`), with their games."""
+        return self.nodes.get(position, {})
+
+
+class Counts(Protocol):
+    """Games counted by position on one board: a `Tree`, or the site's index (web/explore/site.py)."""
+
+    @property
+    def key(self) -> str: ...  # the board's `board_key`
+
+    def moves_at(self, position: str) -> Mapping[str, Stats]: ...
+
 
 def position(game: Game, path: Sequence[str]) -> State:
     """The position after `path` on a board; IllegalMove naming the first move the rules refuse."""
@@ -166,17 +191,17 @@ def position(game: Game, path: Sequence[str]) -> State:
     return state
 
 
-def next_moves(state: State, path: Sequence[str], trees: Sequence[Tree], verdicts: Verdicts | None = None,
+def next_moves(state: State, path: Sequence[str], trees: Sequence[Counts], verdicts: Verdicts | None = None,
                unplayed: bool = True) -> list[Row]:
-    """The moves played from a position in some trees (of its board), their games added up, most
-    played first (then by score), with each proven verdict; a move proven but never played is
-    listed too, with no games (unless `unplayed` is False)."""
+    """The moves played from a position in some trees (or other counts of its board), their games
+    added up, most played first (then by score), with each proven verdict; a move proven but never
+    played is listed too, with no games (unless `unplayed` is False)."""
     board, key, colour = board_key(state.game), position_key(state, path), state.to_move
     played: dict[str, Stats] = {}
     for tree in trees:
         if tree.key != board:
             raise BadOption("a tree of another board")
-        for move, stats in tree.nodes.get(key, {}).items():
+        for move, stats in tree.moves_at(key).items():
             total = played.setdefault(move, Stats())
             total.games += stats.games
             for winner, count in stats.wins.items():
@@ -236,5 +261,5 @@ def shipped_book() -> Book:
     return read_book(BOOK) if BOOK.exists() else Book({}, Verdicts())
 
 
-__all__ = ["BOOK", "Book", "Row", "Stats", "Tree", "Verdicts", "board_key", "next_moves", "position", "position_key", "read_book",
-           "shipped_book"]
+__all__ = ["BOOK", "Book", "Counts", "Row", "Stats", "Tree", "Verdicts", "board_key", "next_moves", "position", "position_key",
+           "read_book", "shipped_book"]

@@ -76,7 +76,7 @@ class Recorder:
         stored = None if clock is None else clock.stored()
         try:
             await asyncio.to_thread(self.store.add_entries, live.id, live.version, head, first, entries, stored,
-                                    deadline_of(stored))
+                                    deadline_of(stored), taken_back=undo)
         except StaleMove:
             # Another server process on the same database stored an action first: catch up here
             # (the pages hold this object, so it is brought up to date in place).

@@ -276,12 +276,12 @@ class Store:
 
     def add_action(
         self, game_id: str, version: int, record: dict[str, Any], first: int, clock: dict[str, Any] | None = None,
-        deadline: float | None = None,
+        deadline: float | None = None, *, taken_back: bool = False,
     ) -> None:
         """Store an action made at `version` from the game's whole record after it: its head and
         its entries from index `first` on (`add_entries`)."""
         head, made = split_record(record)
-        self.add_entries(game_id, version, head, first, made[first:], clock, deadline)
+        self.add_entries(game_id, version, head, first, made[first:], clock, deadline, taken_back=taken_back)
 
     @guarded(writes=True)
     def add_entries(
@@ -293,12 +293,16 @@ class Store:
         entries: list[dict[str, Any]],
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        *,
+        taken_back: bool = False,
     ) -> None:
         """Store an action made at `version` (a move, a resignation, an undo, a loss on time): the
         record's new head and its entries from index `first` on (replacing any stored from there;
         an undo leaves fewer), and the clock after it if the game has one (with the deadline of the
         next turn, for a correspondence game), in one transaction; StaleMove (nothing written) if
-        the stored game is not at that version."""
+        the stored game is not at that version. An action that ends the game counts it in the opening
+        explorer's index in the same transaction (web/explore/site.py); a take-back (`taken_back`:
+        the only action that may reopen an ended game) uncounts it if it was counted."""
         now = time.time()
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
@@ -309,7 +313,14 @@ class Store:
             values["deadline"] = None if head.get("result") else deadline
         if head.get("result"):
             values["listed"] = False
+        # The opening explorer's index counts a game in the transaction that ends it (imported here:
+        # web/explore/site.py builds on this module).
+        from ogames.web.explore import site as explorer
+
+        explored = explorer.tree_of(head) is not None
         with self.engine.begin() as conn:
+            if explored and taken_back and not head.get("result"):
+                explorer.uncount_game(conn, game_id)  # if it had ended (rolled back with the rest if stale)
             changed = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             ).rowcount
@@ -318,6 +329,8 @@ class Store:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
             for ply, entry in enumerate(entries, start=first):
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
+            if explored and head.get("result"):
+                explorer.count_game(conn, game_id)
 
     @guarded(writes=True)
     def abort_game(self, game_id: str, version: int, clock: dict[str, Any] | None = None) -> None:

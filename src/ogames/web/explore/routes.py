@@ -30,11 +30,11 @@ from ogames.draw import board_svg
 from ogames.errors import IllegalMove, OgamesError, UnknownLabel, shown
 from ogames.rules import REAL_TIME, Game, State
 from ogames.rules.protocol import is_board_state
-from ogames.teach.explorer import MAX_PATH, Tree, next_moves, position, shipped_book
+from ogames.teach.explorer import MAX_PATH, Counts, next_moves, position, shipped_book
 from ogames.web.core.common import Refusal, api_language, options_text, request_language
 from ogames.web.core.deps import page
 from ogames.web.core.names import move_words
-from ogames.web.explore.site import SiteTrees
+from ogames.web.explore.site import counted_at
 from ogames.web.i18n import DEFAULT as ENGLISH
 from ogames.web.messages import speaker, word
 from ogames.wording import say
@@ -124,15 +124,6 @@ def opening_link(record: dict[str, Any]) -> str | None:
     return Asked(game, named, line[:OPENING], "all").link(line[:OPENING])
 
 
-def trees_of(request: Request) -> SiteTrees:
-    """This server's kept trees of the site's games (made at the first request)."""
-    state = request.app.state
-    if getattr(state, "explorer_trees", None) is None:
-        state.explorer_trees = SiteTrees(state.store)
-    trees: SiteTrees = state.explorer_trees
-    return trees
-
-
 def reached(asked: Asked) -> State:
     """The position a line of moves reaches; Refusal (400) naming the move the rules refuse."""
     try:
@@ -141,7 +132,7 @@ def reached(asked: Asked) -> State:
         raise Refusal(say("explorer-illegal", "the line cannot be played: {reason}", reason=exc.said), "bad-moves", 400) from None
 
 
-def view(asked: Asked, state: State, trees: list[Tree], language: str) -> dict[str, Any]:
+def view(asked: Asked, state: State, trees: list[Counts], language: str) -> dict[str, Any]:
     """What the page and the JSON show of a position (blocking: drawing the board)."""
     book = shipped_book()
     rows = next_moves(state, asked.moves, trees, book.verdicts, unplayed=asked.source != "site")
@@ -173,11 +164,11 @@ def view(asked: Asked, state: State, trees: list[Tree], language: str) -> dict[s
 async def explored(request: Request) -> tuple[Asked, dict[str, Any]]:
     asked = Asked.read(request.query_params)
     state = await asyncio.to_thread(reached, asked)
-    trees = []
+    trees: list[Counts] = []
     if asked.source in ("all", "book"):
         trees.append((await asyncio.to_thread(shipped_book)).tree(asked.game))
     if asked.source in ("all", "site"):
-        trees.append(await trees_of(request).tree(asked.game))
+        trees.append(await asyncio.to_thread(counted_at, request.app.state.store, state, asked.moves))
     language = api_language(request) if request.url.path.startswith("/api/") else request_language(request)
     return asked, await asyncio.to_thread(view, asked, state, trees, language)
 
