@@ -19,7 +19,16 @@ from sqlalchemy import func, insert, select, text
 import ogames
 from ogames.teach.explorer import Stats, Tree, position
 from ogames.web.core.store import StaleMove, Store, games, make_engine, migrate, moves
-from ogames.web.explore.site import count_all, count_game, counted_at, digest, explorer_games, explorer_moves, tree_of
+from ogames.web.explore.site import (
+    count_all,
+    count_game,
+    counted_at,
+    counting_of,
+    digest,
+    explorer_games,
+    explorer_moves,
+    tree_of,
+)
 
 Y4 = {"variant": "y", "size": 4}
 
@@ -147,6 +156,16 @@ def test_games_the_explorer_refuses_add_nothing() -> None:
     assert tree_of({"game": "omny", "options": {"size": 999}}) is None
     assert tree_of({"game": "omny", "options": "y"}) is None
     assert tree_of({"game": "omny", "options": Y4}) is not None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_games_rows_are_written_in_key_order(seed: int) -> None:
+    """Two games ending at once lock the rows they share in the same order, so PostgreSQL cannot
+    find them waiting on each other (a deadlock would fail one of the last moves)."""
+    counting = counting_of(random_record(random.Random(seed)))
+    assert counting is not None and len(counting.rows) > 3
+    keys = [(row["position"], row["move"]) for row in counting.rows]
+    assert keys == sorted(keys)
 
 
 @settings(max_examples=12, deadline=None)

@@ -97,8 +97,10 @@ def counting_of(record: dict[str, Any]) -> Counting | None:
         return None
     board = digest(tree.key)
     made = Counter((digest(key), move) for key, move in steps)
+    # In key order: two games ending at once then lock their shared rows in the same order, so
+    # PostgreSQL never finds them waiting on each other (a deadlock would fail one game's last move).
     return Counting(board, [{"board": board, "position": position, "move": move, "winner": winner, "games": count}
-                            for (position, move), count in made.items()])
+                            for (position, move), count in sorted(made.items())])
 
 
 def _insert(conn: Connection, table: Table) -> postgresql.Insert | sqlite.Insert:
