@@ -59,5 +59,4 @@ P_EXPAND = 12  # visits a node has before its children are made
 P_BRIDGE = 13  # playouts answer an intrusion into a bridge (Odd-Y, Omny)
 P_BRIDGE_SEAT = 14  # with P_BRIDGE: only this seat's stones answer (the opponent's fill at random); −1 every seat's
 P_SHARED = 15  # stone games with a swap: statistics by colour from the pie point on (players/mcts/kernel.py, "The pie")
-P_GREEDY = 16  # Omega: playout stones each take the best of this many random cells for their placer; 0: at random
-NPARAMS = 17
+NPARAMS = 16

@@ -20,7 +20,7 @@ from numba import njit
 
 from ogames.kernels import leaf, reference
 from ogames.kernels.flood import fill_group, fill_group_stamped
-from ogames.kernels.layout import P_COLOURS, P_END_EMPTY, P_GREEDY, P_N, V_PIESEAT, V_PLAYED, V_TURN, V_TURNCOL, V_WINNER, Array
+from ogames.kernels.layout import P_COLOURS, P_END_EMPTY, P_N, V_PIESEAT, V_PLAYED, V_TURN, V_TURNCOL, V_WINNER, Array
 from ogames.kernels.stones import empty_cells, empty_count, shuffled_empties
 
 
@@ -283,8 +283,6 @@ def step_playout(
 ) -> tuple[int, int, int]:
     """Omega's playout: the board filled at random to its end, colours in turn, then the scores
     (each colour's sum of log group sizes left in `sums`)."""
-    if params[P_GREEDY] > 0:
-        return greedy_playout(stones, var, owner, params, table, logs, work, sums), stamp, -1
     p = params[P_COLOURS]
     order = work[3]
     count = shuffled_empties(stones, order)
@@ -297,151 +295,3 @@ def step_playout(
             colour = 0
     winner = scores_into(stones, table, p, logs, work[1], mark, stamp, sums)
     return owner[winner], stamp + 1, -1
-
-
-# ----- greedy playouts: each stone on the best of K random cells for the seat placing it ----------
-
-
-@leaf
-def _root(parent: Array, cell: int) -> int:
-    """The union-find root of a cell's group (path halving)."""
-    while parent[cell] != cell:
-        parent[cell] = parent[parent[cell]]
-        cell = parent[cell]
-    return cell
-
-
-@leaf
-def _gain(stones: Array, table: Array, parent: Array, size: Array, logs: Array, cell: int, value: int, seen: Array) -> float:
-    """How much a stone of `value` on the empty `cell` adds to its colour's sum of log group sizes:
-    log(1 + the sizes it joins) − their logs (0 alone, log 2 beside a single stone, below 0 when it
-    merges two larger groups). `seen` is scratch for the distinct roots (6 slots)."""
-    joined = 1
-    lost = 0.0
-    found = 0
-    for k in range(table.shape[1]):
-        other = table[cell, k]
-        if other < 0:
-            break
-        if stones[other] != value:
-            continue
-        root = _root(parent, other)
-        fresh = True
-        for j in range(found):
-            if seen[j] == root:
-                fresh = False
-        if fresh:
-            seen[found] = root
-            found += 1
-            joined += size[root]
-            lost += logs[size[root]]
-    return logs[joined] - lost
-
-
-@leaf
-def _place(stones: Array, table: Array, parent: Array, size: Array, logs: Array, sums: Array, cell: int, value: int) -> None:
-    """Put a stone of `value` on `cell`, joining its groups, and keep the colour's sum of logs."""
-    stones[cell] = value
-    parent[cell] = cell
-    size[cell] = 1
-    for k in range(table.shape[1]):
-        other = table[cell, k]
-        if other < 0:
-            break
-        if stones[other] != value:
-            continue
-        a, b = _root(parent, cell), _root(parent, other)
-        if a == b:
-            continue
-        sums[value - 1] -= logs[size[a]] + logs[size[b]]
-        if size[a] < size[b]:
-            a, b = b, a
-        parent[b] = a
-        size[a] += size[b]
-        sums[value - 1] += logs[size[a]]
-
-
-@leaf
-def _groups(stones: Array, table: Array, n: int, parent: Array, size: Array, logs: Array, sums: Array) -> None:
-    """The stones' groups as a union-find (`parent`, `size` at the roots), and each colour's sum of
-    log group sizes into `sums`."""
-    for c in range(4):
-        sums[c] = 0.0
-    for c in range(n):
-        parent[c] = c
-        size[c] = 1
-    for c in range(n):
-        value = stones[c]
-        if value == 0:
-            continue
-        for j in range(table.shape[1]):
-            other = table[c, j]
-            if other < 0:
-                break
-            if other < c and stones[other] == value:
-                a, b = _root(parent, c), _root(parent, other)
-                if a != b:
-                    if size[a] < size[b]:
-                        a, b = b, a
-                    parent[b] = a
-                    size[a] += size[b]
-    for c in range(n):
-        if stones[c] != 0 and parent[c] == c:
-            sums[stones[c] - 1] += logs[size[c]]
-
-
-@leaf
-def stone_gains(
-    stones: Array, var: Array, owner: Array, params: Array, table: Array, logs: Array, work: Array,
-    moves: Array, count: int, sums: Array, out: Array,
-) -> None:
-    """For each move code in `moves[:count]`, what a stone of the colour to place there is worth
-    to the seat placing it at once (`_gain`): the gain to the colour's log score when the colour is
-    the seat's own, the gain's negative when it is another seat's; 0 for a swap. The search's
-    prior (`mcts:prior`) reads these."""
-    n = params[P_N]
-    parent, size, seen = work[0], work[2], work[4]
-    _groups(stones, table, n, parent, size, logs, sums)
-    seat = var[V_PIESEAT] if var[V_PIESEAT] >= 0 else owner[var[V_TURNCOL]]
-    colour = var[V_TURN]
-    sign = 1.0 if owner[colour] == seat else -1.0
-    for i in range(count):
-        move = moves[i]
-        out[i] = 0.0 if move >= n else sign * _gain(stones, table, parent, size, logs, move, colour + 1, seen)
-
-
-@leaf
-def greedy_playout(
-    stones: Array, var: Array, owner: Array, params: Array, table: Array, logs: Array, work: Array, sums: Array
-) -> int:
-    """Omega's playout with each stone on the best of K (params[P_GREEDY]) random empty cells for the
-    seat placing it: the most gain to the colour's score (`_gain`) when the colour is its own, the
-    least when it is another seat's. The groups are kept in a union-find, so the scores (sums of
-    log group sizes by colour, left in `sums`) come without a flood fill at the end. Returns the
-    winning seat, as `step_playout` does (the same tie-break)."""
-    n, p, k = params[P_N], params[P_COLOURS], params[P_GREEDY]
-    parent, size, order, seen = work[0], work[2], work[3], work[4]
-    _groups(stones, table, n, parent, size, logs, sums)
-    count = shuffled_empties(stones, order)
-    to_place = count - params[P_END_EMPTY]
-    colour = var[V_TURN]
-    turn = var[V_TURNCOL]
-    for i in range(to_place):
-        seat = owner[turn]
-        own = owner[colour] == seat
-        best, best_gain = i, 0.0
-        for j in range(i, min(i + k, count)):
-            gain = _gain(stones, table, parent, size, logs, order[j], colour + 1, seen)
-            if j == i or (gain > best_gain if own else gain < best_gain):
-                best, best_gain = j, gain
-        order[i], order[best] = order[best], order[i]
-        _place(stones, table, parent, size, logs, sums, order[i], colour + 1)
-        colour += 1
-        if colour == p:
-            colour = 0
-            turn = (turn + 1) % p
-    best_colour = 0
-    for c in range(1, p):
-        if sums[c] >= sums[best_colour] - 1e-9:
-            best_colour = c
-    return owner[best_colour]

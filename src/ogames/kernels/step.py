@@ -24,7 +24,6 @@ ODDY, OMNY, OMEGA, ONYX = 0, 1, 2, 3
 
 __all__ = [
     "ODDY", "OMEGA", "OMNY", "ONYX", "at_pie_point", "gen_moves", "mover", "moves_open_pie", "pie_open", "play_move", "playout",
-    "prior_gains",
 ]
 
 
@@ -47,20 +46,6 @@ def gen_moves(stones: Array, var: Array, owner: Array, params: Array, midpoint_c
     if game == ONYX:
         return onyx.step_moves(stones, var, params, midpoint_corners, out)
     return cell_moves(stones, var, params, out)
-
-
-@leaf
-def prior_gains(
-    stones: Array, var: Array, owner: Array, params: Array, arrays: BoardArrays,
-    logs: Array, work: Array, moves: Array, count: int, sums: Array, out: Array,
-) -> bool:
-    """What each of `moves[:count]` is worth at once to the side making it, into `out`, for the
-    search's prior (`mcts:prior`); False for a game that offers none (only Omega does: the gain
-    of a stone to its placer's score, `omega.stone_gains`)."""
-    if params[P_GAME] == OMEGA:
-        omega.stone_gains(stones, var, owner, params, arrays.table, logs, work, moves, count, sums, out)
-        return True
-    return False
 
 
 @leaf

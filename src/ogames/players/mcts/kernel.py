@@ -45,16 +45,7 @@ from ogames.kernels.layout import (
     Array,
     BoardArrays,
 )
-from ogames.kernels.step import (
-    at_pie_point,
-    gen_moves,
-    mover,
-    moves_open_pie,
-    pie_open,
-    play_move,
-    playout,
-    prior_gains,
-)
+from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -62,11 +53,7 @@ FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
 FP_SHARE_POWER = 4  # the power of the scores in that share (1: score over the sum of scores)
-FP_PRIOR = 5  # with RAVE: virtual AMAF visits of each new child's prior from the game's `prior_gains` (0: none)
-NFPARAMS = 6
-# The prior's values span the parent's mean ± PRIOR_SPREAD / 2, from the move worth least at once to
-# the one worth most (a ranking by the game's immediate gain, not a prediction of the outcome).
-PRIOR_SPREAD = 0.2
+NFPARAMS = 5
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -222,25 +209,6 @@ def add_score_shares(rewards: Array, sums: Array, owner: Array, seats: int, weig
 
 
 @leaf
-def _give_prior(ints: Array, floats: Array, node: int, gains: Array, count: int, visits: float) -> None:
-    """Seed a newly expanded node's children with `visits` virtual AMAF visits each, valued by their
-    rank in `gains` (the game's immediate worth of each move to the side making it) around the
-    node's mean for that side: the best move at mean + PRIOR_SPREAD / 2, the worst at mean − it."""
-    low, high = gains[0], gains[0]
-    for i in range(1, count):
-        low = min(low, gains[i])
-        high = max(high, gains[i])
-    if high - low < 1e-12 or floats[node, F_N] <= 0.0:
-        return
-    mean = floats[node, F_W + reward_column(ints, node)] / floats[node, F_N]
-    first = ints[node, I_FIRST]
-    for i in range(count):
-        value = mean + PRIOR_SPREAD * ((gains[i] - low) / (high - low) - 0.5)
-        floats[first + i, F_RN] += visits
-        floats[first + i, F_RW] += visits * value
-
-
-@leaf
 def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array) -> int:
     seat = ints[node, I_SEAT]
     column = F_W + reward_column(ints, node)
@@ -355,9 +323,6 @@ def run(
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
     share_power = fparams[FP_SHARE_POWER]
     sums = np.zeros(4)
-    prior = fparams[FP_PRIOR] if rave else 0.0
-    gains = np.zeros(width)
-    gain_sums = np.zeros(4)  # the prior's scratch, so that `sums` keeps the scores of a move that ended the game
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -394,8 +359,6 @@ def run(
                 ints[node, I_FIRST] = first
                 ints[node, I_NCHILD] = count
                 meta[M_COUNT] = first + count
-                if prior > 0.0 and prior_gains(stones, var, owner, params, arrays, logs, work, moves, count, gain_sums, gains):
-                    _give_prior(ints, floats, node, gains, count, prior)
             child = _select(ints, floats, node, params, fparams)
             reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
             move = ints[child, I_MOVE]

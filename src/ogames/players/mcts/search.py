@@ -337,11 +337,9 @@ class CompiledMcts(MctsPlayer):
             adapter.use_bridges()
         fparams = np.zeros(K.NFPARAMS, dtype=np.float64)
         fparams[K.FP_C], fparams[K.FP_RAVE_K], fparams[K.FP_FPU] = self.exploration, settings["rave_k"], settings["fpu"]
-        params[P.P_GREEDY] = settings["greedy"] if params[P.P_GAME] == OMEGA else 0
         if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
             fparams[K.FP_SHARE] = settings["share"]
         fparams[K.FP_SHARE_POWER] = settings["share_power"]
-        fparams[K.FP_PRIOR] = settings["prior"]
         return params, fparams
 
 
