@@ -48,6 +48,14 @@ class Prover:
         if self.game.connection_goal is not None:
             self.connection_solver = connection.ConnectionSolver(self.game)
 
+    def forget(self) -> None:
+        """Forget what earlier searches left in the connection solver's table. Its unfinished
+        searches' numbers can lead a later search astray or help it along, so a verdict within
+        the budget would depend on which positions were searched before: `verify` forgets first,
+        so that a puzzle is proven (or not) on its own, whatever was verified before it."""
+        if self.connection_solver is not None:
+            self.connection_solver.clear()
+
     # ----- values ----------------------------------------------------------------------------
     def mover_value(self, state: State) -> str:
         """The value of the position for the side to move: win, loss or unknown."""
@@ -196,6 +204,7 @@ def verify(puzzle: Puzzle, prover: Prover | None = None) -> list[str]:
     if state.is_over:
         return ["the game is over at its position"]
     prover = prover or Prover(state.game)
+    prover.forget()
     values = prover.move_values(state)
     problems = []
     wins = [move for move, value in values.items() if value == WIN]
