@@ -88,9 +88,10 @@ def click(page: Any, move: str, colour: str) -> None:
 def hover_preview(page: Any) -> None:
     """A ghost stone of the colour to move follows the pointer over legal cells only."""
     legal = page.locator("#board g.cell[data-legal]")
-    target = legal.nth(legal.count() // 2)
-    label = target.get_attribute("data-cell")
-    target.hover()
+    label = legal.nth(legal.count() // 2).get_attribute("data-cell")
+    # The cell by its label: the page may mark the legal cells again meanwhile (`nth` would then
+    # find another one); the ghost follows such a redraw while the pointer rests on the cell.
+    page.locator(f'#board g.cell[data-cell="{label}"]').hover()
     ghost = page.locator(f'#board .ghost-preview[data-mark="{label}"]')
     expect(ghost).to_have_count(1)
     status = page.locator("#status").inner_text()
@@ -162,6 +163,25 @@ def one_of_each(key: Callable[[Case], Hashable]) -> list[Case]:
 
 PLAYED = one_of_each(lambda case: (case.game, case.variant, geometry_of(case), case.load().seat_count))
 ON_PHONE = one_of_each(lambda case: (case.game, geometry_of(case)))  # the board's fit: its shape, not its rules
+
+
+def test_the_ghost_follows_a_move_made_while_the_pointer_rests_on_a_cell(browser: Any, server: str) -> None:
+    """No mouseover comes when the game moves on under a resting pointer: the preview is drawn
+    again with the new colour to move."""
+    case = next(c for c in PLAYED if c.game == "omny" and c.load().seat_count == 2)
+    page = new_page(browser)
+    game_id = create_in_browser(page, server, case.game, form_values(case.options))
+    moves, _ = plan(server, game_id, 2)
+    (first, colour), (_, after) = moves[0], moves[1]
+    assert colour != after
+    label = next(cell for cell in page.locator("#board g.cell[data-legal]").evaluate_all(
+        "cells => cells.map(c => c.dataset.cell)") if cell != first)
+    page.locator(f'#board g.cell[data-cell="{label}"]').hover()
+    ghost = page.locator(f'#board .ghost-preview[data-mark="{label}"]')
+    expect(ghost).to_have_attribute("data-colour", colour)
+    advance(server, game_id, tokens_of(page, game_id), moves[:1])
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(ghost).to_have_attribute("data-colour", after)
 
 
 @pytest.mark.parametrize("case", PLAYED, ids=lambda case: case.id)

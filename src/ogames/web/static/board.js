@@ -30,6 +30,7 @@ window.OgamesBoard = (function () {
   let marked = null;     // {key, svg}: the analysis's drawing of the position with that key
   let shownKey = null;   // the key of the position shown (see shown())
   const changed = [];    // called when another position is shown
+  let hovered = null;    // the label of the cell under the pointer (its ghost is shown again after a redraw)
 
   function plural(key, n, values) { return window.OgamesWords.plural(words, key, n, values); }
 
@@ -85,6 +86,9 @@ window.OgamesBoard = (function () {
       if (winning.has(label)) cell.dataset.winning = "true"; else delete cell.dataset.winning;
       if (last.has(label)) cell.dataset.last = "true"; else delete cell.dataset.last;
     });
+    // The pointer resting on a cell sees the preview follow the game: a move made meanwhile may
+    // have opened or closed the cell, or changed the colour to move (no mouseover comes then).
+    showGhost(hovered === null ? null : box.querySelector('g.cell[data-cell="' + CSS.escape(hovered) + '"]'));
   }
 
   // Put a position on the board drawn once: each cell whose content changed gets its stone (with
@@ -163,8 +167,12 @@ window.OgamesBoard = (function () {
     svg.append(ghost);
   }
 
-  box.addEventListener("mouseover", function (event) { showGhost(event.target.closest("g.cell[data-cell]")); });
-  box.addEventListener("mouseleave", clearGhost);
+  box.addEventListener("mouseover", function (event) {
+    const cell = event.target.closest("g.cell[data-cell]");
+    hovered = cell ? cell.dataset.cell : null;
+    showGhost(cell);
+  });
+  box.addEventListener("mouseleave", function () { hovered = null; clearGhost(); });
   box.addEventListener("click", function (event) {
     if (!reviewing) return;
     event.stopPropagation();  // an earlier position is read-only: no move is sent from it
