@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import ogames
+from ogames.errors import OgamesError
 from ogames.players import player
 from ogames.players.mcts import warm_up
 
@@ -120,19 +121,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
     args = parser.parse_args()
+    # Bad input is refused with the usage line, before a table is played or written.
     matches: dict[str, tuple[str, str]] = {}
     for text in args.match:
         name, _, pair = text.partition("=")
-        hero, _, field = pair.partition("|")
+        hero, bar, field = pair.partition("|")
+        if not name or not bar:
+            parser.error(f"--match {text!r}: NAME=HERO|FIELD is needed")
         matches[name] = (hero, field)
-    game = ogames.load("omega", players=args.players, size=args.size, pie=args.pie)
+    try:
+        game = ogames.load("omega", players=args.players, size=args.size, pie=args.pie)
+        for hero, field in matches.values():
+            player(hero, think=args.hero_think or args.think)
+            player(field, think=args.think)
+        done = stored(args.out, matches)
+        if not args.report:
+            args.out.open("a").close()  # a folder that cannot hold it is refused now, not after warming up
+    except (OgamesError, OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(str(exc))
     seats = len(game.colours)
-    done: dict[str, list[dict[str, Any]]] = {name: [] for name in matches}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            row = json.loads(line)
-            if row["match"] in done:
-                done[row["match"]].append(row)
     if not args.report:
         warm_up(game.new_state())
         play_matches(game, matches, done, args)
@@ -142,6 +149,17 @@ def main() -> None:
     for name, (hero, field) in matches.items():
         print(f"  {hero} against {seats - 1} × {field}")
         print("  " + summary(name, done[name], seats))
+
+
+def stored(out: Path, matches: dict[str, tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
+    """The tables of each match stored in `out` by an earlier run (none if it does not exist yet)."""
+    done: dict[str, list[dict[str, Any]]] = {name: [] for name in matches}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            if row["match"] in done:
+                done[row["match"]].append(row)
+    return done
 
 
 def play_matches(game: Any, matches: dict[str, tuple[str, str]], done: dict[str, list[dict[str, Any]]], args: Any) -> None:
