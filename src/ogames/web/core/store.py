@@ -304,22 +304,23 @@ class Store:
         explorer's index in the same transaction (web/explore/site.py); a take-back (`taken_back`:
         the only action that may reopen an ended game) uncounts it if it was counted."""
         now = time.time()
+        ended = bool(head.get("result"))
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
         values["variant"] = variant_of(head)
         values["outcome"] = outcome_of(head, entries[-1] if entries else None, clock)
         if clock is not None:
             values["clock"] = clock
-            values["deadline"] = None if head.get("result") else deadline
-        if head.get("result"):
+            values["deadline"] = None if ended else deadline
+        if ended:
             values["listed"] = False
         # The opening explorer's index counts a game in the transaction that ends it (imported here:
         # web/explore/site.py builds on this module).
         from ogames.web.explore import site as explorer
 
-        explored = explorer.tree_of(head) is not None
+        explored = (ended or taken_back) and explorer.tree_of(head) is not None  # (not asked of every move)
         with self.engine.begin() as conn:
-            if explored and taken_back and not head.get("result"):
+            if explored and taken_back and not ended:
                 explorer.uncount_game(conn, game_id)  # if it had ended (rolled back with the rest if stale)
             changed = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
@@ -329,7 +330,7 @@ class Store:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
             for ply, entry in enumerate(entries, start=first):
                 conn.execute(insert(moves).values(game_id=game_id, ply=ply, entry=entry, stored_at=now))
-            if explored and head.get("result"):
+            if explored and ended:
                 explorer.count_game(conn, game_id)
 
     @guarded(writes=True)
