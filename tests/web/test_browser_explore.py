@@ -9,23 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .serving import call
+from .serving import play_through
 from .test_browser import expect, new_page, pytestmark
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
 LINES = [["a1", "d1", "a2", "c2", "a3", "b3", "a4"], ["a1", "b2", "a2", "c2", "a3", "b3", "a4"]]
-
-
-def finish(server: str, moves: list[str]) -> str:
-    """An Omny Y 4 game played through the API with these moves (to its end); its id."""
-    status, game = call(server, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 4}})
-    assert status == 201, game
-    for ply, move in enumerate(moves):
-        status, answer = call(server, f"/api/games/{game['id']}/moves",
-                              {"move": move, "token": game["tokens"][str(ply % 2)], "version": ply})
-        assert status == 200, answer
-    return str(game["id"])
 
 
 def table_moves(page: Any) -> dict[str, str]:
@@ -37,7 +26,7 @@ def table_moves(page: Any) -> dict[str, str]:
 
 def test_stepping_through_an_opening(browser: Any, server: str) -> None:
     for line in LINES:
-        finish(server, line)
+        play_through(server, line)
     page = new_page(browser)
     page.goto(server + "/?lang=en")
     page.click(".places >> text=Openings")

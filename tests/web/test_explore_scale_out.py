@@ -15,7 +15,7 @@ from ogames.web.core.store import Store
 from ogames.web.explore.site import explorer_games
 
 from .scaling import needs_services, two_servers
-from .serving import call
+from .serving import call, play_through
 from .test_explore_index import counted_once, taken_back
 
 pytestmark = pytest.mark.slow
@@ -34,12 +34,7 @@ def site_games(base: str, moves: str = "") -> dict[str, int]:
 def test_a_game_ended_on_one_process_shows_at_once_on_the_other(services: tuple[Any, Any], tmp_path: Path) -> None:
     with two_servers(services, tmp_path, "explore_across") as (url, base_a, base_b):
         assert site_games(base_b) == {}  # read on B before the game: nothing kept that hides the next one
-        status, made = call(base_a, "/api/games", {"game": "omny", "options": {"variant": "y", "size": 4}})
-        assert status == 201, made
-        for ply, move in enumerate(LINE):
-            status, answer = call(base_a, f"/api/games/{made['id']}/moves",
-                                  {"move": move, "token": made["tokens"][str(ply % 2)], "version": ply})
-            assert status == 200, answer
+        play_through(base_a, LINE)
         assert site_games(base_b) == {"a1": 1}
         assert site_games(base_b, "a1,d1,a2") == {"c2": 1}
         assert site_games(base_a) == {"a1": 1}
