@@ -108,13 +108,28 @@ def ms(values: list[float], pick: Callable[[list[float]], float]) -> str:
     return f"{pick(values) * 1e3:.1f} ms"
 
 
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number is needed, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 is needed, not {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--small", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--games", type=at_least_one, default=20_000)
+    parser.add_argument("--small", type=at_least_one, default=10)
+    parser.add_argument("--repeat", type=at_least_one, default=40)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.small >= args.games:
+        parser.error("--small must be fewer games than --games")
+    if args.out is not None and not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no such folder")  # refused now, not after the run
     with tempfile.TemporaryDirectory() as folder:
         urls = {size: f"sqlite:///{folder}/g{size}.sqlite3" for size in (args.small, args.games)}
         fill = {}
