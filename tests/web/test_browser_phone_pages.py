@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .serving import play_through
 from .test_browser import PHONE, expect, pytestmark
-from .test_browser_explore import LINES, finish
+from .test_browser_explore import LINES
 from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
@@ -71,6 +72,6 @@ def test_the_teaching_pages_fit_a_russian_phone(browser: Any, server: str, shots
     expect(page.locator("h1")).to_contain_text("Справочник дебютов")
     assert_fits(page, shots, "explore-board")
 
-    page.goto(server + f"/g/{finish(server, LINES[0])}/review?lang=ru")  # a game black won
+    page.goto(server + f"/g/{play_through(server, LINES[0])}/review?lang=ru")  # a game black won
     expect(page.locator("#game-review h2")).to_have_text("Разбор компьютером")
     assert_fits(page, shots, "review")
