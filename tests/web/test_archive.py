@@ -147,13 +147,29 @@ def test_the_archive_page_lists_links_and_turns_pages(database: Path) -> None:
         assert 'rel="prev" href="/archive"' in paged.text and 'rel="next" href="/archive?page=3"' in paged.text
         real, tokens = create(client, seats=["here", "invite"])  # a real game's links answer
         assert client.post(f"/api/games/{real}/resign", json={"token": tokens["0"], "version": 0}).status_code == 200
-        found = client.get("/archive", params={"outcome": "resign", "since": dt.date.today().isoformat()})
+        ended = client.app.state.store.load_game(real).updated_at  # type: ignore[attr-defined]
+        day = dt.datetime.fromtimestamp(ended, dt.UTC).date()  # the day it ended (UTC), not the test's later "today"
+        found = client.get("/archive", params={"outcome": "resign", "since": day.isoformat()})
         assert re.findall(r'<li data-game="([^"]+)"', found.text) == [real]
         for link in re.findall(rf'href="(/g/{real}/[^"#]+)', found.text):
             assert client.get(link).status_code == 200, link
         hostile = client.get("/archive", params={"player": "<script>alert(1)</script>", "page": "-5", "since": "tomorrow"})
         assert hostile.status_code == 200 and "<script>alert(1)" not in hostile.text and "&lt;script&gt;" in hostile.text
         assert "No finished game matches." in hostile.text
+
+
+def test_a_game_ended_just_before_utc_midnight_is_found_on_its_day_only(database: Path) -> None:
+    """The dates searched are UTC days: a game resigned at 23:59:59.9 is that day's, not the next's
+    (what a run crossing midnight between the game's end and the search would meet)."""
+    late = dt.datetime(2026, 11, 26, 23, 59, 59, 900_000, tzinfo=dt.UTC).timestamp()
+    with TestClient(create_app(quick_settings(database))) as client:
+        client.app.state.store.clock = lambda: late  # type: ignore[attr-defined]
+        real, tokens = create(client, seats=["here", "invite"])
+        assert client.post(f"/api/games/{real}/resign", json={"token": tokens["0"], "version": 0}).status_code == 200
+        for dates, listed in (({"since": "2026-11-26", "until": "2026-11-26"}, [real]), ({"since": "2026-11-27"}, []),
+                              ({"until": "2026-11-25"}, [])):
+            page = client.get("/archive", params={"outcome": "resign", **dates})
+            assert re.findall(r'<li data-game="([^"]+)"', page.text) == listed, dates
 
 
 def test_the_migration_fills_the_archive_columns_of_games_stored_before_it(database: Path) -> None:

@@ -196,6 +196,9 @@ class Store:
         self.engine = make_engine(url, busy_seconds, shared=shared)
         self.path = sqlite_file(url)  # None: PostgreSQL, or SQLite in memory
         self.identity: tuple[int, int] | None = None
+        # The time games are stamped with (created, updated: the archive's dates): a test replaces it
+        # to pin a moment, such as one just before UTC midnight.
+        self.clock: Callable[[], float] = time.time
         # SQLite: one connection, used by one call at a time (make_engine says why); PostgreSQL's
         # connections are pooled and its own locks keep writers apart.
         self.turns = OneAtATime(busy_seconds) if self.engine.dialect.name == "sqlite" else None
@@ -246,7 +249,7 @@ class Store:
         correspondence game), whether it is rated, and the digests of its seat tokens (and of seats
         whose tokens were given out before: `digests`)."""
         head, made = split_record(record)
-        now = time.time()
+        now = self.clock()
         with self.engine.begin() as conn:
             conn.execute(
                 insert(games).values(
@@ -303,7 +306,7 @@ class Store:
         the stored game is not at that version. An action that ends the game counts it in the opening
         explorer's index in the same transaction (web/explore/site.py); a take-back (`taken_back`:
         the only action that may reopen an ended game) uncounts it if it was counted."""
-        now = time.time()
+        now = self.clock()
         ended = bool(head.get("result"))
         values: dict[str, Any] = {"head": head, "ply": first + len(entries), "version": version + 1, "status": _status(head)}
         values["updated_at"] = now
@@ -338,7 +341,7 @@ class Store:
         """End a game at `version` as aborted (no result, no deadline, no longer listed; its record
         unchanged), raising its version; StaleMove (nothing written) if the stored game is not
         at that version or is no longer being played."""
-        values: dict[str, Any] = {"status": ABORTED, "version": version + 1, "updated_at": time.time(), "listed": False,
+        values: dict[str, Any] = {"status": ABORTED, "version": version + 1, "updated_at": self.clock(), "listed": False,
                                   "deadline": None}
         if clock is not None:
             values["clock"] = clock
