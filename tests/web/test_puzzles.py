@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from ogames.ratings.puzzles import PuzzleRatings, start_rating
 from ogames.teach.puzzles import position_of, read
 from ogames.web import create_app
-from ogames.web.puzzles import play
+from ogames.web.puzzles import play, routes
 from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
 
 from .conftest import quick_settings
@@ -27,6 +27,15 @@ FIXTURE = Path(__file__).with_name("data") / "puzzles.jsonl"
 LONG = "omny-7947854bb955c777"  # d4 (a1) f1: White to play, the defence's reply between
 SHORT = "omny-93cb2dd6f3e30734"  # d4 wins at once
 BROWSER = {"origin": "http://testserver"}
+# The pages link the day's puzzle: the tests pin the day. On this one it is LONG, an Omny puzzle (what
+# made a test that expected LONG absent from the Odd-Y list fail on the day CI met it).
+LONG_DAY = datetime.date(2026, 11, 27)
+
+
+@pytest.fixture(autouse=True)
+def day(monkeypatch: pytest.MonkeyPatch) -> datetime.date:
+    monkeypatch.setattr(routes, "today", lambda: LONG_DAY)
+    return LONG_DAY
 
 
 @pytest.fixture
@@ -48,14 +57,20 @@ def shown(client: TestClient, ident: str = LONG) -> dict[str, Any]:
     return response.json()
 
 
+def rows(page: str) -> list[str]:
+    """The puzzles a list page lists, in order (not the day's puzzle linked above them)."""
+    return re.findall(r'<tr data-puzzle="([^"]+)"', page)
+
+
 def test_the_list_filters_by_game_and_theme(client: TestClient) -> None:
     listed = client.get("/puzzles?lang=en").text
     assert all(f'data-puzzle="{p.id}"' in listed for p in read(FIXTURE))
     oddy = client.get("/puzzles?game=oddy&lang=en").text
-    # The whole page may link the day's puzzle, whichever game it is; the rows are filtered.
-    assert 'data-puzzle="oddy-90feb21c58b27152"' in oddy and f'data-puzzle="{LONG}"' not in oddy
+    assert PuzzleSet.load(FIXTURE).daily(LONG_DAY).id == LONG  # type: ignore[union-attr]
+    assert f'href="/puzzles/{LONG}"' in oddy  # the day's puzzle is linked above the list, whichever game it is
+    assert rows(oddy) == ["oddy-90feb21c58b27152"]  # the rows are filtered
     mates = client.get("/puzzles?game=omny&theme=mate-in-1&lang=en").text
-    assert f'data-puzzle="{SHORT}"' in mates and f'data-puzzle="{LONG}"' not in mates
+    assert rows(mates) == [SHORT]
     for query, code in (("game=chess", "bad-game"), ("game=omny&theme=capture", "bad-theme")):
         response = client.get(f"/puzzles?{query}&lang=en")
         assert response.status_code == 400 and "Traceback" not in response.text, (query, code)
@@ -191,17 +206,19 @@ def test_posts_from_a_browser_need_the_csrf_token(client: TestClient) -> None:
     assert allowed.status_code == 200 and allowed.json()["result"] == "right"
 
 
-def test_the_daily_puzzle_is_the_same_all_day_and_on_the_home_page(client: TestClient) -> None:
+def test_the_daily_puzzle_is_the_same_all_day_and_on_the_home_page(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     puzzles = PuzzleSet.load(FIXTURE)
     day = datetime.date(2026, 11, 26)
     assert puzzles.daily(day) == PuzzleSet.load(FIXTURE).daily(day)  # any process, any time that day
     assert len({puzzles.daily(day + datetime.timedelta(days=n)).id for n in range(60)}) > 1  # type: ignore[union-attr]
-    before = puzzles.daily(datetime.datetime.now(datetime.UTC).date())
-    home = client.get("/?lang=en").text
-    after = puzzles.daily(datetime.datetime.now(datetime.UTC).date())
-    assert before is not None and after is not None
-    assert f'href="/puzzles/{before.id}"' in home or f'href="/puzzles/{after.id}"' in home  # (midnight between)
-    assert "Puzzle of the day" in home
+    for today in (LONG_DAY, day):  # the pages follow the day (pinned: the test cannot meet midnight)
+        monkeypatch.setattr(routes, "today", lambda today=today: today)
+        daily = puzzles.daily(today)
+        assert daily is not None
+        home = client.get("/?lang=en").text
+        assert "Puzzle of the day" in home and re.findall(r'href="/puzzles/([^"]+)"', home) == [daily.id, daily.id]
+        assert re.search(r'id="daily-link"><a [^>]*href="/puzzles/([^"]+)"', client.get("/puzzles?lang=en").text)[1] == daily.id  # type: ignore[index]
+    assert puzzles.daily(LONG_DAY) != puzzles.daily(day)
     assert PuzzleSet.load(FIXTURE.with_name("missing.jsonl")).daily(day) is None
 
 

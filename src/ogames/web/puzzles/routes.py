@@ -80,9 +80,15 @@ def puzzle_set(request: Request) -> PuzzleSet:
 PuzzlesDep = Annotated[PuzzleSet, Depends(puzzle_set)]
 
 
+def today() -> datetime.date:
+    """The day (UTC) whose puzzle the pages show. The one read of the date: a test replaces this
+    function to pin the day (the page differs from day to day with the puzzle it links)."""
+    return datetime.datetime.now(datetime.UTC).date()
+
+
 def daily_puzzle(request: Request, date: datetime.date | None = None) -> Puzzle | None:
     """The puzzle of the day (UTC), the same for everyone that day (the home page links to it)."""
-    return puzzle_set(request).daily(date or datetime.datetime.now(datetime.UTC).date())
+    return puzzle_set(request).daily(date or today())
 
 
 async def puzzle_record(request: Request, store: Store, player_id: str) -> dict[str, Any]:
@@ -207,4 +213,4 @@ async def solution(request: Request, ident: str, puzzles: PuzzlesDep, store: Sto
                          "svg": await asyncio.to_thread(drawn, state, language), "rated": change_json(change)})
 
 
-__all__ = ["daily_puzzle", "puzzle_record", "puzzle_set", "router"]
+__all__ = ["daily_puzzle", "puzzle_record", "puzzle_set", "router", "today"]
