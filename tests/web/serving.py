@@ -5,6 +5,7 @@ started too (the computer's worker processes, multiprocessing's resource tracker
 
 from __future__ import annotations
 
+import datetime
 import json
 import socket
 import subprocess
@@ -29,16 +30,24 @@ CHROMIUM_ARGS = [
 ]
 
 
-# `ogames serve` with the server's secret seed replaced by a known one (the arguments follow).
-KNOWN_DEAL = "from ogames.web.omiga import live; live.secret_seed = lambda: {seed}; from ogames.cli.app import main; main()"
-# `ogames serve` whose clocks read a simulated time: the real time plus the seconds written in a
-# file (a test runs days ahead by writing to it: `simulate`), its sweeper looking for correspondence
-# games out of time every tenth of a second (its setting `sweep_seconds`, OGAMES_SWEEP_SECONDS).
+# `ogames serve` started by `python -c`, with some of its functions replaced first (each a statement;
+# the arguments follow the program). The server's secret seed replaced by a known one:
+KNOWN_DEAL = "from ogames.web.omiga import live; live.secret_seed = lambda: {seed}"
+# Its clocks reading a simulated time: the real time plus the seconds written in a file (a test runs
+# days ahead by writing to it: `simulate`), its sweeper looking for correspondence games out of time
+# every tenth of a second (its setting `sweep_seconds`, OGAMES_SWEEP_SECONDS).
 SIMULATED_TIME = (
     "import os, pathlib, time; from ogames.web.boards import clock; os.environ['OGAMES_SWEEP_SECONDS'] = '0.1'; "
-    "clock.now = lambda: time.time() + float(pathlib.Path({file!r}).read_text() or 0); "
-    "from ogames.cli.app import main; main()"
+    "clock.now = lambda: time.time() + float(pathlib.Path({file!r}).read_text() or 0)"
 )
+# Its pages showing the puzzle of a fixed day rather than today's (web/puzzles/routes.py `today`):
+# what a page holds must not change with the day a test runs on.
+PINNED_DAY = "import datetime; from ogames.web.puzzles import routes; routes.today = lambda: datetime.date.fromisoformat({day!r})"
+SERVE = "from ogames.cli.app import main; main()"
+# The day whose puzzle the servers the tests start show. Its puzzle in the shipped set is an Omega
+# one, Black to move: the longest words the home page's button can hold in Russian ("Omega: Чёрные:
+# ход и выигрыш"; test_browser_phone_pages.py checks that it fits a phone).
+TEST_DAY = datetime.date(2026, 11, 7)
 
 # How long a browser test waits for a move of the computer (ms): generous, as the first one on a
 # server starts its worker process (imports, compiled kernels), which takes half a minute and more
@@ -62,20 +71,25 @@ def start_server(
     extra: tuple[str, ...] = (),
     deal: int | None = None,
     simulated: Path | None = None,
+    day: datetime.date = TEST_DAY,
 ) -> tuple[subprocess.Popen, str]:
     """Start the server on a SQLite file (or a database URL), in step with others through a Redis
     URL if given; (the process, its base address) once it answers. `deal`: every Omiga table is
     dealt from this seed instead of the server's secret one, for a test that must know the deal
     (a table's creator may not choose its seed). `simulated`: the clocks run that file's seconds
-    ahead of the real time (`simulate`)."""
+    ahead of the real time (`simulate`). `day`: the day whose puzzle the pages show (not today's, so
+    that the pages do not change with the day a test runs on; with `--workers`, each worker imports
+    the site afresh and shows today's)."""
     port = port or free_port()
     url = database if isinstance(database, str) else f"sqlite:///{database}"
-    program = ["-m", "ogames.cli.app"] if deal is None else ["-c", KNOWN_DEAL.format(seed=int(deal))]
+    replaced = [PINNED_DAY.format(day=day.isoformat())]
+    if deal is not None:
+        replaced.append(KNOWN_DEAL.format(seed=int(deal)))
     if simulated is not None:
         if not simulated.exists():
             simulate(simulated, 0.0)
-        program = ["-c", SIMULATED_TIME.format(file=str(simulated))]
-    command = [sys.executable, *program, "serve", "--port", str(port), "--database", url]
+        replaced.append(SIMULATED_TIME.format(file=str(simulated)))
+    command = [sys.executable, "-c", "; ".join([*replaced, SERVE]), "serve", "--port", str(port), "--database", url]
     if redis:
         command += ["--redis", redis]
     command += extra
