@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,8 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ogames.web import Settings, create_app
+from ogames.web.puzzles import routes as puzzle_routes
 
-from .serving import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from .serving import CHROMIUM, CHROMIUM_ARGS, TEST_DAY, start_server, stop_server
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +24,15 @@ def services() -> Iterator[tuple[Any, Any]]:
 
     with local_services.postgres() as pg, local_services.redis_server() as redis:
         yield pg, redis
+
+
+@pytest.fixture(autouse=True)
+def day(monkeypatch: pytest.MonkeyPatch) -> datetime.date:
+    """The day whose puzzle the pages show (the home page's and /puzzles' link) in every test of the
+    site in this process: a fixed one, as in the servers the tests start (serving.TEST_DAY), so that
+    no page changes with the day a test runs on. A module pins another by overriding this fixture."""
+    monkeypatch.setattr(puzzle_routes, "today", lambda: TEST_DAY)
+    return TEST_DAY
 
 
 QUICK = 0.02  # seconds: the computer's time cap at every level in tests

@@ -6,7 +6,6 @@ the day; hostile bodies sent to either are refused with a 4xx and leave no trace
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,10 @@ from sqlalchemy import create_engine, func, select
 
 from ogames.ratings.puzzles import puzzle_attempts
 from ogames.web.core.settings import PUZZLES_ENV
+from ogames.web.puzzles.catalogue import PuzzleSet
 
 from .scaling import needs_services, two_servers
+from .serving import TEST_DAY
 from .test_puzzles import FIXTURE, LONG
 
 pytestmark = pytest.mark.slow
@@ -48,12 +49,10 @@ def test_a_first_try_counts_once_across_processes(services: tuple[Any, Any], tmp
         solved = guest.post(f"{base_b}/api/puzzles/{LONG}/attempt", json={"moves": ["d4", "a1", "f1"]}, headers=headers_b).json()
         assert solved["result"] == "solved" and solved["rated"] is None
         assert guest.get(f"{base_a}/api/puzzles/{LONG}").json()["player"] == wrong["rated"]["player"]
-        for _ in range(2):  # a run that crosses UTC midnight between the two pages looks again
-            day = datetime.now(UTC).date()
-            daily = [re.search(r'href="/puzzles/([^"]+)"', guest.get(base + "/?lang=en").text) for base in (base_a, base_b)]
-            if datetime.now(UTC).date() == day:
-                break
-        assert daily[0] and daily[1] and daily[0].group(1) == daily[1].group(1)
+        daily = PuzzleSet.load(FIXTURE).daily(TEST_DAY)  # the day both servers are pinned to (not today: no midnight between)
+        assert daily is not None
+        for base in (base_a, base_b):
+            assert re.findall(r'href="/puzzles/([^"]+)"', guest.get(base + "/?lang=en").text) == [daily.id, daily.id], base
         for body in HOSTILE:
             for base in (base_a, base_b):
                 answer = httpx.post(f"{base}/api/puzzles/{LONG}/attempt", json=body, timeout=60)
