@@ -4,7 +4,6 @@ three and four players only (two-player searches are left exactly as they were).
 from __future__ import annotations
 
 import itertools
-import random
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from ogames.errors import BadOption
 from ogames.kernels import reference
 from ogames.players import player
 from ogames.players.mcts import kernel as K
+from test_omega_helpers import last_turn
 
 
 @settings(max_examples=80, deadline=None)
@@ -97,16 +97,6 @@ def test_the_power_is_read_from_a_spec():
     assert player("mcts:share=0.5,share_power=0.25").settings["share_power"] == 0.25
 
 
-def _last_turn(seed: int) -> object:
-    """A three-player game on hexagon 4 played at random up to the last turn (4 empty cells, the
-    third seat to place its three stones and end the game)."""
-    state = ogames.load("omega", players=3, size=4).new_state()
-    rng = random.Random(seed)
-    while len(state.legal_moves()) > 4:
-        state.play(rng.choice(state.legal_moves()), t=0.0)
-    return state
-
-
 def _best_shares(state) -> dict[str, float]:
     """For each first stone of the last turn, the best share of the scores the mover can end with
     (it places all three stones), and whether any ending wins."""
@@ -127,7 +117,7 @@ def test_a_lost_last_turn_is_played_for_the_best_share(seed):
     """At the last turn, where the mover cannot win, the winner's reward sees every move as 0; with
     the share the search plays towards the ending with the biggest share, and the ended games the
     tree reaches are rewarded with it too (else its worth would sink to 0 as the tree grows)."""
-    state = _last_turn(seed)
+    state = last_turn(seed)
     best = _best_shares(state)
     top = max(best.values())
     assert sorted(best.values())[-2] < top  # one first stone is best

@@ -79,3 +79,13 @@ def first_empty_game(**options: Any) -> OmegaState:
         cell = int(np.flatnonzero(state.stones == 0)[0])
         state.play(state.board.labels[cell], t=0)
     return state
+
+
+def last_turn(seed: int) -> OmegaState:
+    """A three-player game on hexagon 4 played at random up to the last turn (4 empty cells, the
+    third seat to place its three stones and end the game)."""
+    state = ogames.load("omega", players=3, size=4).new_state()
+    rng = random.Random(seed)
+    while len(state.legal_moves()) > 4:
+        state.play(rng.choice(state.legal_moves()), t=0.0)
+    return state
