@@ -32,8 +32,6 @@ from numba import njit
 from ogames.kernels import leaf
 from ogames.kernels.layout import (
     NVARS,
-    P_COLOURS,
-    P_END_EMPTY,
     P_EXPAND,
     P_N,
     P_RAVE,
@@ -43,12 +41,10 @@ from ogames.kernels.layout import (
     P_TOTAL,
     V_SWAPPED,
     V_TURN,
-    V_TURNCOL,
     V_WINNER,
     Array,
     BoardArrays,
 )
-from ogames.kernels.omega_eval import NF, chances_into, features_into, phase_of
 from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
@@ -57,8 +53,7 @@ FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
 FP_SHARE_POWER = 4  # the power of the scores in that share (1: score over the sum of scores)
-FP_EVALUATE = 5  # Omega with 3+ seats: weight of the learned evaluation in a leaf's reward (1: no playout)
-NFPARAMS = 6  # then, with FP_EVALUATE set, the evaluation's weights (PHASES × NF, `kernels/omega_eval.py`)
+NFPARAMS = 5
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -328,12 +323,6 @@ def run(
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
     share_power = fparams[FP_SHARE_POWER]
     sums = np.zeros(4)
-    evaluate = fparams[FP_EVALUATE]  # set only for Omega with 3+ seats, with the weights after NFPARAMS
-    weights = fparams[NFPARAMS:]
-    colours = params[P_COLOURS]
-    labels = np.empty(n, dtype=np.int32)
-    feats = np.zeros((4, NF))
-    chances = np.zeros(4)
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -396,32 +385,19 @@ def run(
                 # the lines the tree has followed to the end would lose their shares.
                 add_score_shares(rewards, sums, owner, seats, share, share_power)
         else:
-            if evaluate > 0.0:  # each colour's chance by the learned evaluation, before the playout fills the board
-                placed = 0
-                for c in range(n):
-                    placed += stones[c] != 0
-                stamp = features_into(stones, arrays.table, colours, params[P_END_EMPTY], var[V_TURN], var[V_TURNCOL],
-                                      labels, work[1], mark, stamp, feats)
-                chances_into(feats, colours, weights, phase_of(placed, n, params[P_END_EMPTY]), chances)
             if rave:
                 for c in range(n):
                     leaf_stones[c] = stones[c]
-            if evaluate < 1.0:
-                winner, stamp, recorded = playout(
-                    stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, playout_moves, bridges, sums
-                )
-                if winner >= 0:
-                    rewards[winner] = 1.0
-                else:
-                    for s in range(seats):
-                        rewards[s] = 1.0 / seats
-                if share > 0.0:
-                    add_score_shares(rewards, sums, owner, seats, share, share_power)
-            if evaluate > 0.0:
+            winner, stamp, recorded = playout(
+                stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, playout_moves, bridges, sums
+            )
+            if winner >= 0:
+                rewards[winner] = 1.0
+            else:
                 for s in range(seats):
-                    rewards[s] *= 1.0 - evaluate
-                for k in range(colours):
-                    rewards[owner[k]] += evaluate * chances[k]
+                    rewards[s] = 1.0 / seats
+            if share > 0.0:
+                add_score_shares(rewards, sums, owner, seats, share, share_power)
         if shared:
             for colour in range(2):
                 colour_rewards[colour] = rewards[owner[colour]]

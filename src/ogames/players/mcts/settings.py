@@ -188,6 +188,9 @@ RETIRED: dict[str, str] = {
     "prior": "Omega children seeded with virtual AMAF visits ranked by their stone's immediate gain won 36/60 (10 visits) "
     "and 33/60 (40) beside level 10's 34/60, and with greedy=2 88/160 beside 91/160 (3 players, against two plain "
     "UCT): no gain",
+    "evaluate": "a learned evaluation of Omega leaves (a conditional logit fitted to self-play, which predicts the "
+    "winner better than random playouts) mixed into their reward won 49/100 beside level 10's 49/100 (3 players) and "
+    "90/200 beside 89/200 (4), against plain UCT: no gain",
 }
 
 SETTINGS = Settings(
@@ -214,9 +217,6 @@ SETTINGS = Settings(
         Setting("share_power", "float", 1.0, "with `share`: each seat's share is score^a over the sum of every seat's "
                 "(1: score over the sum; below 1 softer, so a seat far behind still tells its moves apart)",
                 above=0.0, maximum=4.0, group="search"),
-        Setting("evaluate", "float", 0.0, "Omega with three or four players: weight of a learned evaluation of the "
-                "leaf (fitted to self-play) in its reward beside the playout's (0: the playout only, 1: no playout)",
-                minimum=0.0, maximum=1.0, group="search"),
         Setting("solver", "bool", False, "MCTS-solver: proven wins and losses are backed up the tree", group="search"),
         Setting("reuse", "bool", True, "keep the subtree of the moves played since the last search", group="search"),
         Setting("bridges", "bool", True, "Odd-Y and Omny playouts answer an intrusion into a bridge",
