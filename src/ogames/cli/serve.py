@@ -109,13 +109,18 @@ def serve(
     if problem:
         console.print(f"[red]error:[/] {escape(problem)}")
         raise typer.Exit(1)
+    try:  # the settings the environment gives ($OGAMES_…), checked before anything starts
+        settings = Settings(database_url=url, redis_url=redis_url, sqlite_shared=shared)
+    except ValueError as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(1) from None
     together = f" · {workers} workers in step through Redis" if workers > 1 else (" · in step through Redis" if redis_url else "")
     console.print(f"[bold]ogames[/] web server · games stored in {escape(_hide_password(url))}{together}")
     console.print(f"open [bold]{escape(address(host, port))}[/] in a browser (Ctrl+C stops the server)")
     common: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES, "log_level": "info"}
     common["server_header"] = False
     if workers == 1:
-        uvicorn.run(create_app(Settings(database_url=url, redis_url=redis_url, sqlite_shared=shared)), **common)
+        uvicorn.run(create_app(settings), **common)
         return
     # uvicorn's workers each import the app afresh: they read their settings from the environment.
     os.environ[DATABASE_ENV] = url

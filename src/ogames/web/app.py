@@ -54,6 +54,7 @@ from ogames.web.core.guard import Guard
 from ogames.web.core.presence import Presence, RedisPresence
 from ogames.web.core.protocol import explain
 from ogames.web.core.settings import SUPERVISED_ENV, Settings
+from ogames.web.core.socket_cap import SocketCap
 from ogames.web.core.store import Store
 from ogames.web.core.store_faults import StorageError
 from ogames.web.core.warm import warm_rules
@@ -191,6 +192,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # read for a form's token only within its limit.
     app.add_middleware(Identity, settings=settings)
     app.add_middleware(Guard, settings=settings, api_limits=api_limits)
+    # The open sockets one address may hold (web/core/socket_cap.py): outermost, so that a refused
+    # handshake costs nothing else.
+    app.add_middleware(SocketCap, per_client=settings.sockets_per_client)
     answer_errors(app)
     return app
 

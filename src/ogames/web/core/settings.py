@@ -23,6 +23,7 @@ SECURE_COOKIES_ENV = "OGAMES_SECURE_COOKIES"
 CLAIM_GRACE_ENV = "OGAMES_CLAIM_GRACE"
 SWEEP_ENV = "OGAMES_SWEEP_SECONDS"
 PUZZLES_ENV = "OGAMES_PUZZLES"
+SOCKETS_ENV = "OGAMES_SOCKETS_PER_CLIENT"
 
 
 def default_database_path() -> Path:
@@ -72,6 +73,16 @@ def positive_env(name: str, default: float) -> float:
     if not 0 < seconds < math.inf:
         raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
     return seconds
+
+
+def whole_env(name: str, default: int) -> int:
+    """An environment variable's whole number if set (at least 1), else `default`."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, not {text!r}")
+    return int(text)
 
 
 def default_lease() -> float:
@@ -157,6 +168,9 @@ class Settings:
     # requests per client address (`api_burst` in any `api_burst / api_rate` seconds, counted in
     # Redis when `redis_url` is set). A person clicks a few times a second at most.
     ws_rate: float = 10.0
+    # WebSockets one client address may hold open at once in a process (web/core/socket_cap.py;
+    # $OGAMES_SOCKETS_PER_CLIENT: a load test from one address raises it).
+    sockets_per_client: int = field(default_factory=lambda: whole_env(SOCKETS_ENV, 64))
     ws_burst: float = 30.0
     ws_strikes: int = 20
     api_rate: float = 20.0
@@ -217,7 +231,7 @@ class Settings:
         if self.analysis_per_client < 1 or self.analysis_waiting < 0:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.seek_rate, self.seek_burst) <= 0 \
-                or self.ws_strikes < 0:
+                or self.ws_strikes < 0 or self.sockets_per_client < 1:
             raise ValueError("rate limits must be positive")
         if self.smtp_tls not in ("none", "starttls", "tls"):
             raise ValueError(f"smtp_tls must be 'none', 'starttls' or 'tls', not {self.smtp_tls!r}")
