@@ -5,6 +5,14 @@ that does what it says or raises `StorageError` having changed nothing; call the
 A *sanction* is given to a player id (an account's, or a guest's that chatted under the name):
 `mute` hides everything they said from everyone and stops them chatting; `ban` does that and
 stops them creating games and seeks too.
+
+A guest who clears its cookies is a new guest id, so a ban of a guest also bans, for a while, the
+client addresses it chatted from (migration 0018): `guest_addresses` keeps, per guest and
+address, when the guest last chatted from there, and any guest from an address a banned guest
+used within the `period` before its ban is refused until `period` after the ban
+(`address_banned`; accounts are never refused by address). A row is useless `period` after the
+guest last chatted unless the guest is banned meanwhile: those are deleted whenever a guest
+chats from a new address and whenever an operator sanctions or lifts (`_forget_old_addresses`).
 """
 
 from __future__ import annotations
@@ -13,7 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, delete, false, insert, select, update
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, Table, delete, false, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ogames.web.accounts.names import name_key
@@ -65,6 +75,20 @@ hidden_chats = Table(
     Column("hidden_by", String(64), nullable=False),
     Column("hidden_at", Float, nullable=False),
 )
+guest_addresses = Table(
+    "guest_addresses",
+    metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+    Index("ix_guest_addresses_address", "address"),
+    Index("ix_guest_addresses_seen", "seen_at"),
+)
+
+
+def now() -> float:
+    """The time the chat's records are written and read at (a test moves it ahead: a ban's expiry)."""
+    return time.time()
 
 
 @dataclass(frozen=True)
@@ -92,12 +116,16 @@ def game_exists(store: Store, game_id: str) -> bool:
 
 
 @guarded(writes=True)
-def add_message(store: Store, game_id: str, room: str, author_id: str, author_name: str, text: str) -> Message:
-    """Store a message; the stored message (with its id and time)."""
-    said_at = time.time()
+def add_message(store: Store, game_id: str, room: str, author_id: str, author_name: str, text: str,
+                address: str | None = None, period: float = 0.0) -> Message:
+    """Store a message; the stored message (with its id and time). A guest's client `address` is
+    kept with it (`guest_addresses`; those no ban of `period` seconds needs are forgotten)."""
+    said_at = now()
     with store.engine.begin() as conn:
         key = conn.execute(insert(chat_messages).values(game_id=game_id, room=room, author_id=author_id,
                                                         author_name=author_name, text=text, said_at=said_at)).inserted_primary_key
+        if address is not None:
+            _seen_from(conn, author_id, address, said_at, period)
     assert key is not None
     return Message(int(key[0]), game_id, room, author_id, author_name, text, said_at)
 
@@ -154,22 +182,61 @@ def players_named(store: Store, name: str) -> list[str]:
 
 
 @guarded(writes=True)
-def sanction(store: Store, player_ids: list[str], name: str, kind: str, given_by: str) -> None:
-    """Mute or ban these player ids (a sanction given before is replaced)."""
+def sanction(store: Store, player_ids: list[str], name: str, kind: str, given_by: str, period: float | None = None) -> None:
+    """Mute or ban these player ids (a sanction given before is replaced). A ban bans the addresses
+    its guests chatted from (`address_banned`); given the ban `period`, the addresses kept no
+    longer for any ban are forgotten."""
+    given_at = now()
     with store.engine.begin() as conn:
         conn.execute(delete(sanctions).where(sanctions.c.player_id.in_(player_ids)))
         for player_id in player_ids:
             conn.execute(insert(sanctions).values(player_id=player_id, name=name, kind=kind, given_by=given_by,
-                                                  given_at=time.time()))
+                                                  given_at=given_at))
+        if period is not None:
+            _forget_old_addresses(conn, given_at, period)
 
 
 @guarded(writes=True)
-def lift(store: Store, name: str, player_ids: list[str]) -> int:
-    """Lift the sanctions given under a name or to these player ids (`players_named`); how many."""
+def lift(store: Store, name: str, player_ids: list[str], period: float | None = None) -> int:
+    """Lift the sanctions given under a name or to these player ids (`players_named`), and so the
+    ban of its guests' addresses; how many. Given the ban `period`, as `sanction`."""
     with store.engine.begin() as conn:
         given = (sanctions.c.name == name) | sanctions.c.player_id.in_(player_ids)
         lifted: int = conn.execute(delete(sanctions).where(given)).rowcount
+        if period is not None:
+            _forget_old_addresses(conn, now(), period)
     return lifted
+
+
+@guarded()
+def address_banned(store: Store, address: str, period: float) -> bool:
+    """Whether guests from this address are refused: a guest banned within the last `period`
+    seconds chatted from it in the `period` before its ban."""
+    moment = now()
+    query = (select(guest_addresses.c.player_id)
+             .join(sanctions, sanctions.c.player_id == guest_addresses.c.player_id)
+             .where(guest_addresses.c.address == address, sanctions.c.kind == BAN, sanctions.c.given_at > moment - period,
+                    guest_addresses.c.seen_at >= sanctions.c.given_at - period)
+             .limit(1))
+    with store.engine.connect() as conn:
+        return conn.execute(query).first() is not None
+
+
+def _seen_from(conn: Connection, guest_id: str, address: str, seen_at: float, period: float) -> None:
+    """Keep that a guest chatted from an address now (in the caller's transaction)."""
+    address = address[:64]
+    known = guest_addresses.c.player_id == guest_id, guest_addresses.c.address == address
+    if conn.execute(update(guest_addresses).where(*known).values(seen_at=seen_at)).rowcount == 0:
+        _forget_old_addresses(conn, seen_at, period)  # a new row: a cheap moment to drop the useless ones
+        add = postgresql.insert(guest_addresses) if conn.dialect.name == "postgresql" else sqlite.insert(guest_addresses)
+        conn.execute(add.values(player_id=guest_id, address=address, seen_at=seen_at).on_conflict_do_nothing())
+
+
+def _forget_old_addresses(conn: Connection, moment: float, period: float) -> None:
+    """Delete the addresses last used more than `period` ago by guests not banned within it."""
+    banned_lately = select(sanctions.c.player_id).where(sanctions.c.kind == BAN, sanctions.c.given_at > moment - period)
+    conn.execute(delete(guest_addresses).where(guest_addresses.c.seen_at < moment - period,
+                                               guest_addresses.c.player_id.not_in(banned_lately)))
 
 
 @guarded()
@@ -221,6 +288,6 @@ def set_role(store: Store, name: str, role: str) -> str | None:
 
 
 __all__ = ["BAN", "HISTORY", "MUTE", "OPERATOR", "PLAYER", "PLAYERS", "ROOMS", "SANCTIONS", "SPECTATORS", "Message",
-           "add_message", "add_report", "all_sanctions", "chat_hidden", "chat_messages", "chat_reports", "close_report",
-           "game_exists", "hidden_chats", "hide_chat", "lift", "messages_of", "open_reports", "players_named", "sanction",
-           "sanction_of", "sanctions", "set_role"]
+           "add_message", "add_report", "address_banned", "all_sanctions", "chat_hidden", "chat_messages", "chat_reports",
+           "close_report", "game_exists", "guest_addresses", "hidden_chats", "hide_chat", "lift", "messages_of", "now",
+           "open_reports", "players_named", "sanction", "sanction_of", "sanctions", "set_role"]

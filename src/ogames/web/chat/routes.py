@@ -7,7 +7,8 @@
                                        its history and every new message of the rooms it may read
     GET  /operator                     the open reports, the sanctions (operators only)
     GET  /operator/games/{id}          a game's whole chat, muted names' messages included
-    POST /operator/sanction            mute or ban a name {name, kind};  POST /operator/lift {name}
+    POST /operator/sanction            mute or ban a name {name, kind} (a ban of a guest bans its
+                                       addresses for guests a while);  POST /operator/lift {name}
     POST /operator/hide                hide a game's chat or show it again {game, hidden}
     POST /operator/reports/{n}/close   close a report
 
@@ -30,12 +31,12 @@ from starlette.requests import HTTPConnection
 
 from ogames.web.accounts.visitor import Visitor
 from ogames.web.chat import records
-from ogames.web.chat.bans import banned, muted
+from ogames.web.chat.bans import address_of, ban_period, refusal_of
 from ogames.web.chat.live import REFRESH, Chat, Listener
 from ogames.web.chat.rooms import MAX_TOKENS, handle, holds_a_seat, readable, writable
 from ogames.web.chat.text import MAX_MESSAGE, MAX_REASON, cleaned, text_problem
 from ogames.web.core.common import Refusal, api_language, refused, worded
-from ogames.web.core.deps import StoreDep, VisitorDep, json_body, page, visitor_of
+from ogames.web.core.deps import SettingsDep, StoreDep, VisitorDep, json_body, page, visitor_of
 from ogames.web.core.hub import NO_SUCH_GAME, valid_id
 from ogames.web.core.protocol import Message, Token, explain
 from ogames.web.core.store import Store
@@ -138,20 +139,23 @@ def storable(text: str, limit: int) -> str:
 
 
 @router.post("/api/games/{game_id}/chat", response_model=None)
-async def say_something(request: Request, game_id: str, store: StoreDep, visitor: VisitorDep, chat: ChatDep,
-                        asked: Annotated[SayRequest, Depends(json_body(SayRequest))]) -> Response:
+async def say_something(request: Request, game_id: str, store: StoreDep, settings: SettingsDep, visitor: VisitorDep,
+                        chat: ChatDep, asked: Annotated[SayRequest, Depends(json_body(SayRequest))]) -> Response:
     await existing(store, game_id)
     text = storable(asked.text, MAX_MESSAGE)
     player = await holds_a_seat(store, game_id, visitor, asked.tokens)
     if not writable(asked.room, player):
         raise Refusal(say("players-only", "only the players write in the players' chat"), "not-a-player", 403)
-    sanction = await asyncio.to_thread(records.sanction_of, store, visitor.id)
-    if sanction is not None:
-        raise banned() if sanction == records.BAN else muted()
+    address = address_of(request)
+    refusal = await refusal_of(store, visitor, address, settings.guest_ban_hours)
+    if refusal is not None:
+        raise refusal
     if await asyncio.to_thread(records.chat_hidden, store, game_id):
         raise Refusal(say("chat-hidden", "an operator hid this game's chat"), "hidden", 403)
     await within(request.app.state.chat_limits, visitor)
-    message = await asyncio.to_thread(records.add_message, store, game_id, asked.room, visitor.id, visitor.name, text)
+    # A guest's address is kept: a ban of the guest bans it too (chatting is all a guest is banned for).
+    message = await asyncio.to_thread(records.add_message, store, game_id, asked.room, visitor.id, visitor.name, text,
+                                      address if visitor.is_guest else None, ban_period(settings.guest_ban_hours))
     said = shown(message, secret_of(request))
     await chat.said(game_id, said, asked.room)
     return JSONResponse(said, status_code=201)
@@ -276,7 +280,8 @@ async def operator_game(request: Request, game_id: str, store: StoreDep, visitor
 
 
 @router.post("/operator/sanction", response_model=None)
-async def give_sanction(request: Request, store: StoreDep, visitor: OperatorDep, chat: ChatDep) -> Response:
+async def give_sanction(request: Request, store: StoreDep, settings: SettingsDep, visitor: OperatorDep,
+                        chat: ChatDep) -> Response:
     form = await form_fields(request, "name", "kind")
     if form["kind"] not in records.SANCTIONS:
         raise Refusal(say("no-such-sanction", "a name is muted or banned"), "invalid", 400)
@@ -284,17 +289,19 @@ async def give_sanction(request: Request, store: StoreDep, visitor: OperatorDep,
     if not form["name"] or not ids:
         raise Refusal(say("nobody-named", "nobody named {name} has an account or has chatted", name=form["name"]),
                       "not-found", 404)
-    await asyncio.to_thread(records.sanction, store, ids, form["name"], form["kind"], visitor.name)
+    await asyncio.to_thread(records.sanction, store, ids, form["name"], form["kind"], visitor.name,
+                            ban_period(settings.guest_ban_hours))
     log.info("operator %s: %s %s", visitor.name, form["kind"], form["name"])
     await chat.refresh()  # their messages leave every open chat
     return RedirectResponse("/operator", status_code=303)
 
 
 @router.post("/operator/lift", response_model=None)
-async def lift_sanction(request: Request, store: StoreDep, visitor: OperatorDep, chat: ChatDep) -> Response:
+async def lift_sanction(request: Request, store: StoreDep, settings: SettingsDep, visitor: OperatorDep,
+                        chat: ChatDep) -> Response:
     form = await form_fields(request, "name")
     ids = await asyncio.to_thread(records.players_named, store, form["name"])
-    await asyncio.to_thread(records.lift, store, form["name"], ids)
+    await asyncio.to_thread(records.lift, store, form["name"], ids, ban_period(settings.guest_ban_hours))
     log.info("operator %s: lifted %s", visitor.name, form["name"])
     await chat.refresh()
     return RedirectResponse("/operator", status_code=303)

@@ -24,6 +24,7 @@ CLAIM_GRACE_ENV = "OGAMES_CLAIM_GRACE"
 SWEEP_ENV = "OGAMES_SWEEP_SECONDS"
 PUZZLES_ENV = "OGAMES_PUZZLES"
 SOCKETS_ENV = "OGAMES_SOCKETS_PER_CLIENT"
+GUEST_BAN_ENV = "OGAMES_GUEST_BAN_HOURS"
 
 
 def default_database_path() -> Path:
@@ -183,6 +184,10 @@ class Settings:
     # in any `seek_burst / seek_rate` seconds, whatever the server process (cancelled ones count too).
     seek_rate: float = 0.2
     seek_burst: float = 10.0
+    # How long an operator's ban of a guest also refuses every guest from the client addresses it
+    # chatted from (web/chat/records.py; $OGAMES_GUEST_BAN_HOURS): a guest clearing its cookies is
+    # a new guest at the same address. Accounts from there are never refused.
+    guest_ban_hours: float = field(default_factory=lambda: positive_env(GUEST_BAN_ENV, 24.0))
     # Identity (web/accounts/): the key signing session and CSRF cookies (None: one the database
     # keeps, made by the first server), whether cookies are marked Secure (the site is served over
     # https, as behind a reverse proxy with TLS), and the log-in's guard against guessing: a name
@@ -233,6 +238,8 @@ class Settings:
         if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.seek_rate, self.seek_burst) <= 0 \
                 or self.ws_strikes < 0 or self.sockets_per_client < 1:
             raise ValueError("rate limits must be positive")
+        if not 0 < self.guest_ban_hours < math.inf:
+            raise ValueError("guest_ban_hours must be a positive number of hours")
         if self.smtp_tls not in ("none", "starttls", "tls"):
             raise ValueError(f"smtp_tls must be 'none', 'starttls' or 'tls', not {self.smtp_tls!r}")
         if min(self.login_failures, self.login_attempts, self.login_window) < 1:

@@ -55,6 +55,7 @@ from ogames.web.accounts import records as accounts
 from ogames.web.accounts.names import name_key
 from ogames.web.accounts.visitor import Visitor
 from ogames.web.boards.hub import HUMAN, INVITED, Hub, checked_game
+from ogames.web.chat.bans import refuse_if_banned
 from ogames.web.core.background import Background, from_others, listen
 from ogames.web.core.bus import Bus, RedisBus
 from ogames.web.core.common import Refusal, options_text, refused, worded
@@ -95,6 +96,7 @@ class LobbyPage:
     # A page of the site other than the lobby (its header): shown only the challenges to its visitor,
     # and not one of the poster's lobby pages that keep their seeks open.
     challenges_only: bool = False
+    address: str = "?"  # the client's (a guest is refused seeks from an address an operator banned)
     outbox: NewsOutbox = field(default_factory=NewsOutbox)
     # While the whole list is being read for it (`Lobby._refresh`), the news heard meanwhile waits
     # here, to be sent after the list; `stale` if too much came to keep (the list is read again).
@@ -182,10 +184,11 @@ class Lobby:
 
     # ----- pages ------------------------------------------------------------------------------
 
-    async def join(self, visitor: Visitor, language: str, challenges_only: bool = False) -> tuple[int, LobbyPage]:
+    async def join(self, visitor: Visitor, language: str, challenges_only: bool = False,
+                   address: str = "?") -> tuple[int, LobbyPage]:
         """A lobby page opened: it is sent every open seek it lists (`_refresh`), then the news."""
         number = next(self._numbers)
-        page = LobbyPage(visitor, language, challenges_only)
+        page = LobbyPage(visitor, language, challenges_only, address)
         self.pages[number] = page
         if not challenges_only:
             await self._count_page(visitor.id, +1)
@@ -322,6 +325,7 @@ class Lobby:
         if not await self.posts.allow(visitor.id):
             raise Refusal(say("seeking-too-fast", "you are posting seeks too fast: wait a moment"), "rate-limited", 429,
                           retry_after=await self.posts.wait(visitor.id))
+        await refuse_if_banned(self.store, visitor, page.address, self.hub.settings.guest_ban_hours)
         request = message.new_game()
         name, game = await checked_game(request)  # the new game's checks: the game, its options, real time
         if game.seat_count != 2:

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 import ogames
 from ogames.web.boards.correspondence import DAYS_CHOICES
 from ogames.web.boards.live import BROWSER_GAMES
+from ogames.web.chat.bans import address_of
 from ogames.web.core.common import Refusal, api_language, read_message, refused, serve_messages
 from ogames.web.core.deps import SettingsDep, page, visitor_of
 from ogames.web.core.store_faults import StorageError
@@ -66,7 +67,7 @@ async def lobby_socket(websocket: WebSocket, lobby: LobbyDep, settings: Settings
     language = api_language(websocket)
     try:
         only = websocket.query_params.get("challenges") == "1"  # a page's header: the challenges to its visitor
-        number, lobby_page_ = await lobby.join(visitor_of(websocket), language, only)
+        number, lobby_page_ = await lobby.join(visitor_of(websocket), language, only, address_of(websocket))
     except StorageError:
         with contextlib.suppress(Exception):
             await websocket.close(code=4500)
