@@ -64,15 +64,15 @@ def default_secure_cookies() -> bool:
     return os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def positive_env(name: str, default: float) -> float:
-    """An environment variable's number of seconds if set (a positive number), else `default`."""
+def positive_env(name: str, default: float, unit: str = "seconds") -> float:
+    """An environment variable's number of seconds (or other `unit`) if set (a positive number), else `default`."""
     text = os.environ.get(name, "").strip()
     try:
         seconds = float(text or default)
     except ValueError:
         seconds = math.nan
     if not 0 < seconds < math.inf:
-        raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
+        raise ValueError(f"{name} must be a positive number of {unit}, not {text!r}")
     return seconds
 
 
@@ -187,7 +187,7 @@ class Settings:
     # How long an operator's ban of a guest also refuses every guest from the client addresses it
     # chatted from (web/chat/records.py; $OGAMES_GUEST_BAN_HOURS): a guest clearing its cookies is
     # a new guest at the same address. Accounts from there are never refused.
-    guest_ban_hours: float = field(default_factory=lambda: positive_env(GUEST_BAN_ENV, 24.0))
+    guest_ban_hours: float = field(default_factory=lambda: positive_env(GUEST_BAN_ENV, 24.0, "hours"))
     # Identity (web/accounts/): the key signing session and CSRF cookies (None: one the database
     # keeps, made by the first server), whether cookies are marked Secure (the site is served over
     # https, as behind a reverse proxy with TLS), and the log-in's guard against guessing: a name
