@@ -2,8 +2,9 @@
 process over HTTP and WebSockets: a spectator writing into the players' chat, a forged seat token,
 an over-long or a flooding message, markup in a message or a report, a non-operator calling
 every operator route, a browser's operator POST without its CSRF token, a muted or banned name
-chatting and a banned one creating games — each refused, with nothing stored or changed; and the
-operator's role given by `ogames operator grant` on the running server's database.
+chatting and a banned one creating games, a banned guest back with its cookies cleared (refused by
+its address) — each refused, with nothing stored or changed; and the operator's role given by
+`ogames operator grant` on the running server's database.
 
 A "browser" is an HTTP client keeping its cookies and sending this site's Origin with its POSTs
 (so it is asked for the CSRF token, which it sends as the page scripts do), from its own loopback
@@ -39,8 +40,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 class Browser(SiteBrowser):
     """A browser that sends its POSTs as this site's pages do."""
 
-    def __init__(self, server: Server):
-        super().__init__(server, next(ADDRESSES))
+    def __init__(self, server: Server, address: str | None = None):
+        self.address = address or next(ADDRESSES)
+        super().__init__(server, self.address)
         self.csrf = self.token()
 
     def json(self, path: str, body: dict[str, Any]) -> httpx2.Response:
@@ -54,8 +56,8 @@ class Browser(SiteBrowser):
         return self.json(f"/api/games/{game}/chat", {"room": room, "text": text, "tokens": tokens or []})
 
 
-def sign_up(server: Server, name: str) -> Browser:
-    browser = Browser(server)
+def sign_up(server: Server, name: str, address: str | None = None) -> Browser:
+    browser = Browser(server, address)
     answer = browser.form("/signup", {"name": name, "password": "correct horse", "again": "correct horse"})
     assert answer.status_code == 303, answer.text
     browser.csrf = browser.token()
@@ -237,3 +239,42 @@ def test_a_muted_or_banned_name_cannot_chat_and_a_banned_one_creates_nothing(ser
     assert boss.form("/operator/lift", {"name": "Troll"}).status_code == 303
     assert troll.say(game, "players", "sorry").status_code == 201
     assert [m["text"] for m in troll.http.get(f"/api/games/{game}/chat").json()["messages"]] == ["first", "sorry"]
+
+
+def seek_from(server: Server, address: str) -> dict[str, Any]:
+    """What the lobby answers a seek posted by a new guest (no cookie) from an address."""
+    with connect(server.ws + "/ws/lobby", open_timeout=DEADLINE, source_address=(address, 0)) as ws:
+        ws.send(json.dumps({"type": "seek", "game": "omny", "options": {"variant": "y", "size": 5}}))
+        while True:
+            answer = json.loads(ws.recv(timeout=DEADLINE))
+            if answer["type"] in ("posted", "error"):
+                return answer  # type: ignore[no-any-return]
+
+
+def test_a_banned_guest_that_clears_its_cookies_is_refused_by_its_address(server: Server) -> None:
+    boss = sign_up(server, "Marshal")
+    grant(server, "Marshal")
+    boss.csrf = boss.token("/operator")
+    game, _ = new_game(Browser(server))
+    guest = Browser(server)
+    assert guest.say(game, "spectators", "spam from a guest").status_code == 201
+    assert boss.form("/operator/sanction", {"name": guest.name(), "kind": "ban"}).status_code == 303
+
+    fresh = Browser(server, guest.address)  # its cookies cleared: a new guest, at the same address
+    assert fresh.name() != guest.name()
+    before = everything(server), rows(server, "SELECT count(*) FROM games"), rows(server, "SELECT * FROM seeks")
+    for answer in (fresh.say(game, "spectators", "a new me"),
+                   fresh.json("/api/games", {"game": "omny", "options": {"variant": "y", "size": 3}}),
+                   fresh.json("/api/omiga", {"options": {"width": 7, "height": 5}})):
+        assert answer.status_code == 403 and answer.json()["code"] == "address-banned", answer.text
+    page = fresh.form("/new/omny", {"variant": "y", "size": "3"})
+    assert page.status_code == 403 and "sign up or log in" in page.text
+    assert seek_from(server, guest.address)["code"] == "address-banned"
+    assert (everything(server), rows(server, "SELECT count(*) FROM games"), rows(server, "SELECT * FROM seeks")) == before
+
+    assert Browser(server).say(game, "spectators", "another address").status_code == 201
+    flatmate = sign_up(server, "Flatmate", guest.address)  # an account at that address is not refused
+    assert flatmate.say(game, "spectators", "hello from an account").status_code == 201
+    assert boss.form("/operator/lift", {"name": guest.name()}).status_code == 303
+    assert fresh.say(game, "spectators", "a new me").status_code == 201
+    assert seek_from(server, guest.address)["type"] == "posted"
