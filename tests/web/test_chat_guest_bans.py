@@ -21,6 +21,7 @@ from ogames.web.core.store import Store, games
 from ogames.web.lobby import records as lobby_records
 
 from .conftest import quick_settings
+from .scaling import needs_services
 from .test_chat import new_game, operator_post, say, sign_up, store_of
 
 HOURS = 2.0  # the ban period the site is given here
@@ -49,6 +50,21 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def site(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
     with TestClient(create_app(quick_settings(tmp_path / "b.sqlite3", warm_rules=False, guest_ban_hours=HOURS))) as client:
         yield client
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_services)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A store on a new SQLite file, and one on a new PostgreSQL database (the same records, both dialects)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    else:
+        pg, _ = request.getfixturevalue("services")
+        url = pg.new_database(f"bans_{tmp_path.name[-20:].lower()}".replace("-", "_"))
+    made = Store(url)
+    try:
+        yield made
+    finally:
+        made.close()
 
 
 def stored(store: Store) -> tuple[int, int, int]:
@@ -137,42 +153,34 @@ def test_a_mute_bans_no_address(site: TestClient) -> None:
     assert fresh.post("/api/games", json={"game": "omny", "options": {}}).status_code == 201
 
 
-def test_an_address_used_long_before_the_ban_is_not_banned(tmp_path: Path, clock: Clock) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+def test_an_address_used_long_before_the_ban_is_not_banned(store: Store, clock: Clock) -> None:
     period = HOURS * HOUR
-    try:
-        game = _a_game(store)
-        records.add_message(store, game, records.SPECTATORS, "gold", "Old", "hi", "10.0.0.1", period)
-        clock.at += period + 1
-        records.add_message(store, game, records.SPECTATORS, "gold", "Old", "hi", "10.0.0.2", period)
-        records.sanction(store, ["gold"], "Old", records.BAN, "test", period)
-        assert not records.address_banned(store, "10.0.0.1", period)
-        assert records.address_banned(store, "10.0.0.2", period)
-        assert _addresses(store) == [("gold", "10.0.0.2")]  # the old one, useless, was forgotten on banning
-    finally:
-        store.close()
+    game = _a_game(store)
+    records.add_message(store, game, records.SPECTATORS, "gold", "Old", "hi", "10.0.0.1", period)
+    clock.at += period + 1
+    records.add_message(store, game, records.SPECTATORS, "gold", "Old", "hi", "10.0.0.2", period)
+    records.sanction(store, ["gold"], "Old", records.BAN, "test", period)
+    assert not records.address_banned(store, "10.0.0.1", period)
+    assert records.address_banned(store, "10.0.0.2", period)
+    assert _addresses(store) == [("gold", "10.0.0.2")]  # the old one, useless, was forgotten on banning
 
 
-def test_addresses_are_kept_only_while_a_ban_may_need_them(tmp_path: Path, clock: Clock) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'k.sqlite3'}")
+def test_addresses_are_kept_only_while_a_ban_may_need_them(store: Store, clock: Clock) -> None:
     period = HOURS * HOUR
-    try:
-        game = _a_game(store)
-        for guest, address in (("gone", "10.0.0.1"), ("bad", "10.0.0.2"), ("gone", "10.0.0.1")):
-            records.add_message(store, game, records.SPECTATORS, guest, guest, "hi", address, period)
-        assert _addresses(store) == [("bad", "10.0.0.2"), ("gone", "10.0.0.1")]  # one row a guest and address
-        clock.at += 0.75 * period
-        records.sanction(store, ["bad"], "bad", records.BAN, "test", period)
-        clock.at += 0.5 * period  # both rows are older than the period now
-        records.add_message(store, game, records.SPECTATORS, "new", "new", "hi", "10.0.0.3", period)  # a new row: a sweep
-        assert _addresses(store) == [("bad", "10.0.0.2"), ("new", "10.0.0.3")]  # the banned guest's is kept
-        assert records.address_banned(store, "10.0.0.2", period)
-        clock.at += 0.5 * period  # the ban has ended: its address is useless too
-        assert not records.address_banned(store, "10.0.0.2", period)
-        records.add_message(store, game, records.SPECTATORS, "newer", "newer", "hi", "10.0.0.4", period)
-        assert _addresses(store) == [("new", "10.0.0.3"), ("newer", "10.0.0.4")]
-    finally:
-        store.close()
+    game = _a_game(store)
+    for guest, address in (("gone", "10.0.0.1"), ("bad", "10.0.0.2"), ("gone", "10.0.0.1")):
+        records.add_message(store, game, records.SPECTATORS, guest, guest, "hi", address, period)
+    assert _addresses(store) == [("bad", "10.0.0.2"), ("gone", "10.0.0.1")]  # one row a guest and address
+    clock.at += 0.75 * period
+    records.sanction(store, ["bad"], "bad", records.BAN, "test", period)
+    clock.at += 0.5 * period  # both rows are older than the period now
+    records.add_message(store, game, records.SPECTATORS, "new", "new", "hi", "10.0.0.3", period)  # a new row: a sweep
+    assert _addresses(store) == [("bad", "10.0.0.2"), ("new", "10.0.0.3")]  # the banned guest's is kept
+    assert records.address_banned(store, "10.0.0.2", period)
+    clock.at += 0.5 * period  # the ban has ended: its address is useless too
+    assert not records.address_banned(store, "10.0.0.2", period)
+    records.add_message(store, game, records.SPECTATORS, "newer", "newer", "hi", "10.0.0.4", period)
+    assert _addresses(store) == [("new", "10.0.0.3"), ("newer", "10.0.0.4")]
 
 
 def _a_game(store: Store) -> str:
