@@ -7,6 +7,7 @@ address; and the addresses no ban needs are forgotten."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from ogames.web import create_app
-from ogames.web.chat import records
+from ogames.web.accounts.visitor import Visitor
+from ogames.web.chat import bans, records
 from ogames.web.core.store import Store, games
 from ogames.web.lobby import records as lobby_records
 
@@ -181,6 +183,21 @@ def test_addresses_are_kept_only_while_a_ban_may_need_them(store: Store, clock: 
     assert not records.address_banned(store, "10.0.0.2", period)
     records.add_message(store, game, records.SPECTATORS, "newer", "newer", "hi", "10.0.0.4", period)
     assert _addresses(store) == [("new", "10.0.0.3"), ("newer", "10.0.0.4")]
+
+
+def test_only_a_guest_with_a_known_banned_address_is_refused(store: Store, clock: Clock) -> None:
+    records.add_message(store, _a_game(store), records.SPECTATORS, "gbad", "Bad", "hi", "10.0.0.2", HOURS * HOUR)
+    records.sanction(store, ["gbad"], "Bad", records.BAN, "test", HOURS * HOUR)
+
+    def refusal(visitor: Visitor, address: str | None) -> str | None:
+        found = asyncio.run(bans.refusal_of(store, visitor, address, HOURS))
+        return None if found is None else found.code
+
+    assert refusal(Visitor("gnew", "New", True), "10.0.0.2") == "address-banned"
+    assert refusal(Visitor("gbad", "Bad", True), "10.0.0.9") == "banned"  # its own ban, from anywhere
+    assert refusal(Visitor("gnew", "New", True), "10.0.0.9") is None
+    assert refusal(Visitor("gnew", "New", True), None) is None  # an address the server is not told: nobody's
+    assert refusal(Visitor("anew", "Neighbour", False), "10.0.0.2") is None  # an account
 
 
 def _a_game(store: Store) -> str:

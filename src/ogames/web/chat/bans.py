@@ -35,9 +35,10 @@ def address_banned() -> Refusal:
     return Refusal(sentence, "address-banned", 403)
 
 
-def address_of(connection: HTTPConnection) -> str:
-    """The client's address (the proxy's forwarded one behind a trusted proxy: docs/deploy.md)."""
-    return connection.client.host if connection.client else "?"
+def address_of(connection: HTTPConnection) -> str | None:
+    """The client's address (the proxy's forwarded one behind a trusted proxy: docs/deploy.md), or
+    None when the server is not told (then no guest is refused by address, rather than all)."""
+    return connection.client.host if connection.client and connection.client.host else None
 
 
 def ban_period(hours: float) -> float:
@@ -45,7 +46,7 @@ def ban_period(hours: float) -> float:
     return hours * 3600.0
 
 
-async def refusal_of(store: Store, visitor: Visitor, address: str, hours: float) -> Refusal | None:
+async def refusal_of(store: Store, visitor: Visitor, address: str | None, hours: float) -> Refusal | None:
     """What stops a visitor chatting: its own sanction (403 `banned` or `muted`), or for a guest a
     ban of its address (403 `address-banned`); None if nothing does."""
 
@@ -53,14 +54,14 @@ async def refusal_of(store: Store, visitor: Visitor, address: str, hours: float)
         sanction = records.sanction_of(store, visitor.id)
         if sanction is not None:
             return banned() if sanction == records.BAN else muted()
-        if visitor.is_guest and records.address_banned(store, address, ban_period(hours)):
+        if visitor.is_guest and address is not None and records.address_banned(store, address, ban_period(hours)):
             return address_banned()
         return None
 
     return await asyncio.to_thread(look)
 
 
-async def refuse_if_banned(store: Store, visitor: Visitor, address: str, hours: float) -> None:
+async def refuse_if_banned(store: Store, visitor: Visitor, address: str | None, hours: float) -> None:
     """Refusal (403 `banned`, or `address-banned` for a guest) if an operator banned the visitor or,
     for a guest, its address; a mute does not stop creating."""
     refusal = await refusal_of(store, visitor, address, hours)

@@ -96,7 +96,7 @@ class LobbyPage:
     # A page of the site other than the lobby (its header): shown only the challenges to its visitor,
     # and not one of the poster's lobby pages that keep their seeks open.
     challenges_only: bool = False
-    address: str = "?"  # the client's (a guest is refused seeks from an address an operator banned)
+    address: str | None = None  # the client's (a guest is refused seeks from an address an operator banned)
     outbox: NewsOutbox = field(default_factory=NewsOutbox)
     # While the whole list is being read for it (`Lobby._refresh`), the news heard meanwhile waits
     # here, to be sent after the list; `stale` if too much came to keep (the list is read again).
@@ -185,7 +185,7 @@ class Lobby:
     # ----- pages ------------------------------------------------------------------------------
 
     async def join(self, visitor: Visitor, language: str, challenges_only: bool = False,
-                   address: str = "?") -> tuple[int, LobbyPage]:
+                   address: str | None = None) -> tuple[int, LobbyPage]:
         """A lobby page opened: it is sent every open seek it lists (`_refresh`), then the news."""
         number = next(self._numbers)
         page = LobbyPage(visitor, language, challenges_only, address)
