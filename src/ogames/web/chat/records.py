@@ -117,7 +117,7 @@ def game_exists(store: Store, game_id: str) -> bool:
 
 @guarded(writes=True)
 def add_message(store: Store, game_id: str, room: str, author_id: str, author_name: str, text: str,
-                address: str | None = None, period: float = 0.0) -> Message:
+                address: str | None = None, period: float | None = None) -> Message:
     """Store a message; the stored message (with its id and time). A guest's client `address` is
     kept with it (`guest_addresses`; those no ban of `period` seconds needs are forgotten)."""
     said_at = now()
@@ -222,12 +222,13 @@ def address_banned(store: Store, address: str, period: float) -> bool:
         return conn.execute(query).first() is not None
 
 
-def _seen_from(conn: Connection, guest_id: str, address: str, seen_at: float, period: float) -> None:
+def _seen_from(conn: Connection, guest_id: str, address: str, seen_at: float, period: float | None) -> None:
     """Keep that a guest chatted from an address now (in the caller's transaction)."""
     address = address[:64]
     known = guest_addresses.c.player_id == guest_id, guest_addresses.c.address == address
     if conn.execute(update(guest_addresses).where(*known).values(seen_at=seen_at)).rowcount == 0:
-        _forget_old_addresses(conn, seen_at, period)  # a new row: a cheap moment to drop the useless ones
+        if period is not None:
+            _forget_old_addresses(conn, seen_at, period)  # a new row: a cheap moment to drop the useless ones
         add = postgresql.insert(guest_addresses) if conn.dialect.name == "postgresql" else sqlite.insert(guest_addresses)
         conn.execute(add.values(player_id=guest_id, address=address, seen_at=seen_at).on_conflict_do_nothing())
 
