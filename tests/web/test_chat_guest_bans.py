@@ -138,6 +138,29 @@ def test_a_banned_guest_who_clears_its_cookies_is_refused_but_an_account_is_not(
     assert again.post("/api/games", json={"game": "omny", "options": {}}).status_code == 201
 
 
+def test_a_banned_guest_cannot_accept_a_seek_either(site: TestClient) -> None:
+    banned_guest(site)
+    store = store_of(site)
+    poster = TestClient(site.app)
+    sign_up(poster, "Poster")
+    with poster.websocket_connect("/ws/lobby") as posting:  # (its page open: the seek stays open)
+        while posting.receive_json()["type"] != "seeks":
+            pass
+        posting.send_json(SEEK)
+        while (answer := posting.receive_json())["type"] != "posted":
+            pass
+        before = stored(store)
+        fresh = TestClient(site.app)  # a new guest from the banned address
+        with fresh.websocket_connect("/ws/lobby") as accepting:
+            while accepting.receive_json()["type"] != "seeks":
+                pass
+            accepting.send_json({"type": "accept", "seek": answer["seek"]})
+            while (refusal := accepting.receive_json())["type"] not in ("error", "go"):
+                pass
+        assert refusal.get("code") == "address-banned", refusal
+        assert stored(store) == before  # no game made, the seek still open
+
+
 def test_the_address_ban_ends_after_the_period(site: TestClient, clock: Clock) -> None:
     _, game = banned_guest(site)
     clock.at += HOURS * HOUR - 60

@@ -364,6 +364,8 @@ class Lobby:
             raise Refusal(SEEK_GONE, "seek-gone", 404)  # a challenge to someone else: not there for this visitor
         if seek.poster_id == visitor.id:
             raise Refusal(OWN_SEEK, "own-seek", 403)
+        # Accepting makes a game: refused to a banned name, and to a guest from a banned address.
+        await refuse_if_banned(self.store, visitor, page.address, self.hub.settings.guest_ban_hours)
         poster_seat = secrets.randbelow(2)
         mine = 1 - poster_seat
         asked = {key: seek.request.get(key) for key in ("game", "options", "clock", "days")}
