@@ -32,7 +32,7 @@ SEEK = {"type": "seek", "game": "omny", "options": {"variant": "y", "size": 5}}
 
 
 class Clock:
-    """The chat's clock (`records.now`), moved ahead by hand."""
+    """The store's clock (`Store.clock`, which the chat's records read), moved ahead by hand."""
 
     def __init__(self) -> None:
         self.at = 1_900_000_000.0
@@ -42,20 +42,19 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    pinned = Clock()
-    monkeypatch.setattr(records, "now", pinned)
-    return pinned
+def clock() -> Clock:
+    return Clock()
 
 
 @pytest.fixture
 def site(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
     with TestClient(create_app(quick_settings(tmp_path / "b.sqlite3", warm_rules=False, guest_ban_hours=HOURS))) as client:
+        store_of(client).clock = clock
         yield client
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_services)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+def store(request: pytest.FixtureRequest, tmp_path: Path, clock: Clock) -> Iterator[Store]:
     """A store on a new SQLite file, and one on a new PostgreSQL database (the same records, both dialects)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
@@ -63,6 +62,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         pg, _ = request.getfixturevalue("services")
         url = pg.new_database(f"bans_{tmp_path.name[-20:].lower()}".replace("-", "_"))
     made = Store(url)
+    made.clock = clock
     try:
         yield made
     finally:

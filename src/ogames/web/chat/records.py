@@ -17,7 +17,6 @@ chats from a new address and whenever an operator sanctions or lifts (`_forget_o
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,11 +85,6 @@ guest_addresses = Table(
 )
 
 
-def now() -> float:
-    """The time the chat's records are written and read at (a test moves it ahead: a ban's expiry)."""
-    return time.time()
-
-
 @dataclass(frozen=True)
 class Message:
     """A message said in a game's chat."""
@@ -120,7 +114,7 @@ def add_message(store: Store, game_id: str, room: str, author_id: str, author_na
                 address: str | None = None, period: float | None = None) -> Message:
     """Store a message; the stored message (with its id and time). A guest's client `address` is
     kept with it (`guest_addresses`; those no ban of `period` seconds needs are forgotten)."""
-    said_at = now()
+    said_at = store.clock()
     with store.engine.begin() as conn:
         key = conn.execute(insert(chat_messages).values(game_id=game_id, room=room, author_id=author_id,
                                                         author_name=author_name, text=text, said_at=said_at)).inserted_primary_key
@@ -148,7 +142,7 @@ def add_report(store: Store, game_id: str, reporter_id: str, reporter_name: str,
     """Store a report of a game; its id."""
     with store.engine.begin() as conn:
         key = conn.execute(insert(chat_reports).values(game_id=game_id, reporter_id=reporter_id, reporter_name=reporter_name,
-                                                       reason=reason, made_at=time.time())).inserted_primary_key
+                                                       reason=reason, made_at=store.clock())).inserted_primary_key
     assert key is not None
     return int(key[0])
 
@@ -186,7 +180,7 @@ def sanction(store: Store, player_ids: list[str], name: str, kind: str, given_by
     """Mute or ban these player ids (a sanction given before is replaced). A ban bans the addresses
     its guests chatted from (`address_banned`); given the ban `period`, the addresses kept no
     longer for any ban are forgotten."""
-    given_at = now()
+    given_at = store.clock()
     with store.engine.begin() as conn:
         conn.execute(delete(sanctions).where(sanctions.c.player_id.in_(player_ids)))
         for player_id in player_ids:
@@ -204,7 +198,7 @@ def lift(store: Store, name: str, player_ids: list[str], period: float | None = 
         given = (sanctions.c.name == name) | sanctions.c.player_id.in_(player_ids)
         lifted: int = conn.execute(delete(sanctions).where(given)).rowcount
         if period is not None:
-            _forget_old_addresses(conn, now(), period)
+            _forget_old_addresses(conn, store.clock(), period)
     return lifted
 
 
@@ -212,7 +206,7 @@ def lift(store: Store, name: str, player_ids: list[str], period: float | None = 
 def address_banned(store: Store, address: str, period: float) -> bool:
     """Whether guests from this address are refused: a guest banned within the last `period`
     seconds chatted from it in the `period` before its ban."""
-    moment = now()
+    moment = store.clock()
     query = (select(guest_addresses.c.player_id)
              .join(sanctions, sanctions.c.player_id == guest_addresses.c.player_id)
              .where(guest_addresses.c.address == address, sanctions.c.kind == BAN, sanctions.c.given_at > moment - period,
@@ -264,7 +258,7 @@ def hide_chat(store: Store, game_id: str, hidden_by: str, hidden: bool) -> None:
         conn.execute(delete(hidden_chats).where(hidden_chats.c.game_id == game_id))
         if hidden:
             try:
-                conn.execute(insert(hidden_chats).values(game_id=game_id, hidden_by=hidden_by, hidden_at=time.time()))
+                conn.execute(insert(hidden_chats).values(game_id=game_id, hidden_by=hidden_by, hidden_at=store.clock()))
             except IntegrityError:
                 pass
 
@@ -290,5 +284,5 @@ def set_role(store: Store, name: str, role: str) -> str | None:
 
 __all__ = ["BAN", "HISTORY", "MUTE", "OPERATOR", "PLAYER", "PLAYERS", "ROOMS", "SANCTIONS", "SPECTATORS", "Message",
            "add_message", "add_report", "address_banned", "all_sanctions", "chat_hidden", "chat_messages", "chat_reports",
-           "close_report", "game_exists", "guest_addresses", "hidden_chats", "hide_chat", "lift", "messages_of", "now",
+           "close_report", "game_exists", "guest_addresses", "hidden_chats", "hide_chat", "lift", "messages_of",
            "open_reports", "players_named", "sanction", "sanction_of", "sanctions", "set_role"]

@@ -196,8 +196,9 @@ class Store:
         self.engine = make_engine(url, busy_seconds, shared=shared)
         self.path = sqlite_file(url)  # None: PostgreSQL, or SQLite in memory
         self.identity: tuple[int, int] | None = None
-        # The time games are stamped with (created, updated: the archive's dates): a test replaces it
-        # to pin a moment, such as one just before UTC midnight.
+        # The time rows are stamped with (games created and updated: the archive's dates; the chat's
+        # messages, reports and sanctions: a guest ban's period): a test replaces it to pin a moment,
+        # such as one just before UTC midnight.
         self.clock: Callable[[], float] = time.time
         # SQLite: one connection, used by one call at a time (make_engine says why); PostgreSQL's
         # connections are pooled and its own locks keep writers apart.
