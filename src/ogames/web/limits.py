@@ -31,12 +31,20 @@ from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from limits.storage import storage_from_string
+from starlette.types import Scope
 
 from ogames.wording import Said, say
 
 log = logging.getLogger("ogames.web")
 
 KEY_PREFIX = "ogames-limits"  # the Redis keys of the clients' counts (the bus's are its own)
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address of an HTTP request or a WebSocket, what the per-client limits count
+    ("?" when the server is not told)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
 
 
 def storage_for(redis_url: str | None) -> Storage:

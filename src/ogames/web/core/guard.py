@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ogames.web.core.common import Refusal, api_language, error_response
 from ogames.web.core.settings import Settings
-from ogames.web.limits import ClientLimits
+from ogames.web.limits import ClientLimits, client_address
 from ogames.wording import say
 
 SECURITY_HEADERS = {
@@ -91,8 +91,7 @@ class Guard:
             await BodyTooLarge(limit).respond(scope, receive, answer)
             return
         if path.startswith("/api/"):
-            client = scope.get("client")
-            address = client[0] if client else "?"
+            address = client_address(scope)
             if not await self.api_limits.allow(address):
                 wait = await self.api_limits.wait(address)
                 refusal = error_response(self.api_limits.refusal(), "rate-limited", 429, language(scope), retry_after=wait)

@@ -20,6 +20,8 @@ from collections import Counter
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ogames.web.limits import client_address
+
 log = logging.getLogger("ogames.web")
 
 REFUSED = 1008  # the WebSocket close code of a policy refusal (sent before the socket is accepted: HTTP 403)
@@ -38,8 +40,7 @@ class SocketCap:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        address = client[0] if client else "?"
+        address = client_address(scope)
         if self.open[address] >= self.per_client:
             if address not in self.warned:
                 self.warned.add(address)
@@ -52,10 +53,10 @@ class SocketCap:
             await self.app(scope, receive, send)
         finally:
             self.open[address] -= 1
-            if self.open[address] <= 0:
-                del self.open[address]
             if self.open[address] < self.per_client:
                 self.warned.discard(address)
+            if not self.open[address]:
+                del self.open[address]
 
 
 __all__ = ["REFUSED", "SocketCap"]
