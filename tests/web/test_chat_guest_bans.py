@@ -3,7 +3,7 @@ process: a banned guest who clears its cookies (a new guest id, from the same ad
 TestClient is "testclient") is refused chatting, creating games and seeks (403 `address-banned`)
 and nothing is stored; an account from that address is not refused; lifting the ban, or the ban
 period passing (the chat's clock moved ahead), lets guests from there in again; a mute bans no
-address; and the addresses no ban needs are forgotten."""
+address; a banned guest offers no rematch; and the addresses no ban needs are forgotten."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from ogames.web.lobby import records as lobby_records
 from .conftest import quick_settings
 from .scaling import needs_services
 from .test_chat import new_game, operator_post, say, sign_up, store_of
+from .test_rematch import two_people
 
 HOURS = 2.0  # the ban period the site is given here
 HOUR = 3600.0
@@ -234,3 +235,25 @@ def _addresses(store: Store) -> list[tuple[str, str]]:
     with store.engine.connect() as conn:
         query = select(records.guest_addresses.c.player_id, records.guest_addresses.c.address)
         return sorted((str(row.player_id), str(row.address)) for row in conn.execute(query))
+
+
+def test_a_banned_player_cannot_offer_a_rematch(site: TestClient) -> None:
+    """An offer makes a game, so a banned guest's offer is refused, and so is a new guest's from its
+    address; its opponent's offer waits alone and no game is made."""
+    player = TestClient(site.app)
+    game, black, white = two_people(player)
+    name = say(player, game, "spectators", "spam").json()["author"]
+    boss = TestClient(site.app)
+    sign_up(boss, "Boss")
+    records.set_role(store_of(site), "Boss", records.OPERATOR)
+    assert operator_post(boss, "/operator/sanction", name=name, kind=records.BAN).status_code == 303
+    opponent = TestClient(site.app)
+    sign_up(opponent, "Opponent")
+    assert opponent.post(f"/api/games/{game}/resign", json={"token": white, "version": 0}).status_code == 200
+    before = stored(store_of(site))
+    for client, code in ((player, "banned"), (TestClient(site.app), "address-banned")):
+        refused = client.post(f"/api/games/{game}/rematch", json={"token": black})
+        assert refused.status_code == 403 and refused.json()["code"] == code, refused.text
+    assert opponent.post(f"/api/games/{game}/rematch", json={"token": white}).json()["offered"] == [1]
+    assert opponent.get(f"/api/games/{game}/rematch").json() == {"offered": [1], "game": None, "over": True}
+    assert stored(store_of(site)) == before

@@ -16,6 +16,9 @@ and, through the bus (web/core/bus.py, `{"rematch": …}`), to the other process
 into their copy (web/boards/sync.py). A process that loads a finished game reads its rematch from
 the store (`attach`), and a page that connects or reconnects is sent the whole view, so the GET is
 only for clients without the socket. A page goes to the new game with the token it holds.
+
+An offer makes a game, so a banned visitor (or a guest from a banned address) may not offer one
+(web/chat/bans.py): its opponent's offer then waits alone and no game is made.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from ogames.web.boards.hub import Hub
 from ogames.web.boards.live import LiveGame, RematchState, may_rematch
 from ogames.web.boards.protocol import ClockChoice, NewGame
 from ogames.web.boards.routes import HubDep
+from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import Refusal
 from ogames.web.core.deps import VisitorDep, read_body
 from ogames.web.core.hub import BAD_TOKEN
@@ -158,7 +162,7 @@ def next_game(live: LiveGame, maker_seat: int) -> NewGame:
 
 
 @router.post("/api/games/{game_id}/rematch", response_model=None)
-async def api_rematch(request: Request, game_id: str, hub: HubDep, visitor: VisitorDep) -> Response:
+async def api_rematch(request: Request, game_id: str, hub: HubDep, visitor: VisitorDep, _allowed: NotBanned) -> Response:
     asked = RematchRequest.model_validate_json(await read_body(request, 4096))
     live = await hub.get(game_id)
     if not may_rematch(live):
