@@ -169,13 +169,13 @@ class Settings:
     # requests per client address (`api_burst` in any `api_burst / api_rate` seconds, counted in
     # Redis when `redis_url` is set). A person clicks a few times a second at most.
     ws_rate: float = 10.0
-    # WebSockets one client address may hold open at once in a process (web/core/socket_cap.py;
-    # $OGAMES_SOCKETS_PER_CLIENT: a load test from one address raises it).
-    sockets_per_client: int = field(default_factory=lambda: whole_env(SOCKETS_ENV, 64))
     ws_burst: float = 30.0
     ws_strikes: int = 20
     api_rate: float = 20.0
     api_burst: float = 100.0
+    # WebSockets one client address may hold open at once in a process (web/core/socket_cap.py;
+    # $OGAMES_SOCKETS_PER_CLIENT: a load test from one address raises it).
+    sockets_per_client: int = field(default_factory=lambda: whole_env(SOCKETS_ENV, 64))
     # What one visitor may say in the games' chats: `chat_burst` messages in any `chat_burst /
     # chat_rate` seconds (web/chat/routes.py), whatever the game and the server process.
     chat_rate: float = 0.5
