@@ -217,6 +217,9 @@ SETTINGS = Settings(
         Setting("share_power", "float", 1.0, "with `share`: each seat's share is score^a over the sum of every seat's "
                 "(1: score over the sum; below 1 softer, so a seat far behind still tells its moves apart)",
                 above=0.0, maximum=4.0, group="search"),
+        Setting("policy", "float", 0.0, "with RAVE, Omega with three players: each new child starts with this many "
+                "virtual AMAF visits, valued by a learned move policy's chance of it (0: none)",
+                minimum=0.0, maximum=10000.0, group="search"),
         Setting("solver", "bool", False, "MCTS-solver: proven wins and losses are backed up the tree", group="search"),
         Setting("reuse", "bool", True, "keep the subtree of the moves played since the last search", group="search"),
         Setting("bridges", "bool", True, "Odd-Y and Omny playouts answer an intrusion into a bridge",
