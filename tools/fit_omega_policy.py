@@ -10,6 +10,11 @@ weights.
 
 Positions already searched can be kept (`--positions FILE.npz`, written as the run goes, read
 back), so that a refit does not search them again.
+
+`--agreement GAMES` asks instead whether the prior brings a short search closer to the long one:
+at four positions of each of GAMES new self-play games (seeds the fit did not use), how often a
+search of SHORT iterations plays the teacher's most visited move, with `policy` 0, 30 and 300,
+beside a second teacher of another seed (how often two long searches agree at all).
 """
 
 from __future__ import annotations
@@ -34,10 +39,10 @@ from ogames.players.mcts.search import CompiledMcts
 KEYS = ("features", "visits", "position", "game")
 
 
-def root_visits(state: Any, teacher: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def root_visits(state: Any, teacher: int, seed: int, policy: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """A fresh search of `teacher` iterations (today's level 10 otherwise): its root's move codes
     and their visits."""
-    searcher = CompiledMcts(iterations=teacher, reuse=False, seed=seed)
+    searcher = CompiledMcts(iterations=teacher, reuse=False, seed=seed, policy=policy)
     searcher.choose(state)
     ints, floats = searcher._root  # the root the search chose from
     first, count = int(ints[0, K.I_FIRST]), int(ints[0, K.I_NCHILD])
@@ -146,6 +151,33 @@ def evaluate(x: np.ndarray, target: np.ndarray, position: np.ndarray, w: np.ndar
             "top-1": round(top_agreement(p, target, position, positions), 4)}
 
 
+def agreement(game: Any, games: int, level: int, short: int, teacher: int) -> None:
+    """Print how often short searches (and a second teacher) play the teacher's most visited move."""
+    searches = {"level 10": (short, 0.0), "policy=30": (short, 30.0), "policy=300": (short, 300.0),
+                "teacher, another seed": (teacher, 0.0)}
+    hits = dict.fromkeys(searches, 0)
+    rng = np.random.default_rng(12345)
+    started, positions = time.time(), 0
+    for g in range(games):
+        bots = [player(f"mcts:level={level}", seed=(100_000 + g) * 10 + s) for s in range(len(game.colours))]
+        state = game.new_state()
+        chosen = set(rng.choice(int(len(game.board) - game.end_empty), size=4, replace=False).tolist())
+        ply = 0
+        while not state.is_over:
+            if ply in chosen:
+                codes, seen = root_visits(state, teacher, g * 100 + ply)
+                best = codes[seen.argmax()]
+                for name, (iterations, policy) in searches.items():
+                    moves, visits = root_visits(state, iterations, g * 100 + ply + 7, policy)
+                    hits[name] += int(moves[visits.argmax()] == best)
+                positions += 1
+            state.play(bots[state.mover].choose(state), t=0.0)
+            ply += 1
+    print(f"{positions} positions, {time.time() - started:.0f} s; short searches {short} iterations, teacher {teacher}")
+    for name, hit in hits.items():
+        print(f"  {name}: plays the teacher's most visited move in {hit}/{positions} = {hit / positions:.1%}")
+
+
 def main() -> None:
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=whole(1), default=400, help="self-play games to play (unless --positions exists)")
@@ -154,8 +186,17 @@ def main() -> None:
     parser.add_argument("--teacher", type=whole(100), default=30_000, help="iterations of each teaching search")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--positions", type=Path, help="an .npz of searched positions: read if it exists, else written")
-    parser.add_argument("--out", type=Path, required=True, help="the weights' JSON file")
+    parser.add_argument("--out", type=Path, help="the weights' JSON file (needed unless --agreement)")
+    parser.add_argument("--agreement", type=whole(1), help="only measure the prior's agreement on this many games")
+    parser.add_argument("--short", type=whole(100), default=6_500, help="with --agreement: the short searches' iterations")
     args = parser.parse_args()
+    if args.agreement:
+        with refused(OgamesError):
+            game = ogames.load("omega", players=3, size=5)
+        agreement(game, args.agreement, args.level, args.short, args.teacher)
+        return
+    if args.out is None:
+        parser.error("--out is needed")
     if not args.out.parent.is_dir():
         parser.error(f"--out: no folder {args.out.parent}")
     with refused(OgamesError):
