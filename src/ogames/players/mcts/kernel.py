@@ -33,7 +33,6 @@ from ogames.kernels import leaf
 from ogames.kernels.layout import (
     NVARS,
     P_EXPAND,
-    P_GAME,
     P_N,
     P_RAVE,
     P_SEATS,
@@ -46,9 +45,7 @@ from ogames.kernels.layout import (
     Array,
     BoardArrays,
 )
-from ogames.kernels.omega_policy import NF as POLICY_NF
-from ogames.kernels.omega_policy import policy_into
-from ogames.kernels.step import OMEGA, at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
+from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
 FP_C = 0  # UCT exploration
@@ -56,11 +53,7 @@ FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
 FP_SHARE_POWER = 4  # the power of the scores in that share (1: score over the sum of scores)
-FP_POLICY = 5  # Omega, with RAVE: virtual AMAF visits of each new child's prior from the learned policy (0: none)
-NFPARAMS = 6  # then, with FP_POLICY set, the policy's weights (`kernels/omega_policy.py`, POLICY_NF of them)
-# The prior's values span the parent's mean ± PRIOR_SPREAD / 2: the policy's favourite at the top,
-# every other child by its chance over the favourite's (a move the policy finds unlikely at the bottom).
-PRIOR_SPREAD = 0.2
+NFPARAMS = 5
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -216,25 +209,6 @@ def add_score_shares(rewards: Array, sums: Array, owner: Array, seats: int, weig
 
 
 @leaf
-def give_prior(ints: Array, floats: Array, node: int, chances: Array, count: int, visits: float, seats: int) -> None:
-    """Seed a newly expanded node's children with `visits` virtual AMAF visits each, valued around
-    the node's mean for its side (the even share 1 / seats before it has any visit) by their chance
-    over the most likely child's: mean + PRIOR_SPREAD × (chance / top − ½)."""
-    top = 0.0
-    for i in range(count):
-        top = max(top, chances[i])
-    if top <= 0.0:
-        return
-    mean = 1.0 / seats
-    if floats[node, F_N] > 0.0:
-        mean = floats[node, F_W + reward_column(ints, node)] / floats[node, F_N]
-    first = ints[node, I_FIRST]
-    for i in range(count):
-        floats[first + i, F_RN] += visits
-        floats[first + i, F_RW] += visits * (mean + PRIOR_SPREAD * (chances[i] / top - 0.5))
-
-
-@leaf
 def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array) -> int:
     seat = ints[node, I_SEAT]
     column = F_W + reward_column(ints, node)
@@ -349,12 +323,6 @@ def run(
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
     share_power = fparams[FP_SHARE_POWER]
     sums = np.zeros(4)
-    policy = fparams[FP_POLICY] if rave and params[P_GAME] == OMEGA else 0.0  # the weights follow NFPARAMS
-    weights = fparams[NFPARAMS:]
-    labels = np.empty(n, dtype=np.int32)
-    sizes = np.empty(n, dtype=np.int32)
-    feats = np.zeros((width if policy > 0.0 else 1, POLICY_NF))
-    chances = np.zeros(width)
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -391,10 +359,6 @@ def run(
                 ints[node, I_FIRST] = first
                 ints[node, I_NCHILD] = count
                 meta[M_COUNT] = first + count
-                if policy > 0.0:  # once per expansion: its cost is spread over the node's later visits
-                    stamp = policy_into(stones, var, owner, params, arrays.table, moves, count, weights,
-                                        labels, sizes, work[1], mark, stamp, feats, chances)
-                    give_prior(ints, floats, node, chances, count, policy, seats)
             child = _select(ints, floats, node, params, fparams)
             reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
             move = ints[child, I_MOVE]

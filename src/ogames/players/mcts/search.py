@@ -29,7 +29,6 @@ from ogames.players import levels as ladders  # levels read the settings spec: i
 from ogames.players.mcts import kernel as K
 from ogames.players.mcts.adapter import Adapter, Ints, adapter_for, supports
 from ogames.players.mcts.info import Probe, SearchInfo
-from ogames.players.mcts.omega_weights import policy_weights
 from ogames.players.mcts.parallel import merged_root, search_trees
 from ogames.players.mcts.report import Root, choose_from_root, reliable_worth, root_worths, seat_worths
 from ogames.players.mcts.settings import SETTINGS, Read
@@ -341,9 +340,6 @@ class CompiledMcts(MctsPlayer):
         if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
             fparams[K.FP_SHARE] = settings["share"]
         fparams[K.FP_SHARE_POWER] = settings["share_power"]
-        if params[P.P_GAME] == OMEGA and len(state.players) == 3 and settings["policy"] > 0:
-            fparams[K.FP_POLICY] = settings["policy"]
-            fparams = np.concatenate([fparams, policy_weights()])
         return params, fparams
 
 
