@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ogames.arena.shares import wilson
 from ogames.arena.tournament import Outcome, plan, read_book, read_manifest, read_saved, run
 from ogames.errors import OgamesError
 from ogames.players.levels import HIGHEST, LOWEST, omiga_spec
@@ -64,18 +65,7 @@ BOARDS: dict[str, tuple[str, dict[str, Any], str, int, int]] = {
     "sunder5": ("omny", {"variant": "sunder", "size": 5, "pie": True}, "Omny sunder 5 (pie on)", HIGHEST, 0),
     "oddy5pie": ("oddy", {"sides": 5, "size": 5}, "Odd-Y 5 sides, n = 5 (pie on)", HIGHEST, 0),
 }
-Z = 1.959963984540054
 TOP_PAIRS = 9  # pairs whose higher level is at least this play --games-top games
-
-
-def wilson(points: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share."""
-    if games == 0:
-        return 0.0, 1.0
-    p = points / games
-    centre = (p + Z * Z / (2 * games)) / (1 + Z * Z / games)
-    half = Z * math.sqrt(p * (1 - p) / games + Z * Z / (4 * games * games)) / (1 + Z * Z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_pair(key: str, low: int, games: int, out: Path, seed: int, workers: int = 1, book: Path | None = None) -> dict[str, Any]:

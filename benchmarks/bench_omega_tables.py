@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import ogames
+from ogames.arena.shares import wilson
 from ogames.errors import OgamesError
 from ogames.players import player
 from ogames.players.mcts import warm_up
@@ -72,16 +73,6 @@ def play_table(
         "hero_its": iterations[seat][0] / max(iterations[seat][1], 1),
         "field_its": sum(i for i, _ in field_its) / max(sum(n for _, n in field_its), 1),
     }
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a share."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def summary(name: str, rows: list[dict[str, Any]], seats: int) -> str:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import math
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any
 
 import ogames
 from ogames.arena.realtime_match import play_game
+from ogames.arena.shares import wilson
 from ogames.players.levels import HIGHEST, LOWEST, OMIGA_LEVELS
 from ogames.players.omiga.bots import Bot
 from ogames.players.omiga.person import Person
@@ -46,18 +46,7 @@ PEOPLE: dict[str, Person] = {
     "person": Person(),  # 0.4–1.5 s an action: wins, half the time blocks, mostly climbs
     "steady": Person(fastest=0.6, slowest=0.6, blocks=0.0, climbs=0.0),  # any fitting card every 0.6 s
 }
-Z = 1.959963984540054
 MAX_TIME = 900.0  # simulated seconds before a game counts as unfinished
-
-
-def wilson(points: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share."""
-    if games == 0:
-        return 0.0, 1.0
-    p = points / games
-    centre = (p + Z * Z / (2 * games)) / (1 + Z * Z / games)
-    half = Z * math.sqrt(p * (1 - p) / games + Z * Z / (4 * games * games)) / (1 + Z * Z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def make(spec: str) -> Person | Bot:

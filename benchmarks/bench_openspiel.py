@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -43,6 +42,7 @@ from rich.console import Console
 from rich.table import Table
 
 import ogames
+from ogames.arena.shares import wilson
 from ogames.boards.hexes import format_label, parse_label
 from ogames.cli.bench import measure_playouts, measure_search
 from ogames.players import player
@@ -269,16 +269,6 @@ def _warm_up(setup: Setup) -> None:
 def _play_indexed(job: tuple[Setup, int, int]) -> dict[str, Any]:
     setup, index, seed = job
     return play_game(setup, ours_first=setup.ours_first(index), seed=seed + index)
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def match(setup: Setup, games: int, seed: int, workers: int, out: str | None) -> list[dict]:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -52,6 +51,7 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 
 from ogames.arena import tournament as arena
+from ogames.arena.shares import wilson
 from ogames.records import load_file, replay
 from ogames.teach.calibration import IDENTITY, Calibration
 from ogames.teach.review import DEFAULT_BUDGET, review
@@ -151,15 +151,6 @@ def game_points(path: Path, budget: int) -> dict[str, list[Any]]:
             raw.append(chance)
             won.append(rewards[seat])
     return {"raw": raw, "won": won, "moves": moves}
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
