@@ -34,3 +34,8 @@ def test_a_wider_confidence_is_a_wider_interval_and_a_known_value() -> None:
     assert wilson(8, 10)[0] < wilson(8, 10, z=1.0)[0] < 0.8 < wilson(8, 10, z=1.0)[1] < wilson(8, 10)[1]
     low, high = wilson(5, 10)  # symmetric about one half
     assert abs((low + high) / 2 - 0.5) < 1e-12 and abs(low - 0.2366) < 1e-4
+
+
+def test_no_wins_start_the_interval_at_0_and_all_wins_end_it_at_1() -> None:
+    for games in range(1, 200):
+        assert wilson(0, games)[0] == 0.0 and wilson(games, games)[1] == 1.0

@@ -23,7 +23,8 @@ def wilson(points: float, games: int, z: float = Z95) -> tuple[float, float]:
     p = points / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # Exactly the interval holds p, within 0-1; rounding alone could put its low end above a share of 0.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 __all__ = ["Z95", "wilson"]
