@@ -57,11 +57,16 @@ def test_stepping_through_an_opening(browser: Any, server: str) -> None:
     page.click('#board g.cell[data-cell="b1"]')  # not a move played from here: nothing happens
     expect(page).to_have_url(re.compile(r"moves=a1%2Cd1$"))
 
+    # Back and start load another page: wait for its table before reading it (read at once, it may
+    # still be the page before, or none).
     page.click("#back")
     expect(page).to_have_url(re.compile(r"moves=a1$"))
+    expect(page.locator("#next-moves tbody tr")).to_have_count(2)
     assert table_moves(page) == {"b2": "1", "d1": "1"}
     expect(page.locator('#board g.cell[data-cell="d1"]')).not_to_have_attribute("data-stone", "white")
     page.click("#start")
+    expect(page.locator("#line li")).to_have_count(0)
+    expect(page.locator("#next-moves tbody tr")).to_have_count(1)
     assert table_moves(page) == {"a1": "2"}
 
     page.goto(server + "/explore?game=omny&variant=y&size=4&lang=ru")  # with the book: the solver's verdicts
