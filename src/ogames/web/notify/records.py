@@ -139,6 +139,10 @@ __all__ = ["Address", "address_of", "choose", "claim", "email_addresses", "notic
            "set_address", "unsubscribe", "verify"]
 
 
+# Subscriptions one player keeps (a person's browsers): each "your move" is one request to each, at
+# hosts the subscriber chose, so a visitor posting thousands would have the server make thousands.
+MAX_PUSH_SUBSCRIPTIONS = 5
+
 push_subscriptions = Table(
     "push_subscriptions",
     metadata,
@@ -165,12 +169,17 @@ class Subscription:
 
 @guarded(writes=True)
 def subscribe(store: Store, subscription: Subscription) -> None:
-    """Keep a browser's subscription for its player (a browser subscribing again replaces its own)."""
+    """Keep a browser's subscription for its player (a browser subscribing again replaces its own),
+    and the player's newest `MAX_PUSH_SUBSCRIPTIONS` only: one beyond replaces the oldest."""
+    mine = push_subscriptions.c.player_id == subscription.player_id
     with store.engine.begin() as conn:
         conn.execute(delete(push_subscriptions).where(push_subscriptions.c.endpoint == subscription.endpoint))
         conn.execute(insert(push_subscriptions).values(
             endpoint=subscription.endpoint, player_id=subscription.player_id, p256dh=subscription.p256dh,
             auth=subscription.auth, created_at=time.time()))
+        older = select(push_subscriptions.c.endpoint).where(mine).order_by(push_subscriptions.c.created_at.desc())
+        conn.execute(delete(push_subscriptions).where(mine, push_subscriptions.c.endpoint.in_(
+            older.offset(MAX_PUSH_SUBSCRIPTIONS).scalar_subquery())))
 
 
 @guarded(writes=True)
@@ -193,4 +202,4 @@ def subscriptions_of(store: Store, player_ids: list[str]) -> list[Subscription]:
     return [Subscription(row.endpoint, row.player_id, row.p256dh, row.auth) for row in rows]
 
 
-__all__ += ["Subscription", "push_subscriptions", "subscribe", "subscriptions_of", "unsubscribe_push"]
+__all__ += ["MAX_PUSH_SUBSCRIPTIONS", "Subscription", "push_subscriptions", "subscribe", "subscriptions_of", "unsubscribe_push"]
