@@ -149,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await collector.close()
             await sweeper.close()
             await notifier.close()
+            app.state.pusher.close()
             await mailer.close()
             await chat.close()
             await lobby.close()

@@ -80,7 +80,7 @@ class Notifier:
                 payload = {"title": title, "kind": kind, "url": f"/g/{game_id}"}
                 for subscription in await asyncio.to_thread(records.subscriptions_of, self.store, seated):
                     if await asyncio.to_thread(records.claim, self.store, f"{event}:push:{subscription.endpoint[-60:]}"):
-                        await asyncio.to_thread(self.pusher.push, subscription, payload)
+                        await self.pusher.send(subscription, payload)
         except Exception as exc:  # the database failed us: this notice is lost, the game goes on
             log.warning("game %s: notice %s not sent: %s", game_id, kind, type(exc).__name__)
 

@@ -6,12 +6,17 @@ beside the site's secret (`site_secrets`, name "vapid"), so every process signs 
 and browsers' subscriptions outlive restarts. A subscription's endpoint is where this server will
 send a request, so it must look like a push service's: https, a name, not a local or private
 address (`valid_endpoint`). A push service that says the subscription is gone (404, 410) has it
-forgotten; any other failure is one line in the log. pywebpush is blocking: it runs in a thread.
+forgotten; any other failure is one line in the log. pywebpush is blocking: it runs on the pusher's
+own few threads (`PUSH_THREADS`), never the event loop's default pool that every request's database
+work runs on, since the host a push goes to is the subscriber's choice and may hold each request
+until its timeout; at most `MAX_WAITING` pushes wait, those beyond are dropped (one line each).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import concurrent.futures
 import ipaddress
 import json
 import logging
@@ -33,6 +38,8 @@ log = logging.getLogger("ogames.web.notify")
 PUSH_TIMEOUT = 10.0  # seconds a push service may take
 PUSH_TTL = 86_400  # seconds a push service keeps a notice for a browser that is off
 MAX_ENDPOINT = 512
+PUSH_THREADS = 2  # pushes sent at once by a server process
+MAX_WAITING = 100  # pushes sent or waiting at most in a process (a notice's to each subscription)
 
 
 def b64url(data: bytes) -> str:
@@ -94,6 +101,26 @@ class Pusher:
         self.public_key = b64url(self.vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
         self.contact = contact  # the `sub` claim: how a push service reaches the site's operator
         self.sent = 0
+        self.threads = concurrent.futures.ThreadPoolExecutor(PUSH_THREADS, thread_name_prefix="ogames-push")
+        self.waiting = 0  # pushes being sent or waiting for a thread (counted on the event loop)
+        self.dropped = 0
+
+    async def send(self, subscription: records.Subscription, payload: dict[str, Any]) -> bool:
+        """Send one push on the pusher's threads; whether the push service took it (False, dropped
+        at once, when `MAX_WAITING` are waiting already)."""
+        if self.waiting >= MAX_WAITING:
+            self.dropped += 1
+            log.warning("push dropped: %d pushes are waiting already", MAX_WAITING)
+            return False
+        self.waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.threads, self.push, subscription, payload)
+        finally:
+            self.waiting -= 1
+
+    def close(self) -> None:
+        """Send nothing more (a push under way ends by its timeout)."""
+        self.threads.shutdown(wait=False, cancel_futures=True)
 
     def push(self, subscription: records.Subscription, payload: dict[str, Any]) -> bool:
         """Send one push now (blocking: call it in a thread); whether the push service took it."""
