@@ -188,6 +188,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # What one visitor may say: chat messages and reports (counted per visitor, across processes).
     app.state.chat_limits = ClientLimits(settings.chat_rate, settings.chat_burst, limits_storage, "chat")
     app.state.report_limits = ClientLimits(1 / 60, 3, limits_storage, "report")
+    # Verification mails, per account and per address mailed (web/notify/routes.py).
+    app.state.verify_limits = ClientLimits(notify.VERIFY_MAILS / notify.VERIFY_WINDOW, notify.VERIFY_MAILS, limits_storage,
+                                           "verify-mail")
     app.state.guessing = Guessing(settings, limits_storage)  # the log-in's guard (web/accounts/guessing.py)
     # Who asks, CSRF, WebSocket origins (web/accounts/identity.py), inside the Guard: a body is
     # read for a form's token only within its limit.

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from ogames.web.accounts.routes import account_answer, fields
 from ogames.web.core.common import Refusal, request_language
 from ogames.web.core.deps import WEB, StoreDep, VisitorDep, json_body, page
+from ogames.web.limits import ClientLimits
 from ogames.web.notify import records
 from ogames.web.notify.links import Links, clean_address
 from ogames.web.notify.mailer import Mailer
@@ -38,6 +39,12 @@ from ogames.web.notify.push import Pusher, valid_endpoint
 from ogames.wording import say
 
 router = APIRouter()
+
+# Verification mails: at most VERIFY_MAILS to one address, and from one account, in VERIFY_WINDOW
+# seconds. The link goes to whatever address is given, so without this an account (or many: signing
+# up is free) posting the form again and again would have the site mail someone else without end.
+VERIFY_MAILS = 3
+VERIFY_WINDOW = 3600
 
 
 def links_of(request: Request) -> Links:
@@ -61,6 +68,13 @@ async def set_email(request: Request, store: StoreDep, visitor: VisitorDep) -> R
     address = clean_address((await fields(request, "address"))["address"])
     if address is None:
         return await account_answer(request, store, visitor, 400, problem=say("bad-address", "this is not an e-mail address"))
+    limits: ClientLimits = request.app.state.verify_limits
+    keys = (visitor.id, "to:" + address.lower())  # the account, and the address mailed whoever asks
+    if not all([await limits.fits(key) for key in keys]):
+        too_many = say("verify-mails", "too many verification mails lately: try again in an hour")
+        return await account_answer(request, store, visitor, 429, problem=too_many)
+    for key in keys:
+        await limits.allow(key)
     nonce = await asyncio.to_thread(records.set_address, store, visitor.id, address)
     settings = request.app.state.settings
     token = links_of(request).verify_token(visitor.id, address, nonce)
@@ -165,4 +179,4 @@ async def push_worker() -> FileResponse:
     return FileResponse(WEB / "static" / "push-worker.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-__all__ = ["router"]
+__all__ = ["VERIFY_MAILS", "VERIFY_WINDOW", "router"]
