@@ -24,7 +24,7 @@ import json
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Path, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import Field, ValidationError
 from starlette.requests import HTTPConnection
@@ -317,8 +317,11 @@ async def hide(request: Request, store: StoreDep, visitor: OperatorDep, chat: Ch
     return RedirectResponse(f"/operator/games/{form['game']}", status_code=303)
 
 
+REPORT_ID_MAX = 2**63 - 1  # the database's largest integer: a number past it is refused (422), not an overflow
+
+
 @router.post("/operator/reports/{report_id}/close", response_model=None)
-async def close(report_id: int, store: StoreDep, visitor: OperatorDep) -> Response:
+async def close(report_id: Annotated[int, Path(ge=1, le=REPORT_ID_MAX)], store: StoreDep, visitor: OperatorDep) -> Response:
     await asyncio.to_thread(records.close_report, store, report_id)
     return RedirectResponse("/operator", status_code=303)
 
