@@ -227,7 +227,10 @@ def _serve(connection: Connection, parent: int, niceness: int) -> None:
         os.nice(niceness)
     import ogames.players.mcts  # noqa: F401  (the searches' modules, loaded before "ready")
 
-    connection.send(("ready", None, ""))
+    try:
+        connection.send(("ready", None, ""))
+    except OSError:  # the server stopped while this process started: nobody to serve
+        return
     while True:
         try:
             function, args = connection.recv()
@@ -239,7 +242,7 @@ def _serve(connection: Connection, parent: int, niceness: int) -> None:
             answer = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
         try:
             connection.send(answer)
-        except (BrokenPipeError, OSError):
+        except OSError:  # (BrokenPipeError among them) the server is gone
             return
 
 
