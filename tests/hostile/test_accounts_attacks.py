@@ -10,6 +10,7 @@ every browser does; each client comes from its own loopback address (its own rat
 from __future__ import annotations
 
 import base64
+import dataclasses
 import itertools
 import json
 import socket
@@ -21,6 +22,8 @@ import pytest
 from hostile_web import Server, SiteBrowser, new_game, rows, running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+
+from ogames.web.core.settings import Settings
 
 ADDRESSES = (f"127.0.0.{n}" for n in itertools.count(10))  # a new client address for each browser
 
@@ -34,8 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 class Browser(SiteBrowser):
     """A browser that sends its POSTs with this site's Origin."""
 
-    def __init__(self, server: Server):
-        super().__init__(server, next(ADDRESSES))
+    def __init__(self, server: Server, address: str | None = None):
+        super().__init__(server, address or next(ADDRESSES))
 
     def post(self, path: str, fields: dict[str, str], token: str | None = "page", origin: str | None = None) -> httpx2.Response:
         """A form posted with the page's token (or `token` as given, None: none at all)."""
@@ -222,3 +225,17 @@ def test_logging_out_ends_a_stolen_copy_of_the_session(server: Server) -> None:
     assert thief.name().startswith("guest-")  # and not once it is ended
     assert thief.post("/account/delete", {"password": "correct horse"}).status_code == 400
     assert "Careful" in [row[1] for row in accounts(server)]
+
+
+def test_one_address_makes_only_a_few_accounts_an_hour(server: Server) -> None:
+    """Each sign-up hashes a password: one address making accounts without end would keep the
+    server's threads hashing and fill the names. Past `signups_per_hour` it is refused (429, saying
+    when to try again) and nothing is made; another address is not affected."""
+    limit = next(f for f in dataclasses.fields(Settings) if f.name == "signups_per_hour").default_factory()  # type: ignore[misc]
+    address = next(ADDRESSES)
+    answers = [Browser(server, address).post("/signup", {"name": f"Maker{n}", "password": "correct horse",
+                                                         "again": "correct horse"}) for n in range(limit + 3)]
+    assert [answer.status_code for answer in answers] == [303] * limit + [429] * 3
+    assert "too many accounts made from your address" in answers[-1].text and int(answers[-1].headers["retry-after"]) > 0
+    assert sum(1 for row in accounts(server) if row[1].startswith("Maker")) == limit
+    sign_up(server, "Elsewhere")  # from another address

@@ -1,6 +1,6 @@
 """The cap on the WebSockets one client address holds open (web/core/socket_cap.py): past it a
 handshake is refused before the socket opens and nothing else changes; a socket closed frees its
-place; other addresses and plain pages are not touched; the setting comes from the environment."""
+place; other addresses and plain pages are not touched (its setting from the environment: test_settings_env.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from ogames.web import Settings, create_app
+from ogames.web import create_app
 from ogames.web.core.socket_cap import REFUSED, SocketCap
 
 from .conftest import quick_settings
@@ -129,16 +129,3 @@ def test_other_traffic_passes_untouched() -> None:
 
     asyncio.run(scene())
     assert seen == ["http", "lifespan"]
-
-
-def test_the_cap_comes_from_the_environment_and_must_be_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings().sockets_per_client == 64
-    monkeypatch.setenv("OGAMES_SOCKETS_PER_CLIENT", "500")
-    assert Settings().sockets_per_client == 500
-    for bad in ("0", "-3", "2.5", "many"):
-        monkeypatch.setenv("OGAMES_SOCKETS_PER_CLIENT", bad)
-        with pytest.raises(ValueError, match="OGAMES_SOCKETS_PER_CLIENT"):
-            Settings()
-    monkeypatch.delenv("OGAMES_SOCKETS_PER_CLIENT")
-    with pytest.raises(ValueError, match="rate limits"):
-        Settings(sockets_per_client=0)

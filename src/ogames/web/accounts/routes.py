@@ -23,13 +23,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
 from ogames.web.accounts import records
-from ogames.web.accounts.guessing import Guessing, locked
+from ogames.web.accounts.guessing import Guessing, locked, too_many_signups
 from ogames.web.accounts.names import MAX_LENGTH, name_key, name_problem
 from ogames.web.accounts.passwords import check_password, hash_password, password_problem
 from ogames.web.accounts.visitor import Visitor, new_guest
 from ogames.web.core.common import request_language
 from ogames.web.core.deps import StoreDep, VisitorDep, page
 from ogames.web.core.store import Store
+from ogames.web.limits import client_address
 from ogames.wording import Said, say
 
 router = APIRouter()
@@ -81,13 +82,18 @@ async def signup_form(request: Request) -> HTMLResponse:
 
 
 @router.post("/signup", response_model=None)
-async def signup(request: Request, store: StoreDep, visitor: VisitorDep) -> Response:
+async def signup(request: Request, store: StoreDep, visitor: VisitorDep, guessing: GuessingDep) -> Response:
     form = await fields(request, "name", "password", "again")
     name = form["name"].strip()
     problem = name_problem(name) or password_problem(form["password"])
     if problem is None and form["password"] != form["again"]:
         problem = say("password-mismatch", "the two passwords differ")
-    if problem is None:
+    if problem is None:  # a form that would be hashed: counted for its address
+        wait = await guessing.sign_up(client_address(request.scope))
+        if wait is not None:
+            response = page(request, "signup.html", 429, problem=too_many_signups(wait), entered=name, max_length=MAX_LENGTH)
+            response.headers["Retry-After"] = str(int(wait) + 1)
+            return response
         hashed = await asyncio.to_thread(hash_password, form["password"])
         try:
             account = await asyncio.to_thread(records.create_account, store, name, name_key(name), hashed,
@@ -117,8 +123,7 @@ async def login(request: Request, store: StoreDep, visitor: VisitorDep, guessing
     form = await fields(request, "name", "password")
     name = form["name"].strip()
     key = name_key(name)
-    address = request.client.host if request.client else "?"
-    wait = await guessing.wait(address, key)
+    wait = await guessing.wait(client_address(request.scope), key)
     if wait is not None:
         response = page(request, "login.html", 429, problem=locked(wait), entered=name)
         response.headers["Retry-After"] = str(int(wait) + 1)
@@ -171,7 +176,7 @@ async def verified(store: Store, visitor: Visitor, password: str) -> records.Acc
 @router.post("/account/password", response_model=None)
 async def change_password(request: Request, store: StoreDep, visitor: VisitorDep, guessing: GuessingDep) -> Response:
     form = await fields(request, "current", "password", "again")
-    wait = await guessing.wait(request.client.host if request.client else "?", name_key(visitor.name))
+    wait = await guessing.wait(client_address(request.scope), name_key(visitor.name))
     if wait is not None:
         return await account_answer(request, store, visitor, 429, problem=locked(wait))
     account = await verified(store, visitor, form["current"])
@@ -193,7 +198,7 @@ async def change_password(request: Request, store: StoreDep, visitor: VisitorDep
 @router.post("/account/delete", response_model=None)
 async def delete_account(request: Request, store: StoreDep, visitor: VisitorDep, guessing: GuessingDep) -> Response:
     form = await fields(request, "password")
-    wait = await guessing.wait(request.client.host if request.client else "?", name_key(visitor.name))
+    wait = await guessing.wait(client_address(request.scope), name_key(visitor.name))
     if wait is not None:
         return await account_answer(request, store, visitor, 429, problem=locked(wait))
     account = await verified(store, visitor, form["password"])

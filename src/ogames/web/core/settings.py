@@ -25,6 +25,7 @@ SWEEP_ENV = "OGAMES_SWEEP_SECONDS"
 PUZZLES_ENV = "OGAMES_PUZZLES"
 SOCKETS_ENV = "OGAMES_SOCKETS_PER_CLIENT"
 GUEST_BAN_ENV = "OGAMES_GUEST_BAN_HOURS"
+SIGNUPS_ENV = "OGAMES_SIGNUPS_PER_HOUR"
 
 
 def default_database_path() -> Path:
@@ -198,6 +199,9 @@ class Settings:
     login_failures: int = 5
     login_attempts: int = 30
     login_window: int = 900
+    # Sign-ups one address may try in an hour (each hashes a password; $OGAMES_SIGNUPS_PER_HOUR:
+    # a load test signing up its players from one address raises it, a club behind one address too).
+    signups_per_hour: int = field(default_factory=lambda: whole_env(SIGNUPS_ENV, 20))
     # Notifications by e-mail (web/notify/, docs/deploy.md): the SMTP server the mails go through
     # (no host: no mails, and the account page offers none), its port, log-in, the sender's
     # address, `tls` "none", "starttls" or "tls", and the site's address the mails' links start with.
@@ -242,5 +246,5 @@ class Settings:
             raise ValueError("guest_ban_hours must be a positive number of hours")
         if self.smtp_tls not in ("none", "starttls", "tls"):
             raise ValueError(f"smtp_tls must be 'none', 'starttls' or 'tls', not {self.smtp_tls!r}")
-        if min(self.login_failures, self.login_attempts, self.login_window) < 1:
-            raise ValueError("login_failures, login_attempts and login_window must be at least 1")
+        if min(self.login_failures, self.login_attempts, self.login_window, self.signups_per_hour) < 1:
+            raise ValueError("login_failures, login_attempts, login_window and signups_per_hour must be at least 1")
