@@ -230,9 +230,14 @@ def test_logging_out_ends_a_stolen_copy_of_the_session(server: Server) -> None:
 def test_one_address_makes_only_a_few_accounts_an_hour(server: Server) -> None:
     """Each sign-up hashes a password: one address making accounts without end would keep the
     server's threads hashing and fill the names. Past `signups_per_hour` it is refused (429, saying
-    when to try again) and nothing is made; another address is not affected."""
+    when to try again) and nothing is made; a form refused before hashing does not count; another
+    address is not affected."""
     limit = next(f for f in dataclasses.fields(Settings) if f.name == "signups_per_hour").default_factory()  # type: ignore[misc]
     address = next(ADDRESSES)
+    for n in range(3):  # forms refused before any hashing (the passwords differ) are not counted
+        mismatched = Browser(server, address).post("/signup", {"name": f"Typo{n}", "password": "correct horse",
+                                                               "again": "correct horsf"})
+        assert mismatched.status_code == 400 and "the two passwords differ" in mismatched.text
     answers = [Browser(server, address).post("/signup", {"name": f"Maker{n}", "password": "correct horse",
                                                          "again": "correct horse"}) for n in range(limit + 3)]
     assert [answer.status_code for answer in answers] == [303] * limit + [429] * 3
