@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from solve_openings import BOARDS, RESULTS, UNTRIED, check_opening, classes, write_page
 
@@ -173,6 +173,7 @@ def test_the_page_is_written_from_the_stored_results() -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
+@example(seed=621739)  # a capture opened Black's path: the bound once treated White's stones as walls
 def test_onyx_stones_to_connect_is_a_lower_bound_on_the_winners_stones(seed) -> None:
     from solve_openings import stones_to_connect
 
@@ -182,12 +183,17 @@ def test_onyx_stones_to_connect_is_a_lower_bound_on_the_winners_stones(seed) -> 
     bounds = []  # (colour, its lower bound, its stones placed so far)
     placed = {1: 0, 2: 0}
     while not state.is_over:
+        before = {colour: stones_to_connect(state, colour) for colour in (1, 2)}
         for colour in (1, 2):
-            bounds.append((colour, stones_to_connect(state, colour), placed[colour]))
+            bounds.append((colour, before[colour], placed[colour]))
         colour = state.turn + 1
         state.play(rng.choice([m for m in state.legal_moves() if m != "swap"]), t=0.0)
         placed[colour] += 1
+        # Why it is a bound: a placement, captures and all, lowers the mover's figure by at most
+        # one stone and never lowers the opponent's.
+        assert stones_to_connect(state, colour) >= before[colour] - 1
+        assert stones_to_connect(state, 3 - colour) >= before[3 - colour]
     winner = 1 if state.result.winner == "black" else 2
-    for colour, bound, before in bounds:
+    for colour, bound, before_stones in bounds:
         if colour == winner:
-            assert placed[winner] - before >= bound
+            assert placed[winner] - before_stones >= bound

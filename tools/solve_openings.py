@@ -405,9 +405,11 @@ def _board_order(report: Report):
 
 
 def stones_to_connect(state, colour: int) -> int:
-    """The fewest stones `colour` (1 Black, 2 White) must still place to join its sides, the
-    opponent's stones blocking and its own free (a shortest path through the lattice): no win can
-    come sooner, whatever the opponent does or captures."""
+    """The fewest stones `colour` (1 Black, 2 White) must still place to join its sides: a
+    shortest path through the lattice where its own stones are free and every other point costs
+    one stone. The opponent's stones cost one too rather than block, because a capture can empty
+    them; so each placement lowers the figure by at most one, and no win can come sooner, whatever
+    either side captures."""
     lattice = state.lattice
     goal = (1 | 2) if colour == 1 else (4 | 8)
     start_bit, end_bit = goal & -goal, goal & ~(goal & -goal)
@@ -415,7 +417,7 @@ def stones_to_connect(state, colour: int) -> int:
     cost = [n + 1] * n
     heap: list[tuple[int, int]] = []
     for cell in range(n):
-        if lattice.side_bits[cell] & start_bit and state.stones[cell] != 3 - colour:
+        if lattice.side_bits[cell] & start_bit:
             cost[cell] = int(state.stones[cell] != colour)
             heapq.heappush(heap, (cost[cell], cell))
     while heap:
@@ -425,8 +427,6 @@ def stones_to_connect(state, colour: int) -> int:
         if lattice.side_bits[cell] & end_bit:
             return here
         for other in lattice.board.neighbours[cell]:
-            if state.stones[other] == 3 - colour:
-                continue
             step = here + int(state.stones[other] != colour)
             if step < cost[other]:
                 cost[other] = step
@@ -449,8 +449,9 @@ after the eight set-up stones. There is no smaller Onyx board to solve, and this
 reach of any exhaustive search here:
 
 - From the set-up Black needs at least **{black}** more stones to join West and East, White at least
-  **{white}** to join South and North (the shortest paths through the lattice, own stones free,
-  the opponent's blocking: `stones_to_connect` in the tool). So no game ends before ply
+  **{white}** to join South and North (the shortest paths through the lattice, own stones free and
+  every other point one stone, the opponent's too, since a capture can empty it: `stones_to_connect`
+  in the tool). So no game ends before ply
   {2 * black - 1}, and captures (which empty points again) make games longer still: the rules bound
   a game at {game.max_game_length:,} placements.
 - Neither solver here proves anything about Onyx's first move. The connection solver does not
