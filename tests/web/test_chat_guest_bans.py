@@ -3,7 +3,7 @@ process: a banned guest who clears its cookies (a new guest id, from the same ad
 TestClient is "testclient") is refused chatting, creating games and seeks (403 `address-banned`)
 and nothing is stored; an account from that address is not refused; lifting the ban, or the ban
 period passing (the chat's clock moved ahead), lets guests from there in again; a mute bans no
-address; a banned guest offers no rematch; and the addresses no ban needs are forgotten."""
+address; a banned guest offers no rematch, nor is its earlier offer agreed to; and the addresses no ban needs are forgotten."""
 
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ def _addresses(store: Store) -> list[tuple[str, str]]:
 
 def test_a_banned_player_cannot_offer_a_rematch(site: TestClient) -> None:
     """An offer makes a game, so a banned guest's offer is refused, and so is a new guest's from its
-    address; its opponent's offer waits alone and no game is made."""
+    address; its opponent cannot offer one with it either (409 `opponent-banned`): no game is made."""
     player = TestClient(site.app)
     game, black, white = two_people(player)
     name = say(player, game, "spectators", "spam").json()["author"]
@@ -254,6 +254,27 @@ def test_a_banned_player_cannot_offer_a_rematch(site: TestClient) -> None:
     for client, code in ((player, "banned"), (TestClient(site.app), "address-banned")):
         refused = client.post(f"/api/games/{game}/rematch", json={"token": black})
         assert refused.status_code == 403 and refused.json()["code"] == code, refused.text
-    assert opponent.post(f"/api/games/{game}/rematch", json={"token": white}).json()["offered"] == [1]
-    assert opponent.get(f"/api/games/{game}/rematch").json() == {"offered": [1], "game": None, "over": True}
+    assert opponent.post(f"/api/games/{game}/rematch", json={"token": white}).json()["code"] == "opponent-banned"
+    assert opponent.get(f"/api/games/{game}/rematch").json() == {"offered": [], "game": None, "over": True}
+    assert stored(store_of(site)) == before
+
+
+def test_an_offer_made_before_a_ban_cannot_be_agreed_to(site: TestClient) -> None:
+    """A guest offers a rematch and is banned afterwards: its opponent's agreement is refused (409
+    `opponent-banned`), so the ban still stops it getting a new game, and nothing is stored."""
+    player = TestClient(site.app)
+    game, black, white = two_people(player)
+    name = say(player, game, "spectators", "spam").json()["author"]
+    opponent = TestClient(site.app)
+    sign_up(opponent, "Opponent")
+    assert opponent.post(f"/api/games/{game}/resign", json={"token": white, "version": 0}).status_code == 200
+    assert player.post(f"/api/games/{game}/rematch", json={"token": black}).json()["offered"] == [0]
+    boss = TestClient(site.app)
+    sign_up(boss, "Boss")
+    records.set_role(store_of(site), "Boss", records.OPERATOR)
+    assert operator_post(boss, "/operator/sanction", name=name, kind=records.BAN).status_code == 303
+    before = stored(store_of(site))
+    refused = opponent.post(f"/api/games/{game}/rematch", json={"token": white})
+    assert refused.status_code == 409 and refused.json()["code"] == "opponent-banned", refused.text
+    assert opponent.get(f"/api/games/{game}/rematch").json() == {"offered": [0], "game": None, "over": True}
     assert stored(store_of(site)) == before

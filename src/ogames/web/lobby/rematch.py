@@ -18,7 +18,8 @@ the store (`attach`), and a page that connects or reconnects is sent the whole v
 only for clients without the socket. A page goes to the new game with the token it holds.
 
 An offer makes a game, so a banned visitor (or a guest from a banned address) may not offer one
-(web/chat/bans.py): its opponent's offer then waits alone and no game is made.
+(web/chat/bans.py); nor may its opponent offer or agree to a rematch with it, though its offer came
+before the ban (409 `opponent-banned`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ogames.web.boards.hub import Hub
 from ogames.web.boards.live import LiveGame, RematchState, may_rematch
 from ogames.web.boards.protocol import ClockChoice, NewGame
 from ogames.web.boards.routes import HubDep
+from ogames.web.chat import records as chat_records
 from ogames.web.chat.bans import NotBanned
 from ogames.web.core.common import Refusal
 from ogames.web.core.deps import VisitorDep, read_body
@@ -68,6 +70,7 @@ rematches = Table(
 log = logging.getLogger("ogames.web")
 router = APIRouter()
 NO_REMATCH = say("no-rematch", "a rematch is offered at the end of a game between two people in different browsers")
+OPPONENT_BANNED = say("opponent-banned", "an operator banned the other player: there is no rematch with them")
 
 
 class RematchRequest(Message):
@@ -148,6 +151,14 @@ def attach(hub: Hub) -> None:
     hub.readers.append(read)
 
 
+def opponent_banned(store: Store, game_id: str, seat: int) -> bool:
+    """Whether an operator banned a player recorded in another seat of the game. Their offer may
+    predate the ban, and agreeing to it would make them a game."""
+    players = accounts.seat_players_of(store, game_id)
+    return any(player is not None and chat_records.sanction_of(store, player) == chat_records.BAN
+               for other, player in players.items() if other != seat)
+
+
 def next_game(live: LiveGame, maker_seat: int) -> NewGame:
     """The same game with the colours swapped: the maker's next seat theirs ("here"), the other invited."""
     clock: ClockChoice | None = None
@@ -170,6 +181,8 @@ async def api_rematch(request: Request, game_id: str, hub: HubDep, visitor: Visi
     seat = seat_of_token(live.digests, asked.token)
     if seat is None:
         raise Refusal(BAD_TOKEN, "bad-token", 403)
+    if await asyncio.to_thread(opponent_banned, hub.store, game_id, seat):
+        raise Refusal(OPPONENT_BANNED, "opponent-banned", 409)
     token = secrets.token_urlsafe(32)
     offered, maker = await asyncio.to_thread(offer, hub.store, game_id, seat, digest(token))
     answer: dict[str, Any] = {"offered": offered, "seat": 1 - seat, "token": token, "game": None}
