@@ -19,7 +19,10 @@ Knowledge used when a node is expanded (each exact, see `connection.py` for why)
 1. the mover wins at once if a stone of theirs on some empty cell wins;
 2. otherwise, cells where an opponent stone would win are threats; another stone never spoils
    a threat (regions and touched sides depend only on the group's own cells), so two or more
-   threats lose, and one threat must be blocked: it is the node's only child.
+   threats lose, and one threat must be blocked: it is the node's only child;
+3. where the goal is a set of sides (`virtual`: Odd-Y, and Omny `y`), the mover loses if the
+   opponent has a virtual win, and wins with any stone if the mover has one
+   (`virtual_connections.py`: pairs of cells that each join two groups, or a group and a side).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from numba import njit
 
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
+from ogames.players.solvers.virtual_connections import VcScratch, vc_scratch_for, virtual_win
 
 OMNY, ODDY = 0, 1
 INF = np.int64(1) << 40
@@ -83,11 +87,16 @@ def expand(
     scratch: Scratch,
     lone: np.ndarray,
     children: np.ndarray,
+    virtual: bool,
+    vc_sides: np.ndarray,
+    vc_runs: np.ndarray,
+    vc: VcScratch,
 ) -> tuple[int, int, int]:
     """Classify a position (`colour` to move): (WIN, winning cell, 0), (LOSS, −1, 0), (FULL, −1, 0)
     for a full board, or (OPEN, −1, count) with the moves worth trying written into `children`
     (every empty cell in `order`, or the one cell blocking the opponent's only threat).
-    `lone[colour − 1, c]`: whether a single stone of that colour on c, alone, would win."""
+    `lone[colour − 1, c]`: whether a single stone of that colour on c, alone, would win. With
+    `virtual`, virtual wins decide too (over the sides `vc_sides`, won as `vc_runs` say)."""
     other = 3 - colour
     count = 0
     threats = 0
@@ -124,6 +133,11 @@ def expand(
         return FULL, -1, 0
     if threats >= 2:
         return LOSS, -1, 0
+    if virtual:
+        if virtual_win(board, other, table, vc_sides, vc_runs, vc):
+            return LOSS, -1, 0
+        if virtual_win(board, colour, table, vc_sides, vc_runs, vc):
+            return WIN, children[0], 0
     if threats == 1:
         children[0] = threat
         return OPEN, -1, 1
@@ -228,6 +242,9 @@ def dfpn(
     tt_move: np.ndarray,
     max_nodes: int,
     out: np.ndarray,
+    virtual: bool,
+    vc_sides: np.ndarray,
+    vc_runs: np.ndarray,
 ) -> None:
     """Search the position (`board`, `colour` to move; not over) until it is proved or `max_nodes`
     expansions are spent; out = [pn, dn, best move (−1 if none), expansions]. The board is
@@ -245,6 +262,7 @@ def dfpn(
     cdn = np.empty((depth_cap, n), dtype=np.int64)
     test = win_test(stars, total, bounds, cell_sides, runs)
     scratch = scratch_for(n)
+    vc = vc_scratch_for(n, table.shape[1])
 
     nodes = 0
     depth = 0
@@ -267,7 +285,8 @@ def dfpn(
                 returning = True
             else:
                 nodes += 1
-                status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone, children[depth])
+                status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone, children[depth],
+                                          virtual, vc_sides, vc_runs, vc)
                 if status == FULL:
                     raise ValueError("a full board without a winner: these games cannot be drawn")
                 if status == WIN or status == LOSS:
