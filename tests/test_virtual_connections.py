@@ -49,7 +49,7 @@ def compiled(game, board: np.ndarray, colour: int, sides: np.ndarray, runs: np.n
     table = game.board.neighbour_table
     vc = vc_scratch_for(len(board), table.shape[1])
     found = virtual_win(board, colour, table, sides, runs, vc)
-    return bool(found), {int(c) for c in np.flatnonzero(vc[2])}
+    return found >= 0, {int(c) for c in np.flatnonzero(vc[2] >= 0)}
 
 
 # ----- the detector ----------------------------------------------------------------------------------
@@ -72,6 +72,18 @@ def test_a_bridge_joins_two_stones_and_the_answer_to_an_intrusion_mends_it() -> 
     assert not compiled(game, label_board(game, black="b2 c3", white="b3"), 1, sides, runs)[0]
     assert compiled(game, label_board(game, black="b2 c3 c2", white="b3"), 1, sides, runs)[0]
     assert not compiled(game, label_board(game, black="b2 b4"), 1, sides, runs)[0]  # one common cell only
+
+
+def test_the_solver_stops_at_a_virtual_win_and_fills_one_of_its_pairs() -> None:
+    """Not any stone (the centre, c3, would do too, but bring the end no nearer): a cell of the
+    winning group's pairs, which makes one link solid."""
+    game = ogames.load("omny", variant="y", size=7)
+    state = game.new_state()
+    for move in "g1 f1 b2 a1 c2 b5 e3 a5 d2 b1".split():
+        state.play(move, t=0.0)
+    proof = solve(state, solver=ConnectionSolver(game))
+    assert proof.value == "win" and proof.nodes == 1
+    assert proof.move in {"a2", "a3", "c1", "d1", "d3", "e2"}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

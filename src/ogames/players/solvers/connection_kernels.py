@@ -32,7 +32,7 @@ from numba import njit
 
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
-from ogames.players.solvers.virtual_connections import VcScratch, vc_scratch_for, virtual_win
+from ogames.players.solvers.virtual_connections import VcScratch, carrier_cell, vc_scratch_for, virtual_win
 
 OMNY, ODDY = 0, 1
 INF = np.int64(1) << 40
@@ -134,10 +134,12 @@ def expand(
     if threats >= 2:
         return LOSS, -1, 0
     if virtual:
-        if virtual_win(board, other, table, vc_sides, vc_runs, vc):
+        if virtual_win(board, other, table, vc_sides, vc_runs, vc) >= 0:
             return LOSS, -1, 0
-        if virtual_win(board, colour, table, vc_sides, vc_runs, vc):
-            return WIN, children[0], 0
+        winner = virtual_win(board, colour, table, vc_sides, vc_runs, vc)
+        if winner >= 0:
+            cell = carrier_cell(order, vc, winner)
+            return WIN, cell if cell >= 0 else children[0], 0
     if threats == 1:
         children[0] = threat
         return OPEN, -1, 1

@@ -18,7 +18,8 @@ Why the solver may use it, in these games (each checked in `tests/test_virtual_c
   same pair, the opponent cannot win first (its winning group, with the colour's pairs filled in,
   would give a board where both win), and once every pair holds a stone of the colour, it has won.
 - So the player to move loses if the opponent has a virtual win, and wins with any stone if it has
-  one itself (its own stone cannot break its own links).
+  one itself (its own stone cannot break its own links); the solver plays one of its pairs' cells,
+  which makes a link solid and so brings the end nearer.
 
 The search for links is greedy (each link takes the first two free cells found, restarting after
 each), so it may miss a virtual win that another choice of cells would show; it never claims one
@@ -46,7 +47,7 @@ def vc_scratch_for(n: int, degree: int) -> VcScratch:
     return (
         np.empty(n, np.int64),  # union-find parent of each stone of the colour (−1: not one)
         np.zeros(n, np.int64),  # sides touched by each root's group (solid and virtual)
-        np.zeros(n, np.bool_),  # whether a cell is in a link's pair
+        np.full(n, -1, np.int64),  # for a cell in a link's pair, a root of the group it links (else −1)
         np.full((n, n), -1, np.int64),  # a free cell next to both roots, this pass
         np.zeros((n, n), np.int64),  # the pass that wrote it
         np.full((n, SIDE_BITS), -1, np.int64),  # a free cell next to a root on a side, this pass
@@ -78,13 +79,14 @@ def _join(parent: np.ndarray, sides: np.ndarray, a: int, b: int) -> int:
 @njit(cache=True)
 def virtual_win(
     board: np.ndarray, colour: int, table: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray, vc: VcScratch
-) -> bool:
-    """Whether `colour` has a virtual win on `board` (see the module's docstring); the cells of the
-    links found are marked in `vc[2]` (the carrier)."""
+) -> int:
+    """The root of a group of `colour` with a virtual win on `board` (see the module's docstring), or
+    −1 if none was found. The cells of the links found are marked in `vc[2]` with a root of the group
+    each links (`carrier_cell` picks one of the winning group's)."""
     parent, sides, carrier, pair_cell, pair_stamp, side_cell, side_stamp, roots, stamp = vc
     n = board.shape[0]
     for c in range(n):
-        carrier[c] = False
+        carrier[c] = -1
         if board[c] == colour:
             parent[c] = c
             sides[c] = cell_sides[c]
@@ -100,16 +102,16 @@ def virtual_win(
             if board[o] == colour:
                 r = _join(parent, sides, _root(parent, c), _root(parent, o))
                 if wins(sides[r], runs):
-                    return True
+                    return r
     for c in range(n):
         if parent[c] == c and wins(sides[c], runs):
-            return True
+            return c
     while True:
         s = stamp[0]
         stamp[0] = s + 1
         linked = -1  # the root a link was added to in this pass
         for e in range(n):
-            if board[e] != 0 or carrier[e]:
+            if board[e] != 0 or carrier[e] >= 0:
                 continue
             k = 0
             for j in range(table.shape[1]):
@@ -132,8 +134,8 @@ def virtual_win(
                         pair_stamp[a, b] = s
                         pair_cell[a, b] = e
                     elif linked < 0:
-                        carrier[e] = True
-                        carrier[pair_cell[a, b]] = True
+                        carrier[e] = a
+                        carrier[pair_cell[a, b]] = a
                         linked = _join(parent, sides, a, b)
             if linked < 0:  # an edge template: a second free cell next to the same group on a side
                 for i in range(k):
@@ -148,16 +150,29 @@ def virtual_win(
                             side_stamp[r, side] = s
                             side_cell[r, side] = e
                         else:
-                            carrier[e] = True
-                            carrier[side_cell[r, side]] = True
+                            carrier[e] = r
+                            carrier[side_cell[r, side]] = r
                             sides[r] |= bit
                             linked = r
             if linked >= 0:
                 break
         if linked < 0:
-            return False
+            return -1
         if wins(sides[linked], runs):
-            return True
+            return linked
+
+
+@njit(cache=True)
+def carrier_cell(order: np.ndarray, vc: VcScratch, winner: int) -> int:
+    """The first cell in `order` of the pairs that link the group of root `winner` (found by
+    `virtual_win`), or −1 if it has none. Filling one is the way to finish a virtual win: the link
+    is solid and the rest stay as they were, so the winner needs one stone per link."""
+    parent, carrier = vc[0], vc[2]
+    for i in range(order.shape[0]):
+        c = order[i]
+        if carrier[c] >= 0 and _root(parent, carrier[c]) == winner:
+            return int(c)
+    return -1
 
 
 def virtual_win_reference(
@@ -225,4 +240,4 @@ def virtual_win_reference(
             return True, carrier
 
 
-__all__ = ["VcScratch", "vc_scratch_for", "virtual_win", "virtual_win_reference"]
+__all__ = ["VcScratch", "carrier_cell", "vc_scratch_for", "virtual_win", "virtual_win_reference"]
