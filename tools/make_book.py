@@ -8,7 +8,8 @@ Each game opens with a random first move (seeded), so that the book shows every 
 only the one the search likes best, then `mcts` plays both sides at a modest budget. The verdicts:
 for every position of the book's first `--depth` plies, each legal move is proven a win or a loss
 for its mover by `ogames.players.solvers.connection.solve` within `--budget` positions (a move not
-proven within it is left out). The page reads them from the book; nothing is solved at request time.
+proven within it is left out); on Y 7 the first moves only, with 20 million positions each. The
+page reads them from the book; nothing is solved at request time.
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ import ogames
 from ogames.players.solvers.connection import LOSS, WIN, ConnectionSolver, plays, solve
 from ogames.teach.explorer import BOOK, Tree, Verdicts, position, position_key
 
-# (title, game, options)
-BOARDS: list[tuple[str, str, dict[str, Any]]] = [
-    ("Y 4", "omny", {"variant": "y", "size": 4}),
-    ("Y 5", "omny", {"variant": "y", "size": 5}),
-    ("Odd-Y 5 sides, size 3", "oddy", {"sides": 5, "size": 3, "pie": False}),
-    ("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}),
+# (title, game, options, its own (depth, budget) or None for --depth and --budget). Y 7's first
+# moves need up to a few million positions each (docs/solved.md), so only they are proven there.
+BOARDS: list[tuple[str, str, dict[str, Any], tuple[int, int] | None]] = [
+    ("Y 4", "omny", {"variant": "y", "size": 4}, None),
+    ("Y 5", "omny", {"variant": "y", "size": 5}, None),
+    ("Y 6", "omny", {"variant": "y", "size": 6}, None),
+    ("Y 7", "omny", {"variant": "y", "size": 7}, (1, 20_000_000)),
+    ("Odd-Y 5 sides, size 3", "oddy", {"sides": 5, "size": 3, "pie": False}, None),
+    ("Omny sunder 3", "omny", {"variant": "sunder", "size": 3}, None),
 ]
 
 
@@ -55,7 +59,7 @@ def verdicts_of(tree: Tree, depth: int, budget: int, into: Verdicts) -> int:
     game, proven = tree.game, 0
     if not plays(game):
         return 0
-    solver = ConnectionSolver(game)
+    solver = ConnectionSolver(game, table_bits=22 if budget > 1_000_000 else 20)
     frontier: list[list[str]] = [[]]
     seen = set()
     for _ in range(depth):
@@ -93,14 +97,15 @@ def main() -> None:
     parser.add_argument("--depth", type=whole(0), default=2, help="plies whose moves are proven")
     parser.add_argument("--budget", type=whole(1), default=300_000, help="solver positions per move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=[title for title, _, _ in BOARDS], help="one board's title")
+    parser.add_argument("--only", choices=[title for title, *_ in BOARDS],
+                        help="one board's title (the book then holds only it)")
     parser.add_argument("--out", type=Path, default=BOOK)
     args = parser.parse_args()
     writable_file(args.out)
     with refused(ValueError):  # a player spec that does not read
         ogames.player(args.spec)
     boards, verdicts = [], Verdicts()
-    for title, name, options in BOARDS:
+    for title, name, options, own in BOARDS:
         if args.only and title != args.only:
             continue
         game = ogames.load(name, **options)
@@ -110,7 +115,8 @@ def main() -> None:
         for *line, winner in lines:
             tree.add_line(line, winner)
         played = time.perf_counter() - start
-        proven = verdicts_of(tree, args.depth, args.budget, verdicts)
+        depth, budget = own or (args.depth, args.budget)
+        proven = verdicts_of(tree, depth, budget, verdicts)
         solved = time.perf_counter() - start - played
         print(f"{title}: {len(lines)} games in {played:.0f} s, {proven} moves proven in {solved:.0f} s")
         boards.append({"title": title, "game": name, "options": game.jsonable_options(), "lines": lines})
