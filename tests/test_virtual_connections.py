@@ -45,6 +45,12 @@ def label_board(game, black: str = "", white: str = "") -> np.ndarray:
     return board
 
 
+def random_board(game, seed: int, fill: float) -> np.ndarray:
+    """Any board (not only one legal play reaches): each cell a random stone with chance `fill`."""
+    rng = random.Random(seed)
+    return np.array([rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(len(game.board))], dtype=np.int8)
+
+
 def compiled(game, board: np.ndarray, colour: int, sides: np.ndarray, runs: np.ndarray) -> tuple[bool, set[int]]:
     table = game.board.neighbour_table
     vc = vc_scratch_for(len(board), table.shape[1])
@@ -90,8 +96,7 @@ def test_the_solver_stops_at_a_virtual_win_and_fills_one_of_its_pairs() -> None:
 @given(which=st.integers(0, len(SIDED) - 1), seed=st.integers(0, 2**32 - 1), fill=st.floats(0.0, 0.7))
 def test_the_compiled_detector_is_the_reference(which: int, seed: int, fill: float) -> None:
     game, sides, runs, m = sides_of(*SIDED[which])
-    rng = random.Random(seed)
-    board = np.array([rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(len(game.board))], dtype=np.int8)
+    board = random_board(game, seed, fill)
     neighbours = [list(n) for n in game.board.neighbours]
     for colour in (1, 2):
         reference = virtual_win_reference(list(board), colour, neighbours, list(sides), m)
@@ -103,8 +108,7 @@ def test_the_compiled_detector_is_the_reference(which: int, seed: int, fill: flo
 def test_the_carrier_is_pairs_of_free_cells(which: int, seed: int, fill: float) -> None:
     """Every carrier cell is empty, and they come in pairs (links take two cells each)."""
     game, sides, runs, _ = sides_of(*SIDED[which])
-    rng = random.Random(seed)
-    board = np.array([rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(len(game.board))], dtype=np.int8)
+    board = random_board(game, seed, fill)
     for colour in (1, 2):
         _, carrier = compiled(game, board, colour, sides, runs)
         assert all(board[c] == 0 for c in carrier) and len(carrier) % 2 == 0

@@ -1,0 +1,85 @@
+"""What virtual wins are worth to the connection solver: the same positions proved with and without
+them (`ConnectionSolver(virtual=…)`), side by side in one run: positions expanded and seconds.
+
+The positions: every first move of Y 5 and of Odd-Y 5 sides size 3 (White's reply position,
+summed over the moves), and the empty boards of Y 5, Y 6 and Y 7, each with a budget of
+20,000,000 positions (a table of 2^22 entries; "unknown" where the budget ran out).
+
+Run: .venv/bin/python benchmarks/bench_virtual_wins.py [--budget N] [--out benchmarks/results/virtual-wins.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from pathlib import Path
+
+import ogames
+from ogames.players.solvers.connection import ConnectionSolver, solve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def first_moves(name: str, options: dict, virtual: bool, budget: int) -> tuple[str, int, float]:
+    """Every first move's reply position solved: (verdicts agreed?, positions, seconds) summed."""
+    game = ogames.load(name, **options)
+    nodes, seconds, values = 0, 0.0, []
+    for move in game.new_state().legal_moves():
+        state = game.new_state()
+        state.play(move, t=0.0)
+        proof = solve(state, budget, solver=ConnectionSolver(game, table_bits=22, virtual=virtual))
+        nodes, seconds = nodes + proof.nodes, seconds + proof.seconds
+        values.append(f"{move}:{proof.value}")
+    return " ".join(values), nodes, seconds
+
+
+def empty_board(name: str, options: dict, virtual: bool, budget: int) -> tuple[str, int, float]:
+    game = ogames.load(name, **options)
+    start = time.perf_counter()
+    proof = solve(game.new_state(), budget, solver=ConnectionSolver(game, table_bits=22, virtual=virtual))
+    return f"{proof.value} {proof.move or ''}".strip(), proof.nodes, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=int, default=20_000_000, help="positions per search (default 20,000,000)")
+    parser.add_argument("--out", type=Path, help="write the table there as Markdown too")
+    args = parser.parse_args()
+    if args.budget < 1:
+        parser.error(f"--budget must be at least 1, not {args.budget}")
+    solve(ogames.load("omny", variant="y", size=3).new_state())  # compile first
+    solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
+    cases = [
+        ("every first move of Y 5", first_moves, "omny", {"variant": "y", "size": 5}),
+        ("every first move of Odd-Y 5 sides, size 3", first_moves, "oddy", {"sides": 5, "size": 3, "pie": False}),
+        ("the empty board of Y 5", empty_board, "omny", {"variant": "y", "size": 5}),
+        ("the empty board of Y 6", empty_board, "omny", {"variant": "y", "size": 6}),
+        ("the empty board of Y 7", empty_board, "omny", {"variant": "y", "size": 7}),
+    ]
+    lines = [
+        f"Virtual wins in the connection solver ({platform.machine()} {platform.python_implementation()} "
+        f"{platform.python_version()}, one core, budget {args.budget:,} positions a search)",
+        "",
+        "| positions solved | without: result | positions | seconds | with: result | positions | seconds | same verdicts |",
+        "|---|---|---:|---:|---|---:|---:|---|",
+    ]
+    for title, run, name, options in cases:
+        plain = run(name, options, False, args.budget)
+        virtual = run(name, options, True, args.budget)
+        verdicts = [value if run is first_moves else value.split()[0] for value in (plain[0], virtual[0])]
+        same = ("yes" if verdicts[0] == verdicts[1]
+                else "the search without them ran out" if "unknown" in verdicts[0] else "NO")
+        shown = [value if run is empty_board else "all proved" if "unknown" not in value else "some unknown"
+                 for value in (plain[0], virtual[0])]
+        row = (f"| {title} | {shown[0]} | {plain[1]:,} | {plain[2]:.2f} "
+               f"| {shown[1]} | {virtual[1]:,} | {virtual[2]:.2f} | {same} |")
+        print(row, flush=True)
+        lines.append(row)
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
