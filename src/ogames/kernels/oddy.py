@@ -180,7 +180,8 @@ def playout_fill(
 
 
 @leaf
-def _find(parent: np.ndarray, cell: int) -> int:
+def find_root(parent: np.ndarray, cell: int) -> int:
+    """The root of `cell`'s group in the union-find `parent` (compressing the path to it)."""
     root = cell
     while parent[root] != root:
         root = parent[root]
@@ -205,7 +206,7 @@ def _place(
         if other < 0:
             break
         if stones[other] == value:
-            r = _find(parent, other)
+            r = find_root(parent, other)
             if r != root:
                 parent[r] = root
                 mask[root] |= mask[r]

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ogames.kernels.oddy import wins, wins_reference
+from ogames.kernels.oddy import find_root, wins, wins_reference
 
 # `vc_scratch_for`'s buffers: (parent, sides, carrier, pair_cell, pair_stamp, side_cell, side_stamp, roots, stamp).
 VcScratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -55,14 +55,6 @@ def vc_scratch_for(n: int, degree: int) -> VcScratch:
         np.empty(degree, np.int64),  # the distinct roots next to a cell
         np.ones(1, np.int64),  # the next pass number (never reused, so the tables need no clearing)
     )
-
-
-@njit(cache=True)
-def _root(parent: np.ndarray, c: int) -> int:
-    while parent[c] != c:
-        parent[c] = parent[parent[c]]
-        c = parent[c]
-    return c
 
 
 @njit(cache=True)
@@ -100,7 +92,7 @@ def virtual_win(
             if o < 0:
                 break
             if board[o] == colour:
-                r = _join(parent, sides, _root(parent, c), _root(parent, o))
+                r = _join(parent, sides, find_root(parent, c), find_root(parent, o))
                 if wins(sides[r], runs):
                     return r
     for c in range(n):
@@ -119,7 +111,7 @@ def virtual_win(
                 if o < 0:
                     break
                 if board[o] == colour:
-                    r = _root(parent, o)
+                    r = find_root(parent, o)
                     seen = False
                     for i in range(k):
                         if roots[i] == r:
@@ -140,12 +132,14 @@ def virtual_win(
             if linked < 0:  # an edge template: a second free cell next to the same group on a side
                 for i in range(k):
                     r = roots[i]
-                    for side in range(SIDE_BITS):
-                        if linked >= 0:
-                            break
+                    untouched = cell_sides[e] & ~sides[r]  # the sides this cell could add, in order
+                    side = -1
+                    while untouched != 0 and linked < 0:
+                        side += 1
                         bit = np.int64(1) << side
-                        if cell_sides[e] & bit == 0 or sides[r] & bit != 0:
+                        if untouched & bit == 0:
                             continue
+                        untouched ^= bit
                         if side_stamp[r, side] != s:
                             side_stamp[r, side] = s
                             side_cell[r, side] = e
@@ -170,7 +164,7 @@ def carrier_cell(order: np.ndarray, vc: VcScratch, winner: int) -> int:
     parent, carrier = vc[0], vc[2]
     for i in range(order.shape[0]):
         c = order[i]
-        if carrier[c] >= 0 and _root(parent, carrier[c]) == winner:
+        if carrier[c] >= 0 and find_root(parent, carrier[c]) == winner:
             return int(c)
     return -1
 
