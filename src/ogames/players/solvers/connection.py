@@ -54,6 +54,7 @@ import numpy as np
 
 from ogames.errors import BadOption, CannotPlay
 from ogames.players.solvers import connection_kernels as kernels
+from ogames.players.solvers.virtual_connections import vc_scratch_for
 from ogames.rules.oddy import OddY
 from ogames.rules.omny import OmnyState
 from ogames.rules.protocol import REGIONS, Game, State
@@ -157,7 +158,12 @@ class ConnectionSolver:
             self.total = 0
             self.cell_sides = game.cell_sides
             self.runs = game.runs
-        self.vc_sides, self.vc_runs = _sides_goal(game)
+        vc_sides, vc_runs = _sides_goal(game)
+        self.sides_goal = vc_sides is not None  # virtual wins apply (Omny `y`: only without komi)
+        self.vc_sides = vc_sides if vc_sides is not None else np.zeros(1, dtype=np.int64)
+        self.vc_runs = vc_runs if vc_runs is not None else np.zeros(1, dtype=np.int64)
+        # the virtual wins' work tables (n×n and n×64), kept between searches; tiny when unused
+        self.vc = vc_scratch_for(n if self.sides_goal and self.virtual else 1, self.table.shape[1])
         rng = np.random.default_rng(self.seed)
         self.zobrist = rng.integers(1, 2**63, size=(n, 3), dtype=np.int64).astype(np.uint64)
         self.side_key = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
@@ -188,16 +194,14 @@ class ConnectionSolver:
         colour = state.turn + 1
         out = np.zeros(4, dtype=np.int64)
         # Omny `y` is Y only without komi: with it the colours' goals differ and may race.
-        virtual = self.virtual and self.vc_sides is not None and (self.kind == kernels.ODDY or self.bounds[0] == self.bounds[1])
-        vc_sides = self.vc_sides if self.vc_sides is not None else np.zeros(1, dtype=np.int64)
-        vc_runs = self.vc_runs if self.vc_runs is not None else np.zeros(1, dtype=np.int64)
+        virtual = self.virtual and self.sides_goal and (self.kind == kernels.ODDY or self.bounds[0] == self.bounds[1])
         nodes = 0
         while True:
             step = budget - nodes if deadline is None else min(CHUNK, budget - nodes)
             kernels.dfpn(
                 self.kind, board, colour, self.table, self.order, self.stars, self.total, self.bounds,
                 self.cell_sides, self.runs, self.lone, self.zobrist, self.side_key,
-                self.tt_key, self.tt_pn, self.tt_dn, self.tt_move, step, out, virtual, vc_sides, vc_runs,
+                self.tt_key, self.tt_pn, self.tt_dn, self.tt_move, step, out, virtual, self.vc_sides, self.vc_runs, self.vc,
             )  # fmt: skip
             nodes += int(out[kernels.OUT_NODES])
             core = _Core(int(out[kernels.OUT_PN]), int(out[kernels.OUT_DN]), int(out[kernels.OUT_MOVE]), nodes)

@@ -32,7 +32,7 @@ from numba import njit
 
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
-from ogames.players.solvers.virtual_connections import VcScratch, carrier_cell, vc_scratch_for, virtual_win
+from ogames.players.solvers.virtual_connections import VcScratch, carrier_cell, virtual_win
 
 OMNY, ODDY = 0, 1
 INF = np.int64(1) << 40
@@ -247,6 +247,7 @@ def dfpn(
     virtual: bool,
     vc_sides: np.ndarray,
     vc_runs: np.ndarray,
+    vc: VcScratch,
 ) -> None:
     """Search the position (`board`, `colour` to move; not over) until it is proved or `max_nodes`
     expansions are spent; out = [pn, dn, best move (−1 if none), expansions]. The board is
@@ -264,7 +265,6 @@ def dfpn(
     cdn = np.empty((depth_cap, n), dtype=np.int64)
     test = win_test(stars, total, bounds, cell_sides, runs)
     scratch = scratch_for(n)
-    vc = vc_scratch_for(n, table.shape[1])
 
     nodes = 0
     depth = 0
