@@ -48,6 +48,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.budget < 1:
         parser.error(f"--budget must be at least 1, not {args.budget}")
+    if args.out and (args.out.is_dir() or not args.out.parent.is_dir()):
+        parser.error(f"--out {args.out}: not a file in an existing folder")  # refused now, not after the run
     solve(ogames.load("omny", variant="y", size=3).new_state())  # compile first
     solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
     cases = [
