@@ -86,6 +86,24 @@ def test_subscribing_again_keeps_the_others(app: Any) -> None:
     assert list(stored(app).values()) == [browsers]
 
 
+def test_nobody_takes_another_players_endpoint(app: Any) -> None:
+    """An endpoint is a capability, but one that leaks (a shared log, a screenshot) must not let
+    another player take the pushes away: with other keys it is refused and nothing changes; the
+    same browser subscription (someone else signed in on it) moves over."""
+    victim, attacker = TestClient(app), TestClient(app)
+    endpoint = "https://push.example/victims-browser"
+    browser = subscription(endpoint)
+    assert victim.post("/push/subscribe", json=browser).status_code == 200
+    before = stored(app)
+    answer = attacker.post("/push/subscribe", json=subscription(endpoint))
+    assert answer.status_code == 409 and "belongs to another player" in answer.text
+    assert stored(app) == before
+    assert attacker.post("/push/unsubscribe", json={"endpoint": endpoint}).json() == {"unsubscribed": False}
+    assert stored(app) == before
+    assert attacker.post("/push/subscribe", json=browser).status_code == 200  # the same browser: its keys
+    assert [endpoints for endpoints in stored(app).values()] == [[endpoint]] and stored(app) != before
+
+
 class Tarpit:
     """A "push service" on loopback that takes every connection and never answers while it runs."""
 

@@ -168,18 +168,28 @@ class Subscription:
 
 
 @guarded(writes=True)
-def subscribe(store: Store, subscription: Subscription) -> None:
+def subscribe(store: Store, subscription: Subscription) -> bool:
     """Keep a browser's subscription for its player (a browser subscribing again replaces its own),
-    and the player's newest `MAX_PUSH_SUBSCRIPTIONS` only: one beyond replaces the oldest."""
+    and the player's newest `MAX_PUSH_SUBSCRIPTIONS` only: one beyond replaces the oldest. An
+    endpoint another player holds moves over only with the same keys (the same browser, where
+    someone else signed in): whoever learnt another's endpoint cannot take their pushes away.
+    Whether it was kept."""
     mine = push_subscriptions.c.player_id == subscription.player_id
+    same = push_subscriptions.c.endpoint == subscription.endpoint
     with store.engine.begin() as conn:
-        conn.execute(delete(push_subscriptions).where(push_subscriptions.c.endpoint == subscription.endpoint))
+        held = conn.execute(select(push_subscriptions.c.player_id, push_subscriptions.c.p256dh,
+                                   push_subscriptions.c.auth).where(same)).first()
+        if held is not None and held.player_id != subscription.player_id and (
+                (held.p256dh, held.auth) != (subscription.p256dh, subscription.auth)):
+            return False
+        conn.execute(delete(push_subscriptions).where(same))
         conn.execute(insert(push_subscriptions).values(
             endpoint=subscription.endpoint, player_id=subscription.player_id, p256dh=subscription.p256dh,
             auth=subscription.auth, created_at=time.time()))
         older = select(push_subscriptions.c.endpoint).where(mine).order_by(push_subscriptions.c.created_at.desc())
         conn.execute(delete(push_subscriptions).where(mine, push_subscriptions.c.endpoint.in_(
             older.offset(MAX_PUSH_SUBSCRIPTIONS).scalar_subquery())))
+    return True
 
 
 @guarded(writes=True)

@@ -164,7 +164,8 @@ async def push_subscribe(request: Request, store: StoreDep, visitor: VisitorDep,
     if not valid_endpoint(asked.endpoint, request.app.state.settings.push_local_endpoints):
         raise Refusal(say("bad-endpoint", "this is not a push service's address"), "bad-endpoint", 422)
     subscription = records.Subscription(asked.endpoint, visitor.id, asked.keys.p256dh, asked.keys.auth)
-    await asyncio.to_thread(records.subscribe, store, subscription)
+    if not await asyncio.to_thread(records.subscribe, store, subscription):
+        raise Refusal(say("endpoint-taken", "this push address belongs to another player's browser"), "endpoint-taken", 409)
     return JSONResponse({"subscribed": True})
 
 
