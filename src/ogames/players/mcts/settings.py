@@ -231,6 +231,9 @@ SETTINGS = Settings(
                 "the most visited", minimum=0.0, group="choice", level=0.0),
         Setting("prove", "int", 0, "positions the connection solver may expand first in Omny and Odd-Y "
                 "(a proven win is played, a move proven to lose replaced); 0: off", minimum=0, group="choice", level=0),
+        Setting("endgame", "int", 0, "Omega with three or four players: in the game's last two turns, play the "
+                "exact stones (max^n) when the second-to-last seat has at most this many choices; 0: off",
+                minimum=0, group="choice", level=0),
         Setting("level", "int", None, "1–10, for people: an iteration budget and a few of the settings above "
                 "(docs/levels.md); settings written beside it win", minimum=LOWEST_LEVEL, maximum=HIGHEST_LEVEL,
                 group="level"),
