@@ -215,6 +215,12 @@ def main() -> None:
     parser.add_argument("--book", type=Path, help="openings from this book instead of the board's own (one board)")
     parser.add_argument("--report", action="store_true", help="play nothing: the tables of the games saved under --out")
     args = parser.parse_args()
+    # Refused with the usage line before anything is printed or played.
+    for name in ("games", "games_top", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1, not {getattr(args, name)}")
+    if not LOWEST <= args.low < args.high <= HIGHEST:
+        parser.error(f"--low and --high: {LOWEST} ≤ low < high ≤ {HIGHEST}, not {args.low} and {args.high}")
     rows: list[tuple[int, int, str]] = []
     pooled: dict[int, list[dict[str, Any]]] = {}
     played: dict[tuple[str, int], dict[str, Any]] = {}
