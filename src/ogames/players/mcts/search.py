@@ -34,8 +34,6 @@ from ogames.players.mcts.report import Root, choose_from_root, reliable_worth, r
 from ogames.players.mcts.settings import SETTINGS, Read
 from ogames.players.mcts.tree import Budget, Floats, Search, Tree, kept_or_new, run_batches
 from ogames.players.mcts.uct import MctsPlayer
-from ogames.players.solvers.omega_last_turns import exact_move
-from ogames.rules.omega import OmegaState
 from ogames.rules.protocol import State
 
 BEHIND = 0.45  # `opponent=auto`: a searched worth below this (opponent strong) turns the model weak
@@ -105,10 +103,6 @@ class CompiledMcts(MctsPlayer):
         if len(moves) == 1:
             self.last = SearchInfo(move=moves[0], pv=(moves[0],))
             return moves[0]
-        if self.settings["endgame"] and isinstance(state, OmegaState):
-            exact = self._exact_endgame(state)
-            if exact is not None:
-                return exact
         adapter = adapter_for(state)
         think = self.think
         proof = None
@@ -126,15 +120,6 @@ class CompiledMcts(MctsPlayer):
         move = self.compiled_search(state, think)
         if proof is not None and proof.value == "unknown":
             move = self._avoid_proven_losses(state, adapter, move)
-        return move
-
-    def _exact_endgame(self, state: OmegaState) -> str | None:
-        """The exact stone of Omega's last two turns (`omega_last_turns`), or None to search."""
-        start = time.perf_counter()
-        move = exact_move(state, self.settings["endgame"])
-        if move is not None:
-            self.last = SearchInfo(move=move, seconds=time.perf_counter() - start, pv=(move,), by="endgame",
-                                   level=self.level)
         return move
 
     def seat_worths(self, mover: int) -> tuple[float, ...] | None:

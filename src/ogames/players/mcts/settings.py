@@ -194,6 +194,8 @@ RETIRED: dict[str, str] = {
     "policy": "a learned move policy of Omega (a softmax fitted to 50,000-iteration searches) seeding new children "
     "with virtual AMAF visits won 29/60 and 28/60 beside level 10's 27/60 against two plain UCT, and 19/60 and 20/60 "
     "against two copies of level 10 (even 20): no gain",
+    "endgame": "Omega, three and four players: exact play of the last two turns won 108/200 against two plain UCT "
+    "beside level 10's 113/200 and 62/200 against two level 10s (even 67); level 10 already takes every win there",
 }
 
 SETTINGS = Settings(
@@ -231,9 +233,6 @@ SETTINGS = Settings(
                 "the most visited", minimum=0.0, group="choice", level=0.0),
         Setting("prove", "int", 0, "positions the connection solver may expand first in Omny and Odd-Y "
                 "(a proven win is played, a move proven to lose replaced); 0: off", minimum=0, group="choice", level=0),
-        Setting("endgame", "int", 0, "Omega with three or four players: in the game's last two turns, play the "
-                "exact stones (max^n) when the second-to-last seat has at most this many choices; 0: off",
-                minimum=0, group="choice", level=0),
         Setting("level", "int", None, "1–10, for people: an iteration budget and a few of the settings above "
                 "(docs/levels.md); settings written beside it win", minimum=LOWEST_LEVEL, maximum=HIGHEST_LEVEL,
                 group="level"),
