@@ -30,7 +30,6 @@ import numpy as np
 from numba import njit
 
 from ogames.kernels import leaf
-from ogames.kernels.flood import fill_group_stamped
 from ogames.kernels.layout import (
     NVARS,
     P_EXPAND,
@@ -54,8 +53,7 @@ FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
 FP_SHARE_POWER = 4  # the power of the scores in that share (1: score over the sum of scores)
-FP_IMPLICIT = 5  # Omega with 3+ seats: weight of the implicit max^n value of score shares in selection (0: off)
-NFPARAMS = 6
+NFPARAMS = 5
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -65,7 +63,7 @@ NI = 9
 FL_COLOUR = 1  # a colour node: its statistics and proofs are by colour, not by seat
 FL_PIE = 2  # the swap is open here: the side to move may take either colour
 FL_KIDS_PIE = 4  # a seat node whose moves each open the swap (its children are colour nodes)
-F_N, F_RN, F_RW, F_W = 0, 1, 2, 3  # F_W + seat: reward sums; with FP_IMPLICIT, F_W + seats + seat: implicit values
+F_N, F_RN, F_RW, F_W = 0, 1, 2, 3  # F_W + seat: reward sums
 M_COUNT = 0
 
 
@@ -210,82 +208,6 @@ def add_score_shares(rewards: Array, sums: Array, owner: Array, seats: int, weig
         rewards[owner[k]] += weight * np.exp(power * (sums[k] - top)) / total
 
 
-def columns(seats: int, implicit: bool) -> int:
-    """The float columns of a tree's nodes: visits, AMAF, a reward sum per seat, and with implicit
-    minimax (`FP_IMPLICIT`) an implicit value per seat."""
-    return F_W + seats * (2 if implicit else 1)
-
-
-@leaf
-def _implicit_children(
-    ints: Array, floats: Array, node: int, stones: Array, var: Array, owner: Array, table: Array, seats: int,
-    power: float, logs: Array, label: Array, size: Array, mark: Array, queue: Array, sums: Array,
-) -> None:
-    """Implicit minimax (Omega, 3+ seats): each new child of `node` gets its heuristic value, every
-    seat's share of the scores (score^power over the sum of every colour's) after its stone."""
-    n = stones.shape[0]
-    for k in range(4):
-        sums[k] = 0.0
-    for c in range(n):
-        mark[c] = 0
-    for c in range(n):
-        if stones[c] == 0 or mark[c] == 1:
-            continue
-        count = fill_group_stamped(stones, table, c, mark, 1, queue)
-        for i in range(count):
-            label[queue[i]] = c
-        size[c] = count
-        sums[stones[c] - 1] += logs[count]
-    colour = var[V_TURN]
-    first = ints[node, I_FIRST]
-    for child in range(first, first + ints[node, I_NCHILD]):
-        cell = ints[child, I_MOVE]
-        gain = 0.0
-        if cell < n:  # a stone of `colour` there (a pie swap changes no score)
-            total = 1
-            for j in range(table.shape[1]):
-                o = table[cell, j]
-                if o < 0:
-                    break
-                if stones[o] != colour + 1:
-                    continue
-                r = label[o]
-                fresh = True
-                for i in range(j):
-                    p = table[cell, i]
-                    if stones[p] == colour + 1 and label[p] == r:
-                        fresh = False
-                if fresh:
-                    total += size[r]
-                    gain -= logs[size[r]]
-            gain += logs[total]
-        sums[colour] += gain
-        top = sums[0]
-        for k in range(1, seats):
-            top = max(top, sums[k])
-        whole = 0.0
-        for k in range(seats):
-            whole += np.exp(power * (sums[k] - top))
-        for k in range(seats):
-            floats[child, F_W + seats + owner[k]] = np.exp(power * (sums[k] - top)) / whole
-        sums[colour] -= gain
-
-
-@leaf
-def _implicit_backup(ints: Array, floats: Array, node: int, seats: int) -> None:
-    """A node's implicit value: that of its child best for the node's deciding seat (max^n)."""
-    first = ints[node, I_FIRST]
-    if first < 0 or ints[node, I_SEAT] < 0:
-        return
-    column = F_W + seats + ints[node, I_SEAT]
-    best = first
-    for child in range(first + 1, first + ints[node, I_NCHILD]):
-        if floats[child, column] > floats[best, column]:
-            best = child
-    for s in range(seats):
-        floats[node, F_W + seats + s] = floats[best, F_W + seats + s]
-
-
 @leaf
 def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array) -> int:
     seat = ints[node, I_SEAT]
@@ -298,8 +220,6 @@ def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array
     c = fparams[FP_C]
     k = fparams[FP_RAVE_K]
     log_n = np.log(floats[node, F_N] + 1.0)
-    alpha = fparams[FP_IMPLICIT]
-    implicit = F_W + params[P_SEATS] + seat
     best = first
     best_value = -1e300
     for child in range(first, first + count):
@@ -319,8 +239,6 @@ def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array
             if rave and floats[child, F_RN] > 0.0:
                 amaf = floats[child, F_RW] / floats[child, F_RN]
                 value = fparams[FP_FPU] + (side_value(ints, node, child, amaf) if across else amaf)
-                if alpha > 0.0:
-                    value += alpha * (floats[child, implicit] - amaf)
             else:
                 value = 1e9  # unvisited children first, in the (shuffled) order of expansion
         else:
@@ -330,8 +248,6 @@ def _select(ints: Array, floats: Array, node: int, params: Array, fparams: Array
                 mean = (1.0 - beta) * mean + beta * floats[child, F_RW] / floats[child, F_RN]
             if across:
                 mean = side_value(ints, node, child, mean)
-            if alpha > 0.0:
-                mean = (1.0 - alpha) * mean + alpha * floats[child, implicit]
             value = mean + c * np.sqrt(log_n / visits)
         if value > best_value:
             best, best_value = child, value
@@ -407,12 +323,6 @@ def run(
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
     share_power = fparams[FP_SHARE_POWER]
     sums = np.zeros(4)
-    implicit = fparams[FP_IMPLICIT] > 0.0  # set only for Omega with 3+ seats and no shared pie
-    label = np.zeros(n, dtype=np.int64)
-    size = np.zeros(n, dtype=np.int64)
-    flood_mark = np.zeros(n, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
-    heuristic_sums = np.zeros(4)
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -449,9 +359,6 @@ def run(
                 ints[node, I_FIRST] = first
                 ints[node, I_NCHILD] = count
                 meta[M_COUNT] = first + count
-                if implicit:
-                    _implicit_children(ints, floats, node, stones, var, owner, arrays.table, seats,
-                                       fparams[FP_SHARE_POWER], logs, label, size, flood_mark, queue, heuristic_sums)  # fmt: skip
             child = _select(ints, floats, node, params, fparams)
             reached = ints[child, I_SEAT] >= 0  # then the move is known not to end the game
             move = ints[child, I_MOVE]
@@ -529,8 +436,6 @@ def run(
                             floats[child, F_RW] += reward
                 if solver and ints[below, I_PROVEN] >= 0 and ints[here, I_PROVEN] < 0:
                     _prove(ints, here, params)
-                if implicit:
-                    _implicit_backup(ints, floats, here, seats)
         done += 1
     return done
 

@@ -222,13 +222,7 @@ class CompiledMcts(MctsPlayer):
 
     def _tree(self, state: State, adapter: Adapter, kept: Tree | None, params: Ints) -> Tree:
         """`kept` re-rooted at this state where the game went on (`reuse`), else a new tree of `nodes`."""
-        return kept_or_new(state, adapter, kept, params, self.settings["nodes"], self.settings["reuse"],
-                           implicit=self._implicit(state, params) > 0.0)
-
-    def _implicit(self, state: State, params: Ints) -> float:
-        """The weight of implicit minimax in selection: `implicit` for Omega with 3+ seats, else 0."""
-        multi_omega = params[P.P_GAME] == OMEGA and len(state.players) > 2 and params[P.P_SHARED] == 0
-        return float(self.settings["implicit"]) if multi_omega else 0.0
+        return kept_or_new(state, adapter, kept, params, self.settings["nodes"], self.settings["reuse"])
 
     def _probe_budget(self, think: float | None, start: float) -> Budget:
         """The probe's share of the budget (of `think` seconds from `start`, or the iterations)."""
@@ -346,7 +340,6 @@ class CompiledMcts(MctsPlayer):
         if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
             fparams[K.FP_SHARE] = settings["share"]
         fparams[K.FP_SHARE_POWER] = settings["share_power"]
-        fparams[K.FP_IMPLICIT] = self._implicit(state, params)
         return params, fparams
 
 

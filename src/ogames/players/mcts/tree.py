@@ -70,9 +70,7 @@ class Tree:
         return self.ints, self.floats
 
 
-def kept_or_new(
-    state: State, adapter: Adapter, kept: Tree | None, params: Ints, capacity: int, reuse: bool, implicit: bool = False
-) -> Tree:
+def kept_or_new(state: State, adapter: Adapter, kept: Tree | None, params: Ints, capacity: int, reuse: bool) -> Tree:
     """`kept` re-rooted at this state when it continues the position it searched (and `reuse`),
     else a new tree (in `kept`'s tables when they fit) of `capacity` nodes for the search's
     `params`."""
@@ -90,13 +88,12 @@ def kept_or_new(
             kept.reused = int(kept.floats[0, K.F_N])
             return kept
     seats = len(state.players)
-    width = K.columns(seats, implicit)
-    if kept is not None and kept.ints.shape[0] == capacity and kept.floats.shape[1] == width:
+    if kept is not None and kept.ints.shape[0] == capacity and kept.floats.shape[1] == K.F_W + seats:
         ints, floats = kept.ints, kept.floats
     else:
         # np.empty takes pages from the system only as nodes are written.
         ints = np.empty((capacity, K.NI), dtype=np.int32)
-        floats = np.empty((capacity, width), dtype=np.float64)
+        floats = np.empty((capacity, K.F_W + seats), dtype=np.float64)
     meta = np.zeros(2, dtype=np.int64)
     _, var, owner = adapter.encode(state)
     K.init_root(ints, floats, meta, var, owner, params)
