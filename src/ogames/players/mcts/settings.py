@@ -196,6 +196,8 @@ RETIRED: dict[str, str] = {
     "against two copies of level 10 (even 20): no gain",
     "endgame": "Omega, three and four players: exact play of the last two turns won 108/200 against two plain UCT "
     "beside level 10's 113/200 and 62/200 against two level 10s (even 67); level 10 already takes every win there",
+    "implicit": "implicit minimax backups of Omega score shares (3 players) won 145/260 against two plain UCT "
+    "beside level 10's 132/260 with weight 0.3 and 78/260 against two copies of level 10 (even 87): no gain",
 }
 
 SETTINGS = Settings(
