@@ -5,6 +5,7 @@ stored results (benchmarks/results/solved-openings.json)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -16,6 +17,7 @@ from solve_openings import BOARDS, RESULTS, UNTRIED, check_opening, classes, wri
 
 import ogames
 from ogames.errors import BadOption
+from ogames.players.solvers import strategy_check
 from ogames.players.solvers.connection import LOSS, WIN, ConnectionSolver, winner_reference
 from ogames.players.solvers.strategy_check import check_win, solver_strategy
 
@@ -61,10 +63,39 @@ def test_the_check_holds_exactly_for_minimaxs_winner(which, seed, stones) -> Non
     if state.is_over:
         return
     best = winner_reference(state)
-    for seat in (0, 1):
-        checked = check_win(state, seat, solver_strategy(ConnectionSolver(game, table_bits=12)))
-        assert checked.holds == (seat == best), (state.record_moves(), seat, checked)
+    for seat, pairing in itertools.product((0, 1), (False, True)):
+        checked = check_win(state, seat, solver_strategy(ConnectionSolver(game, table_bits=12)), pairing=pairing)
+        assert checked.holds == (seat == best), (state.record_moves(), seat, pairing, checked)
         assert checked.positions >= 1
+
+
+def test_pairing_ends_lines_early_and_still_refutes_a_false_claim() -> None:
+    game = ogames.load("omny", variant="y", size=5)
+    state = position(game, ["c2"])  # Black wins (docs/solved.md)
+    strategy = solver_strategy(ConnectionSolver(game))
+    walked, paired = check_win(state, 0, strategy), check_win(state, 0, strategy, pairing=True)
+    assert walked.holds and paired.holds and walked.pairings == 0
+    assert paired.pairings > 0 and paired.positions < walked.positions / 10
+    assert not check_win(state, 1, solver_strategy(ConnectionSolver(game)), pairing=True).holds
+
+
+def test_a_pairing_that_does_not_win_every_fill_ends_nothing(monkeypatch) -> None:
+    """The greedy search only proposes pairs; the fills decide. A detector that claimed a win
+    everywhere (with no pairs) would let a false claim through if the fills were not checked."""
+    monkeypatch.setattr(strategy_check, "virtual_links_reference", lambda *args: (True, []))
+    game = ogames.load("omny", variant="y", size=4)
+    state = position(game, ["b2"])  # Black wins: White's claim is false
+    checked = check_win(state, 1, lambda here: here.legal_moves()[0], pairing=True)
+    assert not checked.holds and checked.pairings == 0
+
+
+def test_pairing_is_left_out_where_the_goal_is_not_a_set_of_sides() -> None:
+    for options in ({"variant": "sunder", "size": 2}, {"variant": "y", "size": 4, "komi": 0.5}):
+        game = ogames.load("omny", **options)
+        state = position(game, [game.new_state().legal_moves()[0]])
+        best = winner_reference(state)
+        checked = check_win(state, best, solver_strategy(ConnectionSolver(game)), pairing=True)
+        assert checked.holds and checked.pairings == 0
 
 
 def test_a_strategy_that_plays_badly_is_refuted_by_a_line_the_rules_confirm() -> None:

@@ -173,6 +173,16 @@ def virtual_win_reference(
     board: Sequence[int], colour: int, neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int
 ) -> tuple[bool, set[int]]:
     """Reference: the same greedy search in plain Python; (found, the carrier's cells)."""
+    found, links = virtual_links_reference(board, colour, neighbours, cell_sides, m)
+    return found, {cell for link in links for cell in link}
+
+
+def virtual_links_reference(
+    board: Sequence[int], colour: int, neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int
+) -> tuple[bool, list[tuple[int, int]]]:
+    """The greedy search of `virtual_win`, in plain Python: (found, the links' pairs of cells, in the
+    order found). With a virtual win, a colour that answers every intrusion into a pair in that pair
+    wins, whatever happens elsewhere (see the module's docstring)."""
     n = len(board)
     group = {c: c for c in range(n) if board[c] == colour}
     touched = {c: cell_sides[c] for c in group}
@@ -193,10 +203,11 @@ def virtual_win_reference(
         if board[c] == colour:
             for o in neighbours[c]:
                 if board[o] == colour and wins_reference(touched[join(root(c), root(o))], m):
-                    return True, set()
+                    return True, []
     if any(wins_reference(touched[c], m) for c in group if group[c] == c):
-        return True, set()
+        return True, []
     carrier: set[int] = set()
+    links: list[tuple[int, int]] = []
     while True:
         pairs: dict[tuple[int, int], int] = {}
         edges: dict[tuple[int, int], int] = {}
@@ -212,6 +223,7 @@ def virtual_win_reference(
                         pairs[(a, b)] = e
                     elif linked is None:
                         carrier |= {e, pairs[(a, b)]}
+                        links.append((pairs[(a, b)], e))
                         linked = join(a, b)
             if linked is None:
                 for r in near:
@@ -224,14 +236,15 @@ def virtual_win_reference(
                             edges[(r, side)] = e
                         else:
                             carrier |= {e, edges[(r, side)]}
+                            links.append((edges[(r, side)], e))
                             touched[r] |= 1 << side
                             linked = r
             if linked is not None:
                 break
         if linked is None:
-            return False, carrier
+            return False, links
         if wins_reference(touched[linked], m):
-            return True, carrier
+            return True, links
 
 
-__all__ = ["VcScratch", "carrier_cell", "vc_scratch_for", "virtual_win", "virtual_win_reference"]
+__all__ = ["VcScratch", "carrier_cell", "vc_scratch_for", "virtual_links_reference", "virtual_win", "virtual_win_reference"]
