@@ -68,6 +68,12 @@ gets one cell of each pair, checked board by board by the rules' plain win test 
 of Y 6 that cut the walk from 253,071 and 396,905 positions, 22 and 36 s, to 378 and 405
 positions, 0.2 s each)."""
 
+Y8_NOTE = """Y 8 is past what the solver finishes here: no class of first moves was proved within
+20,000,000 positions (5–6 minutes each, a table of 2^24 entries), and a search from the empty board
+was still unknown at 100,000,000 positions (27 minutes). Hex solvers go further by pruning the
+moves that cannot stop a virtual win of the opponent (must-play regions), which this solver does
+not do yet."""
+
 BOARDS: list[Board] = [
     Board("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
     Board("Y 5", "omny", {"variant": "y", "size": 5}, BUDGET),
@@ -87,6 +93,8 @@ BOARDS: list[Board] = [
         pairing=True,
         note=Y7_NOTE,
     ),
+    Board("Y 8", "omny", {"variant": "y", "size": 8}, 20_000_000, root_budget=0, table_bits=24, pairing=True,
+          note=Y8_NOTE),
 ]
 
 
