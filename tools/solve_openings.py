@@ -64,9 +64,10 @@ positions per class no class was proved. With them the largest class needs a few
 The second method reaches Y 7 with pairing: the plain walk of every defence did not finish its
 smallest class (c3) in 30 minutes, since each ply more multiplies the defences by about 25; a
 line now also ends where the winner holds pairs of cells that win every full board in which it
-gets one cell of each pair, checked board by board by the rules' plain win test (on two classes
-of Y 6 that cut the walk from 253,071 and 396,905 positions, 22 and 36 s, to 378 and 405
-positions, 0.2 s each)."""
+gets one cell of each pair, checked board by board by the rules' plain win test. On the five
+classes of Y 6 that cut the walk from 199,152–410,099 positions (22–40 s) to 378–1,981 (0.6 s at
+most), and c3 of Y 7, unfinished at 1,000,000 positions without it, took 4,980
+([strategy-check.md](../benchmarks/results/strategy-check.md), `benchmarks/bench_strategy_check.py`)."""
 
 Y8_NOTE = """Y 8 is past what the solver finishes here: no class of first moves was proved within
 20,000,000 positions (5–6 minutes each, a table of 2^24 entries), and a search from the empty board

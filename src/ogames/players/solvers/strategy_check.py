@@ -97,7 +97,6 @@ def check_win(state: State, winner: int, strategy: Strategy, limit: int = 10_000
 class _PairingCheck:
     """The winner's pairing strategy in a position, checked on every full board by the rules."""
 
-    state: StoneState
     colour: int  # the winner's stone value (1 or 2)
     neighbours: list[list[int]]
     cell_sides: list[int]
@@ -112,7 +111,7 @@ class _PairingCheck:
         colour = state.game.colours.index(held) + 1
         sides = 3 if isinstance(state, OmnyState) else int(state.game.options["sides"])  # Omny `y`: the triangle
         neighbours = [list(cells) for cells in state.board.neighbours]
-        return cls(state, colour, neighbours, [int(bits) for bits in cell_sides], sides)
+        return cls(colour, neighbours, [int(bits) for bits in cell_sides], sides)
 
     def holds(self, state: StoneState) -> bool:
         """Whether the winner has a pairing strategy here that wins every full board."""
