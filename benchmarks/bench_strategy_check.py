@@ -27,6 +27,7 @@ def check(size: int, first: str, pairing: bool, limit: int) -> tuple[str, Checke
     game = ogames.load("omny", variant="y", size=size)
     state = game.new_state()
     black = state.mover
+    assert black is not None
     state.play(first, t=0.0)
     solver = ConnectionSolver(game, table_bits=22)
     value = solve(state, BUDGET, solver=solver).value  # for White, who moves

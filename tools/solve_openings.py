@@ -519,8 +519,13 @@ Odd-Y with 3 sides on the triangle is the same game, so the Y tables hold for bo
 the search stops early at *virtual wins*: groups joined to each other and to the sides by disjoint
 pairs of empty cells (the bridge, and two cells to a side), so that the opponent's stone in a pair
 is answered in the same pair; the player to move loses if the opponent has one, whatever else the
-board holds (`src/ogames/players/solvers/virtual_connections.py`). Omny's sunder and gyre boards,
-whose goal is not a set of sides, are searched without them.
+board holds (`src/ogames/players/solvers/virtual_connections.py`). Since Y 8 was tried, the player
+to move there also tries only the moves inside every *must-play region*: where one opponent stone
+on a cell would give the opponent a virtual win, that cell and the win's pairs, since a stone
+anywhere else changes none of it (every first move of Y 7 in 3.0 million positions and 133 s
+instead of 40.7 million and 652 s: [must-play.md](../benchmarks/results/must-play.md); the tables
+of Y 4–7 were solved before it). Omny's sunder and gyre boards, whose goal is
+not a set of sides, are searched without them.
 
 **The second method.** Each proved verdict in the column "second method" was checked again without
 trusting the search: the winning side's strategy was played out against *every* defence through the

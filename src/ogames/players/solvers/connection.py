@@ -32,7 +32,11 @@ prunes far more: virtual wins (`virtual_connections.py`), groups joined to each 
 sides by disjoint pairs of cells. The mover loses at once if the opponent has one and wins with any
 stone if it has one itself, whatever the rest of the board holds. On Y 6 the empty board is then
 proved in about 7,000 positions instead of more than 20 million (`virtual=False` turns it off,
-for comparison: benchmarks/bench_virtual_wins.py).
+for comparison: benchmarks/bench_virtual_wins.py). A fourth fact, there too, cuts the moves tried:
+where one opponent stone on a cell x would give the opponent a virtual win, a stone of the mover
+outside x and that win's carrier changes none of it, so the opponent answers on x and wins; only
+moves inside every such region are searched (Hex solvers' must-play region; `mustplay=False` turns
+it off: `bench_virtual_wins.py --what mustplay`).
 
 The pie rule and Omny's komi choice are decided without search, from the no-draw property:
 - Where `swap` is legal the mover wins: the position (stones, colour to move) is a win or a loss
@@ -136,6 +140,7 @@ class ConnectionSolver:
     table_bits: int = DEFAULT_TABLE_BITS
     seed: int = 20240601
     virtual: bool = True  # use virtual wins where the goal is a set of sides (False: for comparison)
+    mustplay: bool = True  # and prune the mover's moves to the must-play regions (False: for comparison)
     bounds: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -202,6 +207,7 @@ class ConnectionSolver:
                 self.kind, board, colour, self.table, self.order, self.stars, self.total, self.bounds,
                 self.cell_sides, self.runs, self.lone, self.zobrist, self.side_key,
                 self.tt_key, self.tt_pn, self.tt_dn, self.tt_move, step, out, virtual, self.vc_sides, self.vc_runs, self.vc,
+                self.mustplay,
             )  # fmt: skip
             nodes += int(out[kernels.OUT_NODES])
             core = _Core(int(out[kernels.OUT_PN]), int(out[kernels.OUT_DN]), int(out[kernels.OUT_MOVE]), nodes)

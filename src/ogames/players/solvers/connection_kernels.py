@@ -22,7 +22,10 @@ Knowledge used when a node is expanded (each exact, see `connection.py` for why)
    threats lose, and one threat must be blocked: it is the node's only child;
 3. where the goal is a set of sides (`virtual`: Odd-Y, and Omny `y`), the mover loses if the
    opponent has a virtual win, and wins with any stone if the mover has one
-   (`virtual_connections.py`: pairs of cells that each join two groups, or a group and a side).
+   (`virtual_connections.py`: pairs of cells that each join two groups, or a group and a side);
+4. there too (`mustplay`), the mover's moves are only those inside every must-play region: where
+   an opponent stone on x would give it a virtual win, x and that win's carrier
+   (`virtual_connections.must_play`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from numba import njit
 
 from ogames.kernels.oddy import group_wins_into as group_wins_odd_y
 from ogames.kernels.omny import group_wins_into
-from ogames.players.solvers.virtual_connections import VcScratch, carrier_cell, virtual_win
+from ogames.players.solvers.virtual_connections import VcScratch, carrier_cell, must_play, virtual_win
 
 OMNY, ODDY = 0, 1
 INF = np.int64(1) << 40
@@ -91,12 +94,14 @@ def expand(
     vc_sides: np.ndarray,
     vc_runs: np.ndarray,
     vc: VcScratch,
+    mustplay: bool,
 ) -> tuple[int, int, int]:
     """Classify a position (`colour` to move): (WIN, winning cell, 0), (LOSS, −1, 0), (FULL, −1, 0)
     for a full board, or (OPEN, −1, count) with the moves worth trying written into `children`
     (every empty cell in `order`, or the one cell blocking the opponent's only threat).
     `lone[colour − 1, c]`: whether a single stone of that colour on c, alone, would win. With
-    `virtual`, virtual wins decide too (over the sides `vc_sides`, won as `vc_runs` say)."""
+    `virtual`, virtual wins decide too (over the sides `vc_sides`, won as `vc_runs` say), and with
+    `mustplay` too the moves are only those that may stop the opponent's virtual wins after one stone."""
     other = 3 - colour
     count = 0
     threats = 0
@@ -143,6 +148,10 @@ def expand(
     if threats == 1:
         children[0] = threat
         return OPEN, -1, 1
+    if virtual and mustplay:
+        count = must_play(board, colour, table, vc_sides, vc_runs, vc, children, count)
+        if count == 0:
+            return LOSS, -1, 0
     return OPEN, -1, count
 
 
@@ -248,6 +257,7 @@ def dfpn(
     vc_sides: np.ndarray,
     vc_runs: np.ndarray,
     vc: VcScratch,
+    mustplay: bool,
 ) -> None:
     """Search the position (`board`, `colour` to move; not over) until it is proved or `max_nodes`
     expansions are spent; out = [pn, dn, best move (−1 if none), expansions]. The board is
@@ -288,7 +298,7 @@ def dfpn(
             else:
                 nodes += 1
                 status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone, children[depth],
-                                          virtual, vc_sides, vc_runs, vc)
+                                          virtual, vc_sides, vc_runs, vc, mustplay)
                 if status == FULL:
                     raise ValueError("a full board without a winner: these games cannot be drawn")
                 if status == WIN or status == LOSS:

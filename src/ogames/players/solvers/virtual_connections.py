@@ -169,6 +169,78 @@ def carrier_cell(order: np.ndarray, vc: VcScratch, winner: int) -> int:
     return -1
 
 
+@njit(cache=True)
+def _near(board: np.ndarray, table: np.ndarray, x: int, colour: int) -> bool:
+    """Whether a stone of `colour` lies within two steps of cell x."""
+    for j in range(table.shape[1]):
+        o = table[x, j]
+        if o < 0:
+            break
+        if board[o] == colour:
+            return True
+        for i in range(table.shape[1]):
+            p = table[o, i]
+            if p < 0:
+                break
+            if board[p] == colour:
+                return True
+    return False
+
+
+@njit(cache=True)
+def must_play(
+    board: np.ndarray, colour: int, table: np.ndarray, cell_sides: np.ndarray, runs: np.ndarray, vc: VcScratch,
+    children: np.ndarray, count: int,
+) -> int:
+    """Keep, of the first `count` moves in `children` for `colour` to move, those that may stop the
+    opponent; return how many are kept (0: every move loses). Where an opponent stone on a cell x
+    would give it a virtual win, a stone of `colour` outside x and that win's carrier changes none of
+    it, so the opponent answers on x and wins: the moves worth trying lie in x or its carrier, for
+    every such x (the must-play region of Hex solvers).
+
+    Any subset of the x is sound: those tried are within two steps of an opponent stone (a stone
+    farther off joins none of its groups, nor links to them by a bridge), each by a search of its
+    own. (Going on from the links found without x instead costs a third less a position but finds
+    fewer wins: on Y 7's b2 twice the positions, half as much time again.) The region taken is x
+    with every pair the search marked, a superset of the win's own carrier."""
+    other = 3 - colour
+    carrier = vc[2]
+    for x in range(board.shape[0]):
+        if board[x] != 0 or count == 0 or not _near(board, table, x, other):
+            continue
+        board[x] = other
+        found = virtual_win(board, other, table, cell_sides, runs, vc) >= 0
+        board[x] = 0
+        if not found:
+            continue
+        kept = 0
+        for i in range(count):
+            c = children[i]
+            if c == x or carrier[c] >= 0:
+                children[kept] = c
+                kept += 1
+        count = kept
+    return count
+
+
+def must_play_reference(
+    board: Sequence[int], colour: int, neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int
+) -> set[int]:
+    """Plain `must_play`: the cells where a stone of `colour` may stop the opponent, by
+    `virtual_win_reference` on every empty cell within two steps of an opponent stone."""
+    other = 3 - colour
+    region = {c for c, v in enumerate(board) if v == 0}
+    near = {c for c, v in enumerate(board) if v == other}
+    for _ in range(2):
+        near |= {o for c in near for o in neighbours[c]}
+    for x in sorted(region & near):
+        found, cells = virtual_win_reference([other if c == x else v for c, v in enumerate(board)], other, neighbours,
+                                             cell_sides, m)  # fmt: skip
+        if found:
+            region &= cells | {x}
+    return region
+
+
 def virtual_win_reference(
     board: Sequence[int], colour: int, neighbours: Sequence[Sequence[int]], cell_sides: Sequence[int], m: int
 ) -> tuple[bool, set[int]]:
@@ -247,4 +319,13 @@ def virtual_links_reference(
             return True, links
 
 
-__all__ = ["VcScratch", "carrier_cell", "vc_scratch_for", "virtual_links_reference", "virtual_win", "virtual_win_reference"]
+__all__ = [
+    "VcScratch",
+    "carrier_cell",
+    "must_play",
+    "must_play_reference",
+    "vc_scratch_for",
+    "virtual_links_reference",
+    "virtual_win",
+    "virtual_win_reference",
+]
