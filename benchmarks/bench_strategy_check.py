@@ -15,6 +15,7 @@ import platform
 from pathlib import Path
 
 import ogames
+from markdown_table import Table, refuse_bad_out
 from ogames.players.solvers.connection import WIN, ConnectionSolver, solve
 from ogames.players.solvers.strategy_check import Checked, check_win, solver_strategy
 
@@ -46,27 +47,23 @@ def main() -> None:
     args = parser.parse_args()
     if args.limit < 1:
         parser.error(f"--limit must be at least 1, not {args.limit}")
-    if args.out and (args.out.is_dir() or not args.out.parent.is_dir()):
-        parser.error(f"--out {args.out}: not a file in an existing folder")  # refused now, not after the run
+    refuse_bad_out(parser, args.out)
     solve(ogames.load("omny", variant="y", size=3).new_state())  # compile first
-    lines = [
+    table = Table(
         f"The second method with and without pairing ({platform.machine()} {platform.python_implementation()} "
         f"{platform.python_version()}, one core, walks of at most {args.limit:,} positions)",
         "",
         "| board | Black's first stone | verdict | plain walk | positions | seconds "
         "| with pairing | positions | lines ended by pairing | seconds |",
         "|---|---|---|---|---:|---:|---|---:|---:|---:|",
-    ]
+    )
     for title, size, first in CASES:
         verdict, plain = check(size, first, False, args.limit)
         _, paired = check(size, first, True, args.limit)
         row = (f"| {title} | {first} | {verdict} | {shown(plain)} | {plain.positions:,} | {plain.seconds:.1f} "
                f"| {shown(paired)} | {paired.positions:,} | {paired.pairings:,} | {paired.seconds:.1f} |")
-        print(row, flush=True)
-        lines.append(row)
-    if args.out:
-        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"wrote {args.out}")
+        table.add(row)
+    table.write(args.out)
 
 
 if __name__ == "__main__":

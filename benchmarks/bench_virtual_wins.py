@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import ogames
+from markdown_table import Table, refuse_bad_out
 from ogames.players.solvers.connection import ConnectionSolver, solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,8 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.budget < 1:
         parser.error(f"--budget must be at least 1, not {args.budget}")
-    if args.out and (args.out.is_dir() or not args.out.parent.is_dir()):
-        parser.error(f"--out {args.out}: not a file in an existing folder")  # refused now, not after the run
+    refuse_bad_out(parser, args.out)
     solve(ogames.load("omny", variant="y", size=3).new_state())  # compile first
     solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
     cases: list[tuple[str, Callable[[str, dict, dict, int], tuple[str, int, float]], str, dict]] = [
@@ -75,13 +75,13 @@ def main() -> None:
     ]
     if args.what == "mustplay":
         cases.insert(2, ("every first move of Y 7", first_moves, "omny", {"variant": "y", "size": 7}))
-    lines = [
+    table = Table(
         f"{TITLES[args.what]} in the connection solver ({platform.machine()} {platform.python_implementation()} "
         f"{platform.python_version()}, one core, budget {args.budget:,} positions a search)",
         "",
         "| positions solved | without: result | positions | seconds | with: result | positions | seconds | same verdicts |",
         "|---|---|---:|---:|---|---:|---:|---|",
-    ]
+    )
     for title, run, name, options in cases:
         without, with_it = COMPARED[args.what]
         plain = run(name, options, without, args.budget)
@@ -93,11 +93,8 @@ def main() -> None:
                  for value in (plain[0], helped[0])]
         row = (f"| {title} | {shown[0]} | {plain[1]:,} | {plain[2]:.2f} "
                f"| {shown[1]} | {helped[1]:,} | {helped[2]:.2f} | {same} |")
-        print(row, flush=True)
-        lines.append(row)
-    if args.out:
-        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"wrote {args.out}")
+        table.add(row)
+    table.write(args.out)
 
 
 if __name__ == "__main__":

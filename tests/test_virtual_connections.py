@@ -240,33 +240,30 @@ def test_every_move_outside_the_must_play_region_loses_by_minimax(name: str, opt
             state.undo()
 
 
-def test_the_solver_gives_the_same_verdicts_with_and_without_virtual_wins() -> None:
-    """Every first move of Y 5 and of Odd-Y 5 sides size 3 keeps its verdict, in fewer positions (a
-    fiftieth on Y 5, a quarter on the pentagon when this was written)."""
-    for name, options in (("omny", {"variant": "y", "size": 5}), ("oddy", {"sides": 5, "size": 3, "pie": False})):
-        game = ogames.load(name, **options)
-        plain, virtual = 0, 0
-        for move in game.new_state().legal_moves():
-            state = game.new_state()
-            state.play(move, t=0.0)
-            without = solve(state, solver=ConnectionSolver(game, table_bits=16, virtual=False))
-            with_virtual = solve(state, solver=ConnectionSolver(game, table_bits=16))
-            assert without.proved and with_virtual.value == without.value, move
-            plain, virtual = plain + without.nodes, virtual + with_virtual.nodes
-        assert virtual * 2 < plain, (name, virtual, plain)
+Y5, Y6, PENTAGON = ({"variant": "y", "size": 5}, {"variant": "y", "size": 6}, {"sides": 5, "size": 3, "pie": False})
 
 
-def test_the_solver_gives_the_same_verdicts_with_and_without_must_play_regions() -> None:
-    """Every first move of Y 6 and of Odd-Y 5 sides size 3 keeps its verdict, in fewer positions (a
-    tenth on Y 6 and a fifth on the pentagon when this was written)."""
-    for name, options in (("omny", {"variant": "y", "size": 6}), ("oddy", {"sides": 5, "size": 3, "pie": False})):
+@pytest.mark.parametrize(
+    ("without", "with_it", "boards"),
+    [
+        # Virtual wins: a fiftieth of the positions on Y 5, a quarter on the pentagon when this was written.
+        pytest.param(
+            {"virtual": False, "mustplay": False}, {"mustplay": False}, [("omny", Y5), ("oddy", PENTAGON)], id="virtual"
+        ),
+        # Must-play regions beside them: a tenth on Y 6, a fifth on the pentagon.
+        pytest.param({"mustplay": False}, {}, [("omny", Y6), ("oddy", PENTAGON)], id="mustplay"),
+    ],
+)
+def test_the_solver_keeps_its_verdicts_in_fewer_positions(without: dict, with_it: dict, boards: list) -> None:
+    """Every first move of the boards keeps its verdict, in fewer than half the positions."""
+    for name, options in boards:
         game = ogames.load(name, **options)
         plain, pruned = 0, 0
         for move in game.new_state().legal_moves():
             state = game.new_state()
             state.play(move, t=0.0)
-            without = solve(state, solver=ConnectionSolver(game, table_bits=18, mustplay=False))
-            with_regions = solve(state, solver=ConnectionSolver(game, table_bits=18))
-            assert without.proved and with_regions.value == without.value, move
-            plain, pruned = plain + without.nodes, pruned + with_regions.nodes
+            before = solve(state, solver=ConnectionSolver(game, table_bits=18, **without))
+            after = solve(state, solver=ConnectionSolver(game, table_bits=18, **with_it))
+            assert before.proved and after.value == before.value, move
+            plain, pruned = plain + before.nodes, pruned + after.nodes
         assert pruned * 2 < plain, (name, pruned, plain)
