@@ -6,6 +6,7 @@ minimax over the rules."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -165,6 +166,20 @@ def test_omny_y_wins_exactly_where_the_triangle_s_sides_are_touched(size: int) -
         assert omny.result.winner == triangle.result.winner
 
 
+def random_positions(game, stones: int, rng: random.Random, tries: int = 5000) -> Iterator:
+    """Positions of legal play, not over: `stones` to `stones` + 3 random moves from the start (at
+    most `tries` games played; then the test asking for more fails)."""
+    for _ in range(tries):
+        state = game.new_state()
+        for _ in range(stones + rng.randrange(4)):
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()), t=0.0)
+        if not state.is_over:
+            yield state
+    raise AssertionError(f"fewer cases than wanted in {tries} random games")
+
+
 # ----- what it claims --------------------------------------------------------------------------------
 
 
@@ -183,17 +198,9 @@ def test_a_virtual_win_is_a_win_by_minimax(name: str, options: dict, stones: int
     rng = random.Random(11)
     memo: dict = {}
     seen = {True: 0, False: 0}  # virtual wins found for the mover, and for the other colour
-    tries = 0
+    positions = random_positions(game, stones, rng)
     while min(seen.values()) < 15:
-        tries += 1
-        assert tries < 5000, seen
-        state = game.new_state()
-        for _ in range(stones + rng.randrange(4)):
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()), t=0.0)
-        if state.is_over:
-            continue
+        state = next(positions)
         board = state.stones.copy()
         for colour in (1, 2):
             if compiled(game, board, colour, sides, runs)[0]:
@@ -219,17 +226,10 @@ def test_every_move_outside_the_must_play_region_loses_by_minimax(name: str, opt
     neighbours = [list(n) for n in game.board.neighbours]
     rng = random.Random(13)
     memo: dict = {}
-    pruned = tries = 0
+    pruned = 0
+    positions = random_positions(game, stones, rng)
     while pruned < 60:
-        tries += 1
-        assert tries < 5000, pruned
-        state = game.new_state()
-        for _ in range(stones + rng.randrange(4)):
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()), t=0.0)
-        if state.is_over:
-            continue
+        state = next(positions)
         board = [int(v) for v in state.stones]
         region = must_play_reference(board, state.turn + 1, neighbours, [int(b) for b in sides], m)
         seat = state.mover
