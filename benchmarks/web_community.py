@@ -257,6 +257,8 @@ class Lobby:
                 opened = time.perf_counter()
                 async with open_page(lobby_address(browser.base), browser) as socket:
                     raw = await socket.recv()
+                    if self.stop.is_set():
+                        break  # a list sent once the run was ending: the posters may be leaving with their seeks
                     self.tally.lists.append(time.perf_counter() - opened)
                     self.tally.list_bytes.append(len(raw))
                     self.tally.listed.append(len(json.loads(raw)["seeks"]))
