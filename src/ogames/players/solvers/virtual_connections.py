@@ -200,9 +200,8 @@ def must_play(
 
     Any subset of the x is sound: those tried are within two steps of an opponent stone (a stone
     farther off joins none of its groups, nor links to them by a bridge), each by a search of its
-    own. (Going on from the links found without x instead costs a third less a position but finds
-    fewer wins: on Y 7's b2 twice the positions, half as much time again.) The region taken is x
-    with every pair the search marked, a superset of the win's own carrier."""
+    own (going on from the links found without x instead is cheaper but finds fewer wins). The
+    region taken is x with every pair the search marked, a superset of the win's own carrier."""
     other = 3 - colour
     carrier = vc[2]
     for x in range(board.shape[0]):
