@@ -186,6 +186,47 @@ def test_a_click_while_a_move_is_on_its_way_waits_for_the_answer(browser: Any, s
     page.context.close()
 
 
+# Before the page's scripts run: its WebSockets look still connecting (and their "open" is held
+# back) until `window.openSockets()` is called, however fast the server answers.
+HOLD_OPENING = """
+(() => {
+  const Real = window.WebSocket;
+  let holding = true;
+  const held = [];
+  class Opening extends Real {
+    get readyState() { return holding && super.readyState === Real.OPEN ? Real.CONNECTING : super.readyState; }
+    addEventListener(type, listener, options) {
+      if (type !== "open") return super.addEventListener(type, listener, options);
+      const socket = this;
+      super.addEventListener("open", function (event) {
+        if (holding) held.push(() => listener.call(socket, event)); else listener.call(socket, event);
+      }, options);
+    }
+  }
+  window.WebSocket = Opening;
+  window.openSockets = () => { holding = false; held.splice(0).forEach((deliver) => deliver()); };
+})();
+"""
+
+
+def test_a_click_made_as_the_page_opens_is_played_once_connected(browser: Any, server: str) -> None:
+    """A cell clicked while the page's socket is still connecting (the page just loaded, or
+    reloaded) is not lost with a "not connected": it is sent once the socket is open."""
+    page = new_page(browser)
+    start_omny(page, server, size=4)
+    page.add_init_script(HOLD_OPENING)
+    page.reload()
+    expect(page.locator("#link-state")).not_to_have_text("live")
+    page.click('[data-cell="b2"]')
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#moves li")).to_have_count(0)
+    page.evaluate("window.openSockets()")
+    expect(page.locator("#link-state")).to_have_text("live")
+    expect(page.locator('[data-cell="b2"]')).to_have_attribute("data-stone", "black")
+    expect(page.locator("#moves li")).to_have_count(1)
+    page.context.close()
+
+
 def test_against_the_computer_to_the_end(browser: Any, server: str, shots: Path) -> None:
     page = new_page(browser)
     start_omny(page, server, size=4, mode="ai", level="7")

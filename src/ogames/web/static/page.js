@@ -115,11 +115,14 @@ window.OgamesPage = (function () {
   // (`on.base()`: the seq of the view it holds) closes it, to start again whole: never, while the
   // server is right. It reconnects after a pause that doubles up to 8 s, and says its state in the
   // page's corner. The page hears `on.opened()`, `on.view(message)` for a state or a delta,
-  // `on.other(message)` and `on.closed()`; it sends with `send` (false, and the page says it is
-  // not connected, when the socket is not open) or `sendIfOpen` (silently).
+  // `on.other(message)` and `on.closed()`; it sends with `send` or `sendIfOpen` (silently: false
+  // when the socket is not open). `send` keeps what is sent while the socket is still connecting
+  // (a click made as the page opens) and sends it once it is open; when the socket is closed, or
+  // closes before opening, the page says it is not connected and the message is dropped.
   function liveSocket(path, on) {
     let socket = null;
     let retry = 500;
+    let pending = [];  // sent while connecting: sent on opening, in order
     function connect() {
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       socket = new WebSocket(scheme + location.host + path + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
@@ -127,6 +130,9 @@ window.OgamesPage = (function () {
         retry = 500;
         linkState(true);
         on.opened();
+        const waiting = pending;
+        pending = [];
+        waiting.forEach(function (message) { socket.send(JSON.stringify(message)); });
       });
       socket.addEventListener("message", function (event) {
         let message;
@@ -136,6 +142,8 @@ window.OgamesPage = (function () {
         else on.other(message);
       });
       socket.addEventListener("close", function () {
+        if (pending.length) showMessage(words.disconnected);
+        pending = [];
         linkState(false);
         on.closed();
         setTimeout(connect, retry);
@@ -152,6 +160,7 @@ window.OgamesPage = (function () {
       sendIfOpen: sendIfOpen,
       send: function (message) {
         if (sendIfOpen(message)) return true;
+        if (socket && socket.readyState === WebSocket.CONNECTING) { pending.push(message); return true; }
         showMessage(words.disconnected);
         return false;
       },
