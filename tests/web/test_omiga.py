@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from forgery import forge
 from ogames.web import create_app
 from ogames.web.omiga import bots as omiga_bots
 from ogames.web.omiga import live as omiga_live
@@ -382,7 +383,7 @@ def test_no_token_reaches_a_watcher_or_the_log(client: TestClient, caplog: pytes
         seen.append(json.dumps(started(ws, list(tokens.values()))))
         ws.send_json({"type": "act", "action": spot(json.loads(seen[-1]), 0), "token": tokens[0], "seq": 1})
         seen.append(json.dumps(next_of(ws, "verdict")))
-        ws.send_json({"type": "act", "action": "discard", "token": tokens[0][:-1] + "x", "seq": 2})
+        ws.send_json({"type": "act", "action": "discard", "token": forge(tokens[0]), "seq": 2})
         seen.append(json.dumps(next_of(ws, "verdict")))
     seen.append(client.get(f"/o/{body['id']}").text + client.get(f"/o/{body['id']}/record.json").text)
     for token in tokens.values():

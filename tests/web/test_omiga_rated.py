@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from forgery import forge
 from ogames.ratings.store import rating_history
 from ogames.web import create_app
 from ogames.web.accounts import records as accounts
@@ -231,7 +232,7 @@ def test_nobody_outside_the_seats_can_sway_a_rated_table(app: Any) -> None:
     forged = "x" * 43
     with mallory.websocket_connect(f"/ws/o/{body['id']}") as ws:
         next_of(ws, "state")
-        ws.send_json({"type": "ready", "tokens": [forged, tokens[0][:-1] + ("A" if tokens[0][-1] != "A" else "B")]})
+        ws.send_json({"type": "ready", "tokens": [forged, forge(tokens[0])]})
         ws.send_json({"type": "resign", "token": forged, "seq": 1})
         assert next_of(ws, "verdict")["code"] == "bad-token"
         ws.send_json({"type": "act", "action": "discard", "token": forged, "seq": 2})
