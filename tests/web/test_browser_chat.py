@@ -23,7 +23,7 @@ from ogames.web.chat.records import set_role
 from ogames.web.core.store import Store
 
 from .serving import start_server, stop_server
-from .test_browser import PHONE, expect, new_page, pytestmark
+from .test_browser import HOLD_OPENING, PHONE, expect, new_page, pytestmark
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 ATTACK = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
@@ -68,6 +68,7 @@ def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: 
     spectator.goto(f"{chat_server}/g/{game['id']}?lang=en")
 
     for page in (first, second):
+        expect(page.locator(".chat-rooms")).to_be_visible()  # shown once the server says this is a player
         expect(page.locator(".chat-room[data-room=players]")).to_have_attribute("aria-selected", "true")
     say(first, "good luck!")
     expect(second.locator("#chat-messages .chat-text")).to_have_text(["good luck!"])
@@ -165,6 +166,26 @@ def test_a_spectator_who_takes_an_open_seat_joins_the_players_room(browser: Any,
     expect(host.locator("#chat-messages .chat-text")).to_have_text(["anyone for a game?", "me!"])
     for page in (host, guest):
         page.context.close()
+
+
+def test_the_chat_is_written_in_once_the_server_says_which_room(browser: Any, chat_server: str) -> None:
+    """A player's page knows it may write in the players' room only from the chat socket's first
+    message: until then there is no form to write with, so nothing typed early lands, unseen by
+    the other player, in the spectators' room."""
+    host = new_page(browser)
+    host.goto(chat_server + "/?lang=en")
+    asked = {"game": "omny", "options": {"variant": "y", "size": 4}, "seats": ["here", "invite"]}
+    made = host.request.post(chat_server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
+    game = made.json()
+    host.add_init_script(HOLD_OPENING)
+    host.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']}")
+    expect(host.locator("#board")).to_be_visible()
+    expect(host.locator("#chat-form")).to_be_hidden()
+    host.evaluate("window.openSockets()")
+    expect(host.locator(".chat-rooms")).to_be_visible()
+    say(host, "hello")
+    expect(host.locator("#chat-messages .chat-text")).to_have_text(["hello"])
+    host.context.close()
 
 
 def test_two_players_talk_at_a_card_table(browser: Any, chat_server: str) -> None:

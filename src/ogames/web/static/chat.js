@@ -111,6 +111,7 @@
       }
     });
     socket.addEventListener("close", function () {
+      form.hidden = true;  // until the next history says which room is this visitor's (a seat may have been taken)
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
