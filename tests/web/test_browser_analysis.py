@@ -45,8 +45,9 @@ def test_analysis_beside_a_hotseat_board_live_and_stepping_back(browser: Any, se
     start_omny(page, server, size=4)
     panel = page.locator("#analysis-panel")
     expect(panel).to_be_visible()  # one screen: analysis at any time
-    for cell in ("a1", "d1", "b2"):
-        page.click(f'[data-cell="{cell}"]')
+    for cell, colour in (("a1", "black"), ("d1", "white"), ("b2", "black")):
+        page.click(f'[data-cell="{cell}"]')  # each once the last is made: a third quick click replaces the second
+        expect(page.locator(f'[data-cell="{cell}"]')).to_have_attribute("data-stone", colour)
     expect(page.locator("#moves li")).to_have_count(3)
 
     # The live position: white to move after three moves.
@@ -99,6 +100,7 @@ def test_analysis_on_a_phone_in_russian(browser: Any, server: str, shots: Path) 
     expect(page.locator("#link-state")).to_have_text("на связи")
     for cell in ("b2", "c2"):
         page.click(f'[data-cell="{cell}"]')
+    expect(page.locator("#moves li")).to_have_count(2)  # analysed after both are made, not between
     expect(page.locator("#analyse")).to_have_text("Анализировать позицию")
     analysed(page, server, 2)
     expect(page.locator("#analysis")).to_contain_text("Лучший ход")
