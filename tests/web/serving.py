@@ -94,6 +94,7 @@ def start_server(
         command += ["--redis", redis]
     command += extra
     output = log.open("a")
+    before = output.tell()
     process = process_groups.spawn(command, stdout=output, stderr=subprocess.STDOUT)
     output.close()
     base = f"http://127.0.0.1:{port}"
@@ -103,7 +104,9 @@ def start_server(
             raise AssertionError("the server stopped: " + log.read_text())
         try:
             with urllib.request.urlopen(base + "/", timeout=2) as response:
-                if response.status == 200:
+                # Ours once it has said its address (after finding the port free): a server another
+                # test started on the same free port meanwhile would answer too.
+                if response.status == 200 and base.encode() in log.read_bytes()[before:]:
                     return process, base
         except OSError:
             pass
