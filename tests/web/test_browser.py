@@ -157,7 +157,10 @@ def test_a_click_while_a_move_is_on_its_way_waits_for_the_answer(browser: Any, s
     expect(moves).to_have_count(2)
     expect(page.locator('[data-cell="b1"]')).to_have_attribute("data-stone", "white")
 
+    socket.hold = True  # (both clicks of the double click come before c1's answer, however fast it is)
     page.dblclick('[data-cell="c1"]')
+    socket.wait_until(lambda: len(socket.moves()) == 3)
+    socket.release()
     expect(moves).to_have_count(3)
     socket.hold = True
     page.click('[data-cell="a1"]')  # taken: refused
