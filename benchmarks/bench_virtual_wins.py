@@ -3,13 +3,16 @@ positions proved with and without them, side by side in one run: positions expan
 
 `--what virtual`: without virtual wins against with them (`ConnectionSolver(virtual=…)`, no
 must-play regions either way); `--what mustplay`: virtual wins alone against virtual wins with
-must-play regions (`ConnectionSolver(mustplay=…)`), where every first move of Y 7 is solved too.
+must-play regions (`ConnectionSolver(mustplay=…)`), where every first move of Y 7 is solved too;
+`--what moves`: the moves of open positions computed anew at each re-entry (a cache of one slot,
+`moves_bits=0`) against kept in the cache (the default), with the first moves of Y 7 too (the
+same searches step for step: the seconds differ, the positions do not).
 The positions: every first move of Y 5 and of Odd-Y 5 sides size 3 (White's reply position,
 summed over the moves), and the empty boards of Y 5, Y 6 and Y 7, each with a budget of
 20,000,000 positions (a table of 2^22 entries; "unknown" where the budget ran out).
 
-Run: .venv/bin/python benchmarks/bench_virtual_wins.py [--what virtual|mustplay] [--budget N] [--out FILE]
-(results: benchmarks/results/virtual-wins.md and must-play.md)
+Run: .venv/bin/python benchmarks/bench_virtual_wins.py [--what virtual|mustplay|moves] [--budget N] [--out FILE]
+(results: benchmarks/results/virtual-wins.md, must-play.md and moves-cache.md)
 """
 
 from __future__ import annotations
@@ -31,28 +34,35 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPARED: dict[str, tuple[dict, dict]] = {
     "virtual": ({"virtual": False, "mustplay": False}, {"virtual": True, "mustplay": False}),
     "mustplay": ({"virtual": True, "mustplay": False}, {"virtual": True, "mustplay": True}),
+    "moves": ({"moves_bits": 0}, {}),
 }
-TITLES = {"virtual": "Virtual wins", "mustplay": "Must-play regions (beside virtual wins)"}
+TITLES = {"virtual": "Virtual wins", "mustplay": "Must-play regions (beside virtual wins)",
+          "moves": "The moves cache (beside virtual wins and must-play regions)"}
 
 
-def first_moves(name: str, options: dict, solver: dict, budget: int) -> tuple[str, int, float]:
-    """Every first move's reply position solved: (verdicts agreed?, positions, seconds) summed."""
+Run = tuple[str, int, float, int]  # (verdicts, positions, seconds, positions whose moves came from the cache)
+
+
+def first_moves(name: str, options: dict, solver: dict, budget: int) -> Run:
+    """Every first move's reply position solved: (verdicts, positions, seconds, from the cache) summed."""
     game = ogames.load(name, **options)
-    nodes, seconds, values = 0, 0.0, []
+    nodes, seconds, reused, values = 0, 0.0, 0, []
     for move in game.new_state().legal_moves():
         state = game.new_state()
         state.play(move, t=0.0)
-        proof = solve(state, budget, solver=ConnectionSolver(game, table_bits=22, **solver))
-        nodes, seconds = nodes + proof.nodes, seconds + proof.seconds
+        searcher = ConnectionSolver(game, table_bits=22, **solver)
+        proof = solve(state, budget, solver=searcher)
+        nodes, seconds, reused = nodes + proof.nodes, seconds + proof.seconds, reused + searcher.reused
         values.append(f"{move}:{proof.value}")
-    return " ".join(values), nodes, seconds
+    return " ".join(values), nodes, seconds, reused
 
 
-def empty_board(name: str, options: dict, solver: dict, budget: int) -> tuple[str, int, float]:
+def empty_board(name: str, options: dict, solver: dict, budget: int) -> Run:
     game = ogames.load(name, **options)
     start = time.perf_counter()
-    proof = solve(game.new_state(), budget, solver=ConnectionSolver(game, table_bits=22, **solver))
-    return f"{proof.value} {proof.move or ''}".strip(), proof.nodes, time.perf_counter() - start
+    searcher = ConnectionSolver(game, table_bits=22, **solver)
+    proof = solve(game.new_state(), budget, solver=searcher)
+    return f"{proof.value} {proof.move or ''}".strip(), proof.nodes, time.perf_counter() - start, searcher.reused
 
 
 def main() -> None:
@@ -66,14 +76,14 @@ def main() -> None:
     refuse_bad_out(parser, args.out)
     solve(ogames.load("omny", variant="y", size=3).new_state())  # compile first
     solve(ogames.load("oddy", sides=5, size=2, pie=False).new_state())
-    cases: list[tuple[str, Callable[[str, dict, dict, int], tuple[str, int, float]], str, dict]] = [
+    cases: list[tuple[str, Callable[[str, dict, dict, int], Run], str, dict]] = [
         ("every first move of Y 5", first_moves, "omny", {"variant": "y", "size": 5}),
         ("every first move of Odd-Y 5 sides, size 3", first_moves, "oddy", {"sides": 5, "size": 3, "pie": False}),
         ("the empty board of Y 5", empty_board, "omny", {"variant": "y", "size": 5}),
         ("the empty board of Y 6", empty_board, "omny", {"variant": "y", "size": 6}),
         ("the empty board of Y 7", empty_board, "omny", {"variant": "y", "size": 7}),
     ]
-    if args.what == "mustplay":
+    if args.what in ("mustplay", "moves"):
         cases.insert(2, ("every first move of Y 7", first_moves, "omny", {"variant": "y", "size": 7}))
     table = Table(
         f"{TITLES[args.what]} in the connection solver ({platform.machine()} {platform.python_implementation()} "
@@ -82,6 +92,7 @@ def main() -> None:
         "| positions solved | without: result | positions | seconds | with: result | positions | seconds | same verdicts |",
         "|---|---|---:|---:|---|---:|---:|---|",
     )
+    served = []
     for title, run, name, options in cases:
         without, with_it = COMPARED[args.what]
         plain = run(name, options, without, args.budget)
@@ -94,6 +105,10 @@ def main() -> None:
         row = (f"| {title} | {shown[0]} | {plain[1]:,} | {plain[2]:.2f} "
                f"| {shown[1]} | {helped[1]:,} | {helped[2]:.2f} | {same} |")
         table.add(row)
+        served.append(f"{title}: {helped[3]:,} of {helped[1]:,} ({helped[3] / max(helped[1], 1):.0%})")
+    if args.what == "moves":
+        table.add("")
+        table.add("Positions whose moves the cache gave (DFPN entering them again): " + "; ".join(served) + ".")
     table.write(args.out)
 
 

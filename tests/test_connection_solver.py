@@ -362,3 +362,27 @@ def test_the_openings_table_of_y4_is_minimaxs():
     report = solve_board(Board("Y 4", "omny", {"variant": "y", "size": 4}, 10**6), {}, lambda: None)
     proved = sorted(c for o in report.openings if o.value == TOOL_WIN for c in o.cells)
     assert proved == sorted(winning_moves_reference(ogames.load("omny", variant="y", size=4).new_state()))
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "moves"),
+    [
+        ("omny", {"variant": "y", "size": 6}, None),  # virtual wins and must-play regions
+        ("oddy", {"sides": 5, "size": 3, "pie": False}, None),
+        ("omny", {"variant": "sunder", "size": 3}, 3),  # stars' regions: neither (a few moves, 200,000 positions each)
+    ],
+)
+def test_the_moves_cache_changes_nothing_but_the_work(name: str, options: dict, moves: int | None) -> None:
+    """DFPN entering a position again takes its moves from the cache rather than expanding it anew:
+    every first move's search (or the first `moves`) is the same, step for step (value, move,
+    positions), with the cache or with next to none (one slot), and the cache served re-entries."""
+    game = ogames.load(name, **options)
+    served = 0
+    for move in game.new_state().legal_moves()[:moves]:
+        state = game.new_state()
+        state.play(move, t=0.0)
+        cached = ConnectionSolver(game, table_bits=18)
+        proofs = [solve(state, solver=solver) for solver in (ConnectionSolver(game, table_bits=18, moves_bits=0), cached)]
+        assert [(p.value, p.move, p.nodes) for p in proofs[:1]] == [(p.value, p.move, p.nodes) for p in proofs[1:]], move
+        served += cached.reused
+    assert served > 0

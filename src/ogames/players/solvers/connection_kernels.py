@@ -43,7 +43,7 @@ KEY_BASE = np.uint64(0x9E3779B97F4A7C15)  # every key starts here: 0 marks an em
 WIN, LOSS, OPEN, FULL = 0, 1, 2, 3
 
 # out[] of `dfpn`
-OUT_PN, OUT_DN, OUT_MOVE, OUT_NODES = 0, 1, 2, 3
+OUT_PN, OUT_DN, OUT_MOVE, OUT_NODES, OUT_REUSED = 0, 1, 2, 3, 4
 
 # `win_test`'s bundle: (stars, the star cells listed, total, bounds, cell_sides, runs).
 WinTest = tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]
@@ -251,6 +251,9 @@ def dfpn(
     tt_pn: np.ndarray,
     tt_dn: np.ndarray,
     tt_move: np.ndarray,
+    moves_key: np.ndarray,
+    moves_count: np.ndarray,
+    moves: np.ndarray,
     max_nodes: int,
     out: np.ndarray,
     virtual: bool,
@@ -260,8 +263,14 @@ def dfpn(
     mustplay: bool,
 ) -> None:
     """Search the position (`board`, `colour` to move; not over) until it is proved or `max_nodes`
-    expansions are spent; out = [pn, dn, best move (−1 if none), expansions]. The board is
-    restored on return. Entries go into the transposition table (kept between calls)."""
+    expansions are spent; out = [pn, dn, best move (−1 if none), expansions, expansions whose
+    moves came from the moves cache]. The board is restored on return. Entries go into the
+    transposition table (kept between calls).
+
+    DFPN enters an open node again each time its thresholds grow, and the table keeps only its
+    numbers: the moves `expand` found for it (after the virtual wins and must-play regions, most of
+    an expansion's cost) are kept in a cache of their own (`moves_key` → `moves_count`, `moves`;
+    one slot a key, the newest kept), so entering it again costs a look-up."""
     n = board.shape[0]
     depth_cap = n + 2
     thpn = np.empty(depth_cap, dtype=np.int64)
@@ -276,7 +285,9 @@ def dfpn(
     test = win_test(stars, total, bounds, cell_sides, runs)
     scratch = scratch_for(n)
 
+    moves_mask = np.uint64(moves_key.shape[0] - 1)
     nodes = 0
+    reused = 0
     depth = 0
     thpn[0] = INF
     thdn[0] = INF
@@ -297,8 +308,18 @@ def dfpn(
                 returning = True
             else:
                 nodes += 1
-                status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone, children[depth],
-                                          virtual, vc_sides, vc_runs, vc, mustplay)
+                cached = np.int64(key & moves_mask)
+                if moves_key[cached] == key:
+                    status, move, k = OPEN, -1, moves_count[cached]
+                    children[depth, :k] = moves[cached, :k]
+                    reused += 1
+                else:
+                    status, move, k = expand(kind, board, mover[depth], table, order, test, scratch, lone,
+                                              children[depth], virtual, vc_sides, vc_runs, vc, mustplay)
+                    if status == OPEN:
+                        moves_key[cached] = key
+                        moves_count[cached] = k
+                        moves[cached, :k] = children[depth, :k]
                 if status == FULL:
                     raise ValueError("a full board without a winner: these games cannot be drawn")
                 if status == WIN or status == LOSS:
@@ -363,6 +384,7 @@ def dfpn(
             out[OUT_DN] = ret_dn
             out[OUT_MOVE] = ret_move
             out[OUT_NODES] = nodes
+            out[OUT_REUSED] = reused
             return
         depth -= 1
         i = chosen[depth]
