@@ -68,7 +68,7 @@ WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
 DEFAULT_BUDGET = 2_000_000  # positions expanded (a few seconds at most on small boards)
 CHUNK = 200_000  # expansions per compiled call when a time limit is set
 DEFAULT_TABLE_BITS = 20  # 2^20 table entries, 28 MB
-DEFAULT_MOVES_BITS = 16  # 2^16 open positions' moves kept, 2 bytes a cell (4.7 MB on Y 8's 36 cells)
+DEFAULT_MOVES_BITS = 16  # at most 2^16 open positions' moves kept, 2 bytes a cell (4.7 MB on Y 8's 36 cells)
 
 
 def plays(game: Game) -> bool:
@@ -185,7 +185,10 @@ class ConnectionSolver:
         self.tt_pn = np.zeros(size, dtype=np.int64)
         self.tt_dn = np.zeros(size, dtype=np.int64)
         self.tt_move = np.full(size, -1, dtype=np.int32)
-        kept = 1 << self.moves_bits
+        # The moves cache takes at most a quarter of the table's bytes (28 a slot): large boards
+        # (2 bytes a cell a slot) keep fewer positions, so an mcts player's 7 MB table stays its size.
+        fits = max(1, size * 7 // len(self.order))
+        kept = 1 << min(self.moves_bits, fits.bit_length() - 1)
         self.moves_key = np.zeros(kept, dtype=np.uint64)
         self.moves_count = np.zeros(kept, dtype=np.int32)
         self.moves = np.zeros((kept, len(self.order)), dtype=np.int16)
