@@ -70,6 +70,20 @@ def plan(server: str, game_id: str, seed: int) -> tuple[list[tuple[str, str]], o
     raise AssertionError("every planned game was drawn")
 
 
+def status_before(final: ogames.State, moves: list[tuple[str, str]], ply: int) -> str:
+    """What the status line says before the planned game's placement `ply`: the colour to move,
+    or in Omega (a seat places a stone of every colour) the seat's colour and the stone's."""
+    state = final.game.new_state()
+    for move, _ in moves[:ply]:
+        state.play(move)
+    stone = COLOUR_WORDS[str(state.to_move)]
+    if final.game.name != "omega":
+        return f"{stone} to move"
+    assert state.mover is not None
+    seat = COLOUR_WORDS[str(state.game.colours[state.mover])]
+    return f"{seat} to move: the {stone} stone"
+
+
 def advance(server: str, game_id: str, tokens: dict[str, str], moves: list[tuple[str, str]]) -> None:
     """Play moves through the JSON API, each for the seat to move."""
     view = call(server, f"/api/games/{game_id}")[1]
@@ -114,7 +128,7 @@ def finish(page: Any, server: str, game_id: str, clicks: int, seed: int = 1) -> 
     for index, (move, colour) in enumerate(moves[cut:], start=cut):
         click(page, move, colour)
         if index + 1 < len(moves) and moves[index + 1][1] != colour:
-            expect(page.locator("#status")).to_contain_text(f"{COLOUR_WORDS[moves[index + 1][1]]} to move")
+            expect(page.locator("#status")).to_contain_text(status_before(final, moves, index + 1))
     result = page.locator("#status.result")
     expect(result).to_contain_text(f"{COLOUR_WORDS[str(final.winner)]} won")
     winning = board_part(final)["winning"]

@@ -187,6 +187,8 @@ def test_undo_against_the_computer_and_omega_with_three_seats(browser: Any, serv
         expect(page.locator("[data-cell][data-stone]")).to_have_count(count + 1)
     expect(page.locator("#moves li")).to_have_count(2, timeout=COMPUTER_WAIT_MS)
     expect(page.locator("#status")).to_contain_text("your turn")
+    # Seat 3 places a stone of every colour: the status names the seat's colour and the stone's.
+    expect(page.locator("#status")).to_contain_text("Red to move: the White stone, 1 of 3")
     expect(page.locator("#seats li.to-move")).to_contain_text("player 3")
     page.click("#undo")  # seat 3 is to move: the computer's turn and seat 1's last stone come back
     expect(page.locator("#moves li")).to_have_count(1)

@@ -53,6 +53,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("computer_level", "computer (level {n})"),
     N_("bot_level", "bot level"),
     N_("to_move", "{colour} to move"),
+    N_("places_stone", "{player} to move: the {colour} stone, {i} of {n}"),
     N_("your_turn", "your turn"),
     N_("your_move_title", "Your move"),
     N_("sound_on_move", "Sound when it is my move"),

@@ -286,9 +286,16 @@
       status.className = "status to-move-" + view.to_move;
       status.append(swatch(view.to_move));
       const strong = document.createElement("strong");
-      strong.textContent = words.to_move.replace("{colour}", colourName(view.to_move));
-      status.append(strong);
       const seat = view.seats[view.mover];
+      const placing = view.board && view.board.placing;
+      // Omega: a seat places a stone of every colour, so "Black to move" would name the stone,
+      // not the player; say whose turn it is and which of its stones comes next.
+      strong.textContent = placing && seat
+        ? window.OgamesWords.fill(words.places_stone, {
+          player: seat.colours.map(colourName).join(", "), colour: colourName(view.to_move), i: placing.index, n: placing.of,
+        })
+        : words.to_move.replace("{colour}", colourName(view.to_move));
+      status.append(strong);
       const yours = mine && view.mode !== "hotseat";
       if (seat && !yours) status.append(document.createTextNode(" · " + seatName(seat)));
       if (view.thinking) {
