@@ -7,6 +7,7 @@ The server runs as `ogames serve` in its own process, on the test set of puzzles
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,10 @@ def test_a_wrong_move_then_the_right_ones(browser: Any, puzzle_server: str) -> N
     expect(page.locator("#verdict")).to_have_text("Solved!")
     expect(page.locator("#line li")).to_have_text(["d4", "a1", "f1"])
     expect(page.locator("#player-rating")).to_have_text(rating)  # (only the first try is rated)
+    page.click("#next")  # on to an untried puzzle (tried: only this one)
+    expect(page).not_to_have_url(re.compile(LONG))
+    expect(page.locator("#task")).to_contain_text("to play and win")
+    expect(page.locator("#next")).to_be_hidden()  # until this one is settled
 
     page.goto(puzzle_server + f"/puzzles/{SHORT}?lang=ru")
     expect(page.locator("#task")).to_contain_text("ход и выигрыш")

@@ -36,4 +36,12 @@ def record_of(store: Store, player_id: str) -> tuple[Rating, dict[str, bool]]:
     return ratings.player(player_id), ratings.tries(player_id)
 
 
-__all__ = ["listed", "rate_try", "record_of", "standing"]
+@guarded()
+def choosing(store: Store, puzzles: list[Puzzle], player_id: str) -> tuple[Rating, dict[str, Rating], dict[str, bool]]:
+    """What choosing a player's next puzzle among `puzzles` reads: their puzzle rating, the
+    puzzles' ratings and the player's first tries at them."""
+    ratings = PuzzleRatings(store.engine)
+    return ratings.player(player_id), *ratings.listed({puzzle.id: puzzle.difficulty for puzzle in puzzles}, player_id)
+
+
+__all__ = ["choosing", "listed", "rate_try", "record_of", "standing"]

@@ -2,7 +2,9 @@
 
     GET  /puzzles?game=omny&theme=block      the puzzles of a game, with a theme (both optional), 100
                                              a page (&page=2)
-    GET  /puzzles/ID                         a puzzle: the position drawn, "Black to play and win"
+    GET  /puzzles/next?game=&theme=&after=ID  303 to the next puzzle to train on (an untried one rated
+                                             near the visitor, not ID; the filters kept for the one after)
+    GET  /puzzles/ID?game=&theme=            a puzzle: the position drawn, "Black to play and win"
     GET  /api/puzzles/ID                     the same as JSON (never the solution)
     POST /api/puzzles/ID/attempt {moves}     the line from the puzzle's position, the new move last:
                                              right (with the defence's reply), solved, wrong
@@ -26,7 +28,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import ogames
@@ -43,8 +45,8 @@ from ogames.web.core.names import move_words
 from ogames.web.core.store import Store
 from ogames.web.messages import speaker
 from ogames.web.puzzles import play
-from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
-from ogames.web.puzzles.records import listed, rate_try, record_of, standing
+from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet, next_puzzle
+from ogames.web.puzzles.records import choosing, listed, rate_try, record_of, standing
 from ogames.wording import say
 
 router = APIRouter()
@@ -148,9 +150,18 @@ def asked_list(puzzles: PuzzleSet, game: str | None, theme: str | None) -> tuple
     return game, theme
 
 
+def asked_filters(request: Request, puzzles: PuzzleSet) -> tuple[str | None, str | None]:
+    """The game and theme a page's query asks for (either may be absent), checked."""
+    return asked_list(puzzles, request.query_params.get("game") or None, request.query_params.get("theme") or None)
+
+
+def filter_query(game: str | None, theme: str | None, **more: str) -> str:
+    return urlencode({**({"game": game} if game else {}), **({"theme": theme} if theme else {}), **more})
+
+
 @router.get("/puzzles", response_class=HTMLResponse)
 async def puzzles_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, visitor: VisitorDep) -> HTMLResponse:
-    game, theme = asked_list(puzzles, request.query_params.get("game") or None, request.query_params.get("theme") or None)
+    game, theme = asked_filters(request, puzzles)
     chosen = puzzles.chosen(game, theme)
     pages = max(1, -(-len(chosen) // MAX_LISTED))
     number = request.query_params.get("page") or "1"
@@ -160,19 +171,38 @@ async def puzzles_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, v
     ratings, tries = await asyncio.to_thread(listed, store, shown_page, visitor.id)
     mine = await puzzle_record(request, store, visitor.id)
     titles = {name: ogames.load(name).title for name in puzzles.games()}
-    query = {**({"game": game} if game else {}), **({"theme": theme} if theme else {})}
-    links = {to: "/puzzles?" + urlencode({**query, "page": to}) for to in (int(number) - 1, int(number) + 1) if 1 <= to <= pages}
+    links = {to: "/puzzles?" + filter_query(game, theme, page=str(to))
+             for to in (int(number) - 1, int(number) + 1) if 1 <= to <= pages}
     return page(request, "puzzles.html", puzzles=shown_page, count=len(chosen), game=game, theme=theme, titles=titles,
                 themes=puzzles.themes(game), daily=daily_puzzle(request), ratings=ratings, tries=tries, mine=mine,
-                page_number=int(number), pages=pages, previous=links.get(int(number) - 1), next=links.get(int(number) + 1))
+                page_number=int(number), pages=pages, previous=links.get(int(number) - 1), next=links.get(int(number) + 1),
+                filters=filter_query(game, theme))
+
+
+@router.get("/puzzles/next", response_class=HTMLResponse)
+async def next_page(request: Request, puzzles: PuzzlesDep, store: StoreDep, visitor: VisitorDep) -> Any:
+    """Training: on to an untried puzzle near the visitor's rating (filters kept for the next one)."""
+    game, theme = asked_filters(request, puzzles)
+    after = request.query_params.get("after")
+    skip = None if after is None else found(puzzles, after).id
+    candidates = puzzles.chosen(game, theme)
+    player, ratings, tries = await asyncio.to_thread(choosing, store, candidates, visitor.id)
+    chosen = next_puzzle(candidates, ratings, set(tries), player, skip)
+    if chosen is None:
+        return page(request, "puzzles_done.html", filters=filter_query(game, theme), count=len(candidates))
+    query = filter_query(game, theme)
+    return RedirectResponse(f"/puzzles/{chosen.id}" + (f"?{query}" if query else ""), status_code=303)
 
 
 @router.get("/puzzles/{ident}", response_class=HTMLResponse)
 async def puzzle_page(request: Request, ident: str, puzzles: PuzzlesDep, store: StoreDep, visitor: VisitorDep) -> HTMLResponse:
     puzzle = found(puzzles, ident)
+    game, theme = asked_filters(request, puzzles)
     language = request_language(request)
     shown_view = await rated_view(store, puzzle, visitor.id, language)
-    return page(request, "puzzle.html", shown=shown_view, options_text=options_text(shown_view["options"], language))
+    return page(request, "puzzle.html", shown=shown_view, options_text=options_text(shown_view["options"], language),
+                next_link="/puzzles/next?" + filter_query(game, theme, after=puzzle.id),
+                more_link="/puzzles?" + (filter_query(game, theme) or filter_query(puzzle.game, None)))
 
 
 @router.get("/api/puzzles/{ident}")

@@ -13,6 +13,7 @@
   const verdict = document.getElementById("verdict");
   const retry = document.getElementById("retry");
   const show = document.getElementById("show");
+  const next = document.getElementById("next");  // "Next puzzle": shown once this one is settled
   const lineList = document.getElementById("line");
   const base = "/api/puzzles/" + encodeURIComponent(root.dataset.puzzle);
   const lang = "?lang=" + encodeURIComponent(document.documentElement.lang || "en");
@@ -59,6 +60,7 @@
       if (answer.result === "wrong" || answer.result === "also") {
         refuted = true;
         retry.hidden = false;
+        if (answer.result === "wrong") next.hidden = false;
         if (answer.result === "also") say(said.also, "also");
         else say(answer.refutation ? said.refuted.replace("{move}", answer.refutation.text) : said.wrong, "wrong");
         drawLine(line.concat([move], answer.refutation ? [answer.refutation.move] : []));
@@ -69,6 +71,8 @@
       drawLine(line);
       if (answer.result === "solved") {
         over = true;
+        next.hidden = false;
+        show.hidden = true;
         say(said.solved, "solved");
       } else {
         say(answer.reply ? said.right.replace("{move}", answer.reply.text) : said.go_on, "right");
@@ -101,6 +105,8 @@
       const answer = await post("/solution", {});
       over = true;
       retry.hidden = true;
+      next.hidden = false;
+      show.hidden = true;
       board.innerHTML = answer.svg;
       showRated(answer.rated);
       const moves = answer.solution.map(function (step) { return step.text; });
