@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .test_browser import PHONE, expect, new_page, pytestmark
+from .test_browser import HOLD_OPENING, PHONE, expect, new_page, pytestmark
 from .test_browser_ratings import sign_up
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
@@ -94,6 +94,43 @@ def test_a_seek_posted_in_one_browser_and_accepted_in_another_seats_both(browser
     expect(black.locator('[data-cell="c3"]')).to_have_attribute("data-stone", "black")
     for page in (poster, taker):
         page.context.close()
+
+
+# The page's sockets go to a port nothing listens on: each closes before it opens.
+NO_SERVER = """
+(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = class extends Real { constructor(url) { super(url.replace(/\\/\\/[^/]+/, "//127.0.0.1:9")); } };
+})();
+"""
+
+
+def post_quick_seek(page: Any) -> None:
+    page.select_option("#seek-game", "oddy")
+    page.click("#seek-form button[type=submit]")
+
+
+def test_a_seek_made_as_the_lobby_opens_is_posted_once_connected(browser: Any, server: str) -> None:
+    """A seek posted while the lobby's socket is still connecting waits for it (page.js's
+    socketTo), and one posted while it is down says so instead of vanishing."""
+    page = new_page(browser)
+    page.add_init_script(HOLD_OPENING)
+    page.goto(server + "/lobby?lang=en")
+    post_quick_seek(page)
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#seeks tr.mine")).to_have_count(0)
+    page.evaluate("window.openSockets()")
+    expect(page.locator("#link-state")).to_have_text("connected")
+    expect(page.locator("#seeks tr.mine")).to_have_count(1)
+    page.context.close()
+
+    down = new_page(browser)
+    down.add_init_script(NO_SERVER)
+    down.goto(server + "/lobby?lang=en")
+    expect(down.locator("#link-state")).to_have_text("reconnecting…")
+    post_quick_seek(down)
+    expect(down.locator("#message")).to_have_text("Not connected: nothing was sent. Try again once connected.")
+    down.context.close()
 
 
 def test_the_lobby_on_a_phone_in_russian(browser: Any, server: str, shots: Path) -> None:

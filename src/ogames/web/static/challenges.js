@@ -7,8 +7,7 @@
   const box = document.getElementById("challenges");
   if (!box) return;
   const open = new Map();
-  let socket = null;
-  let retry = 1000;
+  let socket = null;  // page.js's socketTo, opened at the end
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, name) { return name in values ? String(values[name]) : all; });
@@ -26,7 +25,7 @@
     made.className = primary ? "button primary" : "button";
     made.textContent = text;
     made.addEventListener("click", function () {
-      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      socket.sendIfOpen(message);
     });
     return made;
   }
@@ -67,19 +66,8 @@
     draw();
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const lang = encodeURIComponent(document.documentElement.lang || "en");
-    socket = new WebSocket(scheme + location.host + "/ws/lobby?challenges=1&lang=" + lang);
-    socket.addEventListener("open", function () { retry = 1000; });
-    socket.addEventListener("message", function (event) {
-      try { heard(JSON.parse(event.data)); } catch (e) { /* not ours */ }
-    });
-    socket.addEventListener("close", function () {
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 30000);
-    });
-  }
-
-  connect();
+  // Every page but the lobby keeps this socket: after a restart its reconnections spread out longer.
+  socket = window.OgamesPage.socketTo("/ws/lobby?challenges=1", {
+    message: heard, retry: 1000, longest: 30000,
+  });
 })();

@@ -23,8 +23,7 @@
   let hidden = false;
   let you = "";
   let room = "spectators";
-  let retry = 500;
-  let socket = null;
+  let socket = null;  // page.js's socketTo, opened at the end
   let joinedWith = "";
 
   // The tokens of the seats this browser plays: a board game's page keeps {seat: token}, a card
@@ -84,37 +83,19 @@
     document.getElementById("chat-muted-names").textContent = (words.chat_muted || "{names}").replace("{names}", names.join(", "));
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const lang = encodeURIComponent(document.documentElement.lang || "en");
-    socket = new WebSocket(scheme + location.host + "/ws/chat/" + encodeURIComponent(gameId) + "?lang=" + lang);
-    socket.addEventListener("open", function () {
-      retry = 500;
-      const held = tokens();
-      joinedWith = held.join(",");
-      socket.send(JSON.stringify({ type: "join", tokens: held }));
-    });
-    socket.addEventListener("message", function (event) {
-      let message;
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "history") {
-        if (message.player && !player) room = "players";
-        player = message.player;
-        if (!player) room = "spectators";
-        hidden = message.hidden;
-        you = message.you;
-        messages = message.messages;
-        show();
-      } else if (message.type === "said") {
-        messages.push(message.message);
-        show();
-      }
-    });
-    socket.addEventListener("close", function () {
-      form.hidden = true;  // until the next history says which room is this visitor's (a seat may have been taken)
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    });
+  function heard(message) {
+    if (message.type === "history") {
+      if (message.player && !player) room = "players";
+      player = message.player;
+      if (!player) room = "spectators";
+      hidden = message.hidden;
+      you = message.you;
+      messages = message.messages;
+      show();
+    } else if (message.type === "said") {
+      messages.push(message.message);
+      show();
+    }
   }
 
   async function post(path, body) {
@@ -155,8 +136,17 @@
 
   // A seat taken on this page (together.js keeps its new token): join again, as a player now.
   (window.ogamesHooks = window.ogamesHooks || []).push(function () {
-    if (socket && socket.readyState === WebSocket.OPEN && tokens().join(",") !== joinedWith) socket.close();
+    if (socket.isOpen() && tokens().join(",") !== joinedWith) socket.close();
   });
 
-  connect();
+  socket = page.socketTo("/ws/chat/" + encodeURIComponent(gameId), {
+    opened: function () {
+      const held = tokens();
+      joinedWith = held.join(",");
+      socket.sendIfOpen({ type: "join", tokens: held });
+    },
+    message: heard,
+    closed: function () { form.hidden = true; },  // until the next history says which room is this visitor's (a seat may have been taken)
+    longest: 10000,
+  });
 })();

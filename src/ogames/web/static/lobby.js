@@ -11,8 +11,7 @@
   const empty = document.getElementById("no-seeks");
   const seeks = new Map();
   const TOKEN_KEY = "ogames-seek:";
-  let socket = null;
-  let retry = 500;
+  let socket = null;  // page.js's socketTo, opened at the end
 
   function say(text) {
     const box = document.getElementById("message");
@@ -78,7 +77,7 @@
   }
 
   function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    socket.send(message);  // (waits while the socket connects; "not connected" when it is down)
   }
 
   function go(url) {
@@ -112,26 +111,10 @@
     }
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws/lobby?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
+  function linkState(up) {
     const state = document.getElementById("link-state");
-    socket.addEventListener("open", function () {
-      retry = 500;
-      state.textContent = said.connected;
-      state.classList.remove("down");
-    });
-    socket.addEventListener("message", function (event) {
-      let message;
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      heard(message);
-    });
-    socket.addEventListener("close", function () {
-      state.textContent = said.disconnected;
-      state.classList.add("down");
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    });
+    state.textContent = up ? said.connected : said.disconnected;
+    state.classList.toggle("down", !up);
   }
 
   // The variant list shown is the chosen game's.
@@ -171,5 +154,11 @@
     send(message);
   });
 
-  connect();
+  socket = window.OgamesPage.socketTo("/ws/lobby", {
+    opened: function () { linkState(true); },
+    message: heard,
+    closed: function () { linkState(false); },
+    dropped: function () { say(said.not_sent); },
+    longest: 10000,
+  });
 })();

@@ -109,27 +109,27 @@ window.OgamesPage = (function () {
     });
   }
 
-  // The live view's socket of a game page (`path` /ws/g/ID) or an Omiga table (/ws/o/ID), opened
-  // at once: in the page's language (the server words its views and refusals for it) and with
-  // deltas (a full view first, then only what changed). A delta for a view the page does not hold
-  // (`on.base()`: the seq of the view it holds) closes it, to start again whole: never, while the
-  // server is right. It reconnects after a pause that doubles up to 8 s, and says its state in the
-  // page's corner. The page hears `on.opened()`, `on.view(message)` for a state or a delta,
-  // `on.other(message)` and `on.closed()`; it sends with `send` or `sendIfOpen` (silently: false
-  // when the socket is not open). `send` keeps what is sent while the socket is still connecting
-  // (a click made as the page opens) and sends it once it is open; when the socket is closed, or
-  // closes before opening, the page says it is not connected and the message is dropped.
-  function liveSocket(path, on) {
+  // A WebSocket to this server that keeps itself open (every page's sockets: the live views, the
+  // lobby, the header's challenges, a game's chat): `path` (with its own query, if any) in the
+  // page's language, opened at once and again after each close, after a pause that doubles from
+  // `on.retry` (500 ms) up to `on.longest` (8 s). It hears `on.opened()`, `on.message(message)`
+  // (parsed JSON; anything else is ignored) and `on.closed()`. `send(message)` sends at once when
+  // open; a message sent while connecting (a click made as the page opens) waits and is sent, in
+  // order, on opening; otherwise (closed, or closing before it opened) it is dropped and
+  // `on.dropped()` lets the page say it is not connected. `sendIfOpen` sends only when open
+  // (false otherwise, silently); `close()` ends this connection (the next one follows the pause).
+  function socketTo(path, on) {
+    const first = on.retry || 500;
     let socket = null;
-    let retry = 500;
+    let retry = first;
     let pending = [];  // sent while connecting: sent on opening, in order
     function connect() {
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      socket = new WebSocket(scheme + location.host + path + "?deltas=1&lang=" + encodeURIComponent(document.documentElement.lang || "en"));
+      const lang = encodeURIComponent(document.documentElement.lang || "en");
+      socket = new WebSocket(scheme + location.host + path + (path.includes("?") ? "&" : "?") + "lang=" + lang);
       socket.addEventListener("open", function () {
-        retry = 500;
-        linkState(true);
-        on.opened();
+        retry = first;
+        if (on.opened) on.opened();
         const waiting = pending;
         pending = [];
         waiting.forEach(function (message) { socket.send(JSON.stringify(message)); });
@@ -137,17 +137,14 @@ window.OgamesPage = (function () {
       socket.addEventListener("message", function (event) {
         let message;
         try { message = JSON.parse(event.data); } catch (e) { return; }
-        if (message.type === "delta" && message.base !== on.base()) { socket.close(); return; }
-        if (message.type === "state" || message.type === "delta") on.view(message);
-        else on.other(message);
+        on.message(message);
       });
       socket.addEventListener("close", function () {
-        if (pending.length) showMessage(words.disconnected);
+        if (pending.length && on.dropped) on.dropped();
         pending = [];
-        linkState(false);
-        on.closed();
+        if (on.closed) on.closed();
         setTimeout(connect, retry);
-        retry = Math.min(retry * 2, 8000);
+        retry = Math.min(retry * 2, on.longest || 8000);
       });
     }
     function sendIfOpen(message) {
@@ -161,12 +158,35 @@ window.OgamesPage = (function () {
       send: function (message) {
         if (sendIfOpen(message)) return true;
         if (socket && socket.readyState === WebSocket.CONNECTING) { pending.push(message); return true; }
-        showMessage(words.disconnected);
+        if (on.dropped) on.dropped();
         return false;
       },
+      isOpen: function () { return socket !== null && socket.readyState === WebSocket.OPEN; },
+      close: function () { if (socket) socket.close(); },
     };
   }
 
+  // The live view's socket of a game page (`path` /ws/g/ID) or an Omiga table (/ws/o/ID), with
+  // deltas (a full view first, then only what changed). A delta for a view the page does not hold
+  // (`on.base()`: the seq of the view it holds) closes it, to start again whole: never, while the
+  // server is right. It says its state in the page's corner, and a message it cannot send in the
+  // message box. The page hears `on.opened()`, `on.view(message)` for a state or a delta,
+  // `on.other(message)` and `on.closed()`; it sends with `send` or `sendIfOpen` (`socketTo`).
+  function liveSocket(path, on) {
+    const socket = socketTo(path + "?deltas=1", {
+      opened: function () { linkState(true); on.opened(); },
+      message: function (message) {
+        if (message.type === "delta" && message.base !== on.base()) { socket.close(); return; }
+        if (message.type === "state" || message.type === "delta") on.view(message);
+        else on.other(message);
+      },
+      closed: function () { linkState(false); on.closed(); },
+      dropped: function () { showMessage(words.disconnected); },
+    });
+    return { send: socket.send, sendIfOpen: socket.sendIfOpen };
+  }
+
   return { words: words, colourName: colourName, showMessage: showMessage, linkState: linkState, jsonHeaders: jsonHeaders,
-           keptTokens: keptTokens, applyDelta: applyDelta, showRatingChanges: showRatingChanges, liveSocket: liveSocket };
+           keptTokens: keptTokens, applyDelta: applyDelta, showRatingChanges: showRatingChanges, socketTo: socketTo,
+           liveSocket: liveSocket };
 })();
