@@ -53,14 +53,20 @@ def say(page: Any, text: str) -> None:
     expect(page.locator("#chat-text")).to_have_value("")
 
 
+def made_game(page: Any, server: str, seats: list[str] | None = None, lang: str = "en") -> dict[str, Any]:
+    """An Omny game (Y, size 4) made through the JSON API by this page's visitor (its first page
+    gives it a session): its id, the seats' tokens and any invitations."""
+    page.goto(f"{server}/?lang={lang}")
+    asked: dict[str, Any] = {"game": "omny", "options": {"variant": "y", "size": 4}, **({"seats": seats} if seats else {})}
+    made = page.request.post(server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
+    assert made.status == 201, made.text()
+    game: dict[str, Any] = made.json()
+    return game
+
+
 def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: Any, chat_server: str, shots: Path) -> None:
     first = new_page(browser)
-    first.goto(chat_server + "/?lang=en")
-    made = first.request.post(chat_server + "/api/games", data=json.dumps(
-        {"game": "omny", "options": {"variant": "y", "size": 4}, "seats": ["here", "invite"]}),
-        headers={"content-type": "application/json"})
-    assert made.status == 201
-    game = made.json()
+    game = made_game(first, chat_server, ["here", "invite"])
     first.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']}")
     second = new_page(browser)
     second.goto(chat_server + game["invitations"]["1"]["link"])
@@ -130,10 +136,7 @@ def test_players_talk_a_spectator_cannot_join_in_and_an_operator_mutes(browser: 
 
 def test_the_chat_on_a_phone_in_russian(browser: Any, chat_server: str, shots: Path) -> None:
     page = new_page(browser, PHONE)
-    page.goto(chat_server + "/?lang=ru")
-    asked = {"game": "omny", "options": {"variant": "y", "size": 4}}
-    made = page.request.post(chat_server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
-    game = made.json()
+    game = made_game(page, chat_server, lang="ru")
     page.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']},1.{game['tokens']['1']}")
     expect(page.locator("#chat-title")).to_have_text("Чат")
     expect(page.locator(".chat-room[data-room=players]")).to_have_text("Игроки")
@@ -149,10 +152,7 @@ def test_the_chat_on_a_phone_in_russian(browser: Any, chat_server: str, shots: P
 
 def test_a_spectator_who_takes_an_open_seat_joins_the_players_room(browser: Any, chat_server: str) -> None:
     host = new_page(browser)
-    host.goto(chat_server + "/?lang=en")
-    asked = {"game": "omny", "options": {"variant": "y", "size": 4}, "seats": ["here", "open"]}
-    made = host.request.post(chat_server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
-    game = made.json()
+    game = made_game(host, chat_server, ["here", "open"])
     host.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']}")
     say(host, "anyone for a game?")
     guest = new_page(browser)
@@ -173,10 +173,7 @@ def test_the_chat_is_written_in_once_the_server_says_which_room(browser: Any, ch
     message: until then there is no form to write with, so nothing typed early lands, unseen by
     the other player, in the spectators' room."""
     host = new_page(browser)
-    host.goto(chat_server + "/?lang=en")
-    asked = {"game": "omny", "options": {"variant": "y", "size": 4}, "seats": ["here", "invite"]}
-    made = host.request.post(chat_server + "/api/games", data=json.dumps(asked), headers={"content-type": "application/json"})
-    game = made.json()
+    game = made_game(host, chat_server, ["here", "invite"])
     host.add_init_script(HOLD_OPENING)
     host.goto(f"{chat_server}/g/{game['id']}#seats=0.{game['tokens']['0']}")
     expect(host.locator("#board")).to_be_visible()
