@@ -186,8 +186,8 @@ class Reviews:
                 await self._drop_lane()
             await asyncio.to_thread(records.fail, self.store, game_id, str(exc).split(":", 1)[0])
             return
+        self.done += 1  # (counted before it is stored: whoever sees it stored sees it counted)
         await asyncio.to_thread(records.finish, self.store, game_id, found)
-        self.done += 1
         log.info("game %s reviewed in %.1f s (%d positions, budget %d)", game_id, time.monotonic() - started,
                  len(found.get("moves", ())) + 1, self.budget)
 
