@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .serving import call
-from .test_browser import expect, new_page, pytestmark, start_omny
+from .test_browser import PHONE, expect, new_page, pytestmark, start_omny
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 
@@ -59,9 +59,42 @@ def test_a_finished_games_review_shows_the_graph_and_the_marks(browser: Any, ser
         expect(detail.locator(".review-better")).to_have_text(f'Better: {first["best"]}')
     page.screenshot(path=str(shots / "web-game-review.png"), full_page=True)
 
+    # Practising the mistakes: the board steps to the position before each, and a click answers.
+    practised = [move for move in review["moves"]
+                 if move["mark"] in ("mistake", "blunder") and move["best"] and move["best"] != move["move"]]
+    assert practised, "white's far moves are mistakes with a better move"
+    page.click("#practice-start")
+    asked, say = practised[0], page.locator("#practice-say")
+    expect(page.locator("#board")).to_have_attribute("data-ply", str(asked["ply"] - 1))
+    expect(say).to_contain_text(f'the game went on with {asked["move"]}')
+    expect(page.locator("#practice-show")).to_be_visible()
+    page.click(f'#board g.cell[data-cell="{asked["move"]}"]')
+    expect(say).to_have_text("That is the move played here: look for a better one.")
+    empty = page.locator("#board g.cell:not([data-stone])").evaluate_all("cells => cells.map(c => c.dataset.cell)")
+    other = next(cell for cell in empty if cell not in (asked["best"], asked["move"]))
+    page.click(f'#board g.cell[data-cell="{other}"]')
+    expect(say).to_have_text("The computer prefers another move here. Try again, or see it.")
+    page.click(f'#board g.cell[data-cell="{asked["best"]}"]')
+    expect(say).to_contain_text(f'Right: {asked["best"]} is the computer\'s move.')
+    if len(practised) > 1:
+        page.click("#practice-next")
+        expect(page.locator("#board")).to_have_attribute("data-ply", str(practised[1]["ply"] - 1))
+        page.click("#practice-show")
+        expect(say).to_contain_text(f'Better: {practised[1]["best"]}')
+    else:
+        expect(say).to_contain_text("Done: found 1 of 1 without seeing them.")
+
     # The same review in Russian: read from the store, worded anew.
     russian = new_page(browser)
     russian.goto(server + f"/g/{game_id}/review?lang=ru")
     expect(russian.locator("#review-graph svg.review-graph")).to_be_visible()
     expect(russian.locator("#game-review h2")).to_have_text("Разбор компьютером")
     expect(russian.locator("#review-legend")).to_contain_text("грубая ошибка")
+
+    # Practising on a phone, in Russian.
+    phone = new_page(browser, PHONE)
+    phone.goto(server + f"/g/{game_id}/review?lang=ru")
+    phone.click("#practice-start")
+    expect(phone.locator("#practice-say")).to_contain_text(f'в партии был сыгран ход {asked["move"]}')
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(shots / "web-review-practice-phone-ru.png"), full_page=True)

@@ -76,6 +76,7 @@
       button.append(symbol);
     });
     showPly(ply);
+    root.dispatchEvent(new CustomEvent("ogames:review", { detail: answer }));  // (review_practice.js)
   }
 
   function line(text, className) {

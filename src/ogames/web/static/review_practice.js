@@ -1,0 +1,96 @@
+// "Practise the mistakes" under a finished game's review (templates/_game_review.html): once the
+// review is shown (game_review.js sends `ogames:review`), each move it marked a mistake or a
+// blunder, where it found a better stone, is asked again in turn. The board steps to the position
+// before it (through the replay's own move list) and a click on a cell answers: the computer's
+// move is right; the move played is not; any other gets "the computer prefers another move" — the
+// review knows the computer's choice only, not every move as good, so it does not call them wrong.
+"use strict";
+(function () {
+  const root = document.querySelector(".replay[data-game-id]");
+  const panel = document.getElementById("practice");
+  if (!root || !panel) return;
+  const words = window.OgamesPage.words;
+  const fill = window.OgamesWords.fill;
+  const colourName = window.OgamesPage.colourName;
+  const board = document.getElementById("board");
+  const start = document.getElementById("practice-start");
+  const say = document.getElementById("practice-say");
+  const showButton = document.getElementById("practice-show");
+  const nextButton = document.getElementById("practice-next");
+  let items = [];   // the review's moves to practise, in the game's order
+  let index = -1;   // the one asked now (-1: not practising)
+  let settled = false, seen = false, found = 0;
+
+  function isCell(label) {
+    return board.querySelector('g.cell[data-cell="' + CSS.escape(label) + '"]') !== null;
+  }
+
+  function tell(text, kind) {
+    say.hidden = false;
+    say.textContent = text;
+    say.dataset.kind = kind;
+  }
+
+  // Step the replay's board to the position before the practised move (its move list does it).
+  function stepTo(ply) {
+    const button = ply === 0 ? document.getElementById("first") : document.querySelector('#moves [data-ply="' + ply + '"]');
+    if (button) button.click();
+  }
+
+  function ask() {
+    const move = items[index];
+    settled = false;
+    seen = false;
+    showButton.hidden = false;
+    nextButton.hidden = true;
+    stepTo(move.ply - 1);
+    tell(fill(words.practise_find, { colour: colourName(move.colour), played: move.move_text }), "ask");
+  }
+
+  function settle(kind, text) {
+    settled = true;
+    showButton.hidden = true;
+    if (kind === "right" && !seen) found += 1;
+    if (index + 1 < items.length) nextButton.hidden = false;
+    else text += " " + fill(words.practise_done, { found: found, n: items.length });
+    tell(text, kind);
+  }
+
+  root.addEventListener("ogames:review", function (event) {
+    items = event.detail.moves.filter(function (move) {
+      return (move.mark === "mistake" || move.mark === "blunder") && move.best && move.best !== move.move && isCell(move.best);
+    });
+    panel.hidden = items.length === 0;
+    start.textContent = fill(words.practise, { n: items.length });
+  });
+
+  start.addEventListener("click", function () {
+    index = 0;
+    found = 0;
+    ask();
+  });
+
+  nextButton.addEventListener("click", function () {
+    index += 1;
+    ask();
+  });
+
+  showButton.addEventListener("click", function () {
+    seen = true;
+    const move = items[index];
+    settle("shown", fill(words.review_better, { move: move.best_text }));
+  });
+
+  board.addEventListener("click", function (event) {
+    if (index < 0 || settled) return;
+    const move = items[index];
+    const cell = event.target.closest("g.cell[data-cell]");
+    if (!cell || board.dataset.ply !== String(move.ply - 1)) return;  // (another position is shown)
+    const label = cell.dataset.cell;
+    if (label === move.best) {
+      settle("right", fill(words.practise_right, { move: move.best_text }));
+    } else {
+      tell(label === move.move ? words.practise_played : words.practise_other, "wrong");
+    }
+  });
+})();
