@@ -65,7 +65,7 @@ from rich.console import Console
 from rich.table import Table
 
 import web_community as community  # (beside this file)
-from ogames.web.core.settings import SIGNUPS_ENV, SOCKETS_ENV
+from ogames.web.core.settings import PAGES_ENV, SIGNUPS_ENV, SOCKETS_ENV
 
 
 @dataclass
@@ -117,10 +117,12 @@ class Servers(contextlib.AbstractContextManager["Servers"]):
         else:
             command = [sys.executable, "-m", "ogames.cli.app", "serve", "--port", str(port), "--database", database]
             # Every player of the load connects from this one address: the server's cap on one
-            # address's open sockets (web/core/socket_cap.py) and its sign-ups an hour (the community
-            # load signs its players up: web/accounts/guessing.py) are lifted for it.
+            # address's open sockets (web/core/socket_cap.py), its sign-ups an hour (the community
+            # load signs its players up: web/accounts/guessing.py) and its pages (web/core/guard.py)
+            # are lifted for it.
             os.environ[SOCKETS_ENV] = str(10**6)
             os.environ[SIGNUPS_ENV] = str(10**6)
+            os.environ[PAGES_ENV] = str(10**6)
         command += ["--redis", redis] if redis else []
         with log.open("w") as output:
             process = tool("process_groups").spawn(command, stdout=output, stderr=subprocess.STDOUT)

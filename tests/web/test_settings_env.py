@@ -1,15 +1,17 @@
 """The settings an operator gives as whole numbers in the environment (web/core/settings.py
-`whole_env`): the open sockets per client address and the sign-ups per address an hour."""
+`whole_env`): the open sockets per client address, the sign-ups per address an hour and the pages
+per address in a burst."""
 
 from __future__ import annotations
 
 import pytest
 
-from ogames.web.core.settings import SIGNUPS_ENV, SOCKETS_ENV, Settings
+from ogames.web.core.settings import PAGES_ENV, SIGNUPS_ENV, SOCKETS_ENV, Settings
 
 
 @pytest.mark.parametrize(("variable", "name", "default"), [(SOCKETS_ENV, "sockets_per_client", 64),
-                                                           (SIGNUPS_ENV, "signups_per_hour", 20)])
+                                                           (SIGNUPS_ENV, "signups_per_hour", 20),
+                                                           (PAGES_ENV, "page_burst", 200)])
 def test_a_whole_number_setting_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, variable: str, name: str,
                                                            default: int) -> None:
     monkeypatch.delenv(variable, raising=False)

@@ -185,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # (counted in Redis when several processes share one, so that a client's limit holds across them)
     limits_storage = storage_for(settings.redis_url)
     api_limits = ClientLimits(settings.api_rate, settings.api_burst, limits_storage, "api")
+    page_limits = ClientLimits(settings.page_rate, settings.page_burst, limits_storage, "pages")
     # What one visitor may say: chat messages and reports (counted per visitor, across processes).
     app.state.chat_limits = ClientLimits(settings.chat_rate, settings.chat_burst, limits_storage, "chat")
     app.state.report_limits = ClientLimits(1 / 60, 3, limits_storage, "report")
@@ -195,7 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Who asks, CSRF, WebSocket origins (web/accounts/identity.py), inside the Guard: a body is
     # read for a form's token only within its limit.
     app.add_middleware(Identity, settings=settings)
-    app.add_middleware(Guard, settings=settings, api_limits=api_limits)
+    app.add_middleware(Guard, settings=settings, api_limits=api_limits, page_limits=page_limits)
     # The open sockets one address may hold (web/core/socket_cap.py): outermost, so that a refused
     # handshake costs nothing else.
     app.add_middleware(SocketCap, per_client=settings.sockets_per_client)

@@ -6,7 +6,9 @@
   stops there, so a large body never fills the server's memory. A route answering before it has
   read the whole body (a refusal) closes the connection after its answer, so the rest is never
   read either;
-- **the JSON API's rate limit** per client address (429 `rate-limited`);
+- **the rate limits** per client address: the JSON API's (429 `rate-limited`, JSON) and the
+  pages' (every other route but the static files: 429 with a short page), so that no visitor
+  flooding either slows the others;
 - **the security headers** on every answer;
 - a client that goes away while it sends its body is no error: nobody is left to answer.
 
@@ -20,13 +22,18 @@ it has read already and hides the client's disconnection from it.
 
 from __future__ import annotations
 
+import math
+
+from markupsafe import escape
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ogames.web.core.common import Refusal, api_language, error_response
+from ogames.web.core.common import Refusal, api_language, error_response, request_language
 from ogames.web.core.settings import Settings
 from ogames.web.limits import ClientLimits, client_address
+from ogames.web.messages import word
 from ogames.wording import say
 
 SECURITY_HEADERS = {
@@ -54,10 +61,11 @@ class BodyTooLarge(Refusal):
 class Guard:
     """The middleware: body limits, the API's rate limit, security headers (see the module)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, api_limits: ClientLimits):
+    def __init__(self, app: ASGIApp, settings: Settings, api_limits: ClientLimits, page_limits: ClientLimits):
         self.app = app
         self.settings = settings
         self.api_limits = api_limits
+        self.page_limits = page_limits
 
     def limit(self, path: str) -> int:
         """The most bytes a route's request body may have."""
@@ -97,6 +105,11 @@ class Guard:
                 refusal = error_response(self.api_limits.refusal(), "rate-limited", 429, language(scope), retry_after=wait)
                 await refusal(scope, receive, answer)
                 return
+        elif not path.startswith("/static/"):
+            address = client_address(scope)
+            if not await self.page_limits.allow(address):
+                await too_many_pages(scope, await self.page_limits.wait(address))(scope, receive, answer)
+                return
 
         async def read() -> Message:
             message = await receive()
@@ -129,6 +142,15 @@ class Reading:
             self.finished = True
         if self.size > self.limit:
             raise BodyTooLarge(self.limit)
+
+
+def too_many_pages(scope: Scope, wait: float) -> HTMLResponse:
+    """A page refused by the pages' rate limit: a sentence in the page's language, and when to come back."""
+    seconds = max(1, math.ceil(wait))
+    text = word(say("too-many-pages", "Too many pages from your address at once: try again in {s} s.", s=seconds),
+                request_language(Request(scope)))
+    return HTMLResponse(f'<!doctype html><meta charset="utf-8"><title>429</title><p>{escape(text)}</p>',
+                        status_code=429, headers={"Retry-After": str(seconds)})
 
 
 def language(scope: Scope) -> str:

@@ -26,6 +26,7 @@ PUZZLES_ENV = "OGAMES_PUZZLES"
 SOCKETS_ENV = "OGAMES_SOCKETS_PER_CLIENT"
 GUEST_BAN_ENV = "OGAMES_GUEST_BAN_HOURS"
 SIGNUPS_ENV = "OGAMES_SIGNUPS_PER_HOUR"
+PAGES_ENV = "OGAMES_PAGES_PER_CLIENT"
 
 
 def default_database_path() -> Path:
@@ -174,6 +175,12 @@ class Settings:
     ws_strikes: int = 20
     api_rate: float = 20.0
     api_burst: float = 100.0
+    # Pages (every HTTP route but the API's and the static files) per client address: a person
+    # opens a few a second at most; a flood from one address would slow every other visitor
+    # (benchmarks/results/page-flood.md).
+    # ($OGAMES_PAGES_PER_CLIENT sets the burst: a load test from one address raises it.)
+    page_rate: float = 20.0
+    page_burst: float = field(default_factory=lambda: float(whole_env(PAGES_ENV, 200)))
     # WebSockets one client address may hold open at once in a process (web/core/socket_cap.py;
     # $OGAMES_SOCKETS_PER_CLIENT: a load test from one address raises it).
     sockets_per_client: int = field(default_factory=lambda: whole_env(SOCKETS_ENV, 64))
@@ -239,7 +246,8 @@ class Settings:
             raise ValueError("review_budget must be at least 1 and review_prove not negative")
         if self.analysis_per_client < 1 or self.analysis_waiting < 0:
             raise ValueError("analysis_per_client must be at least 1 and analysis_waiting not negative")
-        if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.seek_rate, self.seek_burst) <= 0 \
+        if min(self.ws_rate, self.ws_burst, self.api_rate, self.api_burst, self.page_rate, self.page_burst,
+               self.seek_rate, self.seek_burst) <= 0 \
                 or self.ws_strikes < 0 or self.sockets_per_client < 1:
             raise ValueError("rate limits must be positive")
         if not 0 < self.guest_ban_hours < math.inf:
