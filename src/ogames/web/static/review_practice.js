@@ -1,7 +1,8 @@
 // "Practise the mistakes" under a finished game's review (templates/_game_review.html): once the
 // review is shown (game_review.js sends `ogames:review`), each move it marked a mistake or a
-// blunder, where it found a better stone, is asked again in turn. The board steps to the position
-// before it (through the replay's own move list) and a click on a cell answers: the computer's
+// blunder, where it found a better stone, is asked again in turn, above the board (replay.html's
+// #practice-ask). The board steps to the position before it (through the replay's own move list)
+// and a click on a cell answers: the computer's
 // move is right; the move played is not; any other gets "the computer prefers another move" — the
 // review knows the computer's choice only, not every move as good, so it does not call them wrong.
 "use strict";
@@ -14,6 +15,7 @@
   const colourName = window.OgamesPage.colourName;
   const board = document.getElementById("board");
   const start = document.getElementById("practice-start");
+  const asking = document.getElementById("practice-ask");
   const say = document.getElementById("practice-say");
   const showButton = document.getElementById("practice-show");
   const nextButton = document.getElementById("practice-next");
@@ -26,7 +28,7 @@
   }
 
   function tell(text, kind) {
-    say.hidden = false;
+    asking.hidden = false;
     say.textContent = text;
     say.dataset.kind = kind;
   }
@@ -45,6 +47,7 @@
     nextButton.hidden = true;
     stepTo(move.ply - 1);
     tell(fill(words.practise_find, { colour: colourName(move.colour), played: move.move_text }), "ask");
+    asking.scrollIntoView({ block: "nearest" });  // (on a phone the review is below the board)
   }
 
   function settle(kind, text) {
