@@ -131,3 +131,20 @@ def test_the_replay_pages_in_russian(client: TestClient) -> None:
     assert "Просмотр записи партии" in client.get("/replay?lang=ru").text
     page = upload(client, json.dumps(finished_record()).encode())
     assert "Анализировать позицию" in page.text and "Клавиши ← и →" in page.text
+
+
+def test_the_position_names_the_player_to_move_apart_from_the_stone(client: TestClient) -> None:
+    """In Omega a seat places a stone of every colour: after White's turn Black's seat is to move
+    though its first stone is white, and the page says "Black to move". Elsewhere the two agree."""
+    state = ogames.load("omega", players=3, size=4).new_state()
+    for _ in range(3):  # White's whole turn: a white, a black and a red stone
+        state.play(state.legal_moves()[0])
+    record = state.record()
+    shown = client.post("/api/replay/position", json={"record": record, "ply": 1}).json()
+    assert (shown["to_move"], shown["player"]) == ("white", "black")
+    page = upload(client, json.dumps(record).encode())
+    assert page.status_code == 200 and "Black to move" in page.text and "White to move" not in page.text
+    omny = finished_record(seed=2)
+    for ply in range(len(omny["moves"])):
+        shown = client.post("/api/replay/position", json={"record": omny, "ply": ply}).json()
+        assert shown["player"] == shown["to_move"] is not None

@@ -65,8 +65,9 @@ def not_accepted(exc: BadRecord) -> str:
 
 def position(record: Any, ply: Any, language: str = ENGLISH) -> dict[str, Any]:
     """What the replay page shows at a ply: the board drawn by `ogames.draw`, the move that led
-    there (`move`, and as the page shows it, `move_text`), who is to move, and the result at the
-    end (in `language`)."""
+    there (`move`, and as the page shows it, `move_text`), who is to move — the colour of the next
+    stone (`to_move`) and of the player placing it (`player`: in Omega a seat places a stone of
+    every colour, so they differ) — and the result at the end (in `language`)."""
     state = state_at(record, ply)
     entry = record["moves"][ply - 1] if ply > 0 else {}
     result = state.result
@@ -78,10 +79,16 @@ def position(record: Any, ply: Any, language: str = ENGLISH) -> dict[str, Any]:
         **({} if language == ENGLISH else {"move_text": move_words(entry.get("move"), language)}),
         "by": entry.get("by"),
         "to_move": None if state.is_over else state.to_move,
+        "player": None if state.is_over else player_colour(state),
         "over": state.is_over,
         "result": None if result is None else {"winner": result.winner, "reason": word(result.reason, language),
                                                "text": word(result.describe(), language)},
     }
+
+
+def player_colour(state: State) -> str | None:
+    """The colour of the seat that moves next (its first, when it holds several)."""
+    return next((colour for colour, seat in state.owner.items() if seat == state.mover), state.to_move)
 
 
 def analysable(state: State) -> None:

@@ -42,12 +42,13 @@
     const text = position.ply === 0 ? words.replay_start
       : fill(words.after_move, { move: position.move_text || position.move, colour: colourName(position.by) });
     where.append(document.createTextNode(text));
-    if (position.to_move) {
+    const player = position.player || position.to_move;  // (Omega: the seat's colour, not the stone's)
+    if (player) {
       const swatch = document.createElement("span");
-      swatch.className = "swatch swatch-" + position.to_move;
+      swatch.className = "swatch swatch-" + player;
       swatch.setAttribute("aria-hidden", "true");
       where.append(document.createTextNode(" · "), swatch,
-        document.createTextNode(" " + fill(words.to_move, { colour: colourName(position.to_move) })));
+        document.createTextNode(" " + fill(words.to_move, { colour: colourName(player) })));
     }
   }
 
