@@ -59,7 +59,7 @@ class BodyTooLarge(Refusal):
 
 
 class Guard:
-    """The middleware: body limits, the API's rate limit, security headers (see the module)."""
+    """The middleware: body limits, the API's and the pages' rate limits, security headers (see the module)."""
 
     def __init__(self, app: ASGIApp, settings: Settings, api_limits: ClientLimits, page_limits: ClientLimits):
         self.app = app
