@@ -23,9 +23,8 @@ from test_omega_helpers import last_turn
     seats=st.integers(3, 4),
     data=st.data(),
     weight=st.floats(0.0, 1.0),
-    power=st.sampled_from([1.0, 0.5, 0.25, 2.0]) | st.floats(0.05, 4.0),
 )
-def test_shares_match_the_reference(seats, data, weight, power):
+def test_shares_match_the_reference(seats, data, weight):
     log_scores = data.draw(st.lists(st.floats(0.0, 40.0), min_size=seats, max_size=seats))
     owner = data.draw(st.permutations(range(seats)))
     winner = data.draw(st.integers(-1, seats - 1))
@@ -34,8 +33,8 @@ def test_shares_match_the_reference(seats, data, weight, power):
     got[:seats] = rewards
     sums = np.zeros(4)
     sums[:seats] = log_scores
-    K.add_score_shares(got, sums, np.array(list(owner) + [0] * (4 - seats), dtype=np.int64), seats, weight, power)
-    expected = reference.score_share_rewards(rewards, log_scores, owner, weight, power)
+    K.add_score_shares(got, sums, np.array(list(owner) + [0] * (4 - seats), dtype=np.int64), seats, weight)
+    expected = reference.score_share_rewards(rewards, log_scores, owner, weight)
     assert got[:seats] == pytest.approx(expected, abs=1e-9)
     assert sum(got[:seats]) == pytest.approx(1.0)  # still a reward to share out, as the winner's 1 is
 
@@ -47,19 +46,9 @@ def test_a_bigger_score_earns_a_bigger_share():
     assert rewards[:3] == pytest.approx([12 / 48, 30 / 48, 6 / 48])
 
 
-def test_a_softer_power_narrows_the_gap_between_seats():
-    sums = np.array([np.log(16.0), np.log(64.0), np.log(4.0), 0.0])
-    owner = np.arange(4, dtype=np.int64)
-    full, soft = np.zeros(4), np.zeros(4)
-    K.add_score_shares(full, sums, owner, 3, 1.0)
-    K.add_score_shares(soft, sums, owner, 3, 1.0, 0.5)
-    assert soft[:3] == pytest.approx([4 / 14, 8 / 14, 2 / 14])
-    assert soft[2] > full[2] and soft[1] < full[1]  # the trailing seat keeps more, the leader less
-
-
-def _search(players: int, share: float, seed: int = 3, power: float = 1.0) -> tuple[str, object]:
+def _search(players: int, share: float, seed: int = 3) -> tuple[str, object]:
     state = ogames.load("omega", players=players, size=4).new_state()
-    bot = player("mcts", iterations=400, seed=seed, share=share, share_power=power, reuse=False, nodes=20_000)
+    bot = player("mcts", iterations=400, seed=seed, share=share, reuse=False, nodes=20_000)
     move = bot.choose(state)
     info = bot.info()
     return move, (info.visits, info.value)
@@ -67,7 +56,6 @@ def _search(players: int, share: float, seed: int = 3, power: float = 1.0) -> tu
 
 def test_two_players_ignore_the_setting():
     assert _search(2, 0.0) == _search(2, 0.8)
-    assert _search(2, 0.0) == _search(2, 0.8, power=0.5)
 
 
 def test_three_players_search_with_it():
@@ -76,25 +64,15 @@ def test_three_players_search_with_it():
     assert _search(3, 0.8) == shared  # and still deterministic for a seed
 
 
-def test_the_power_changes_a_three_player_search_only_with_a_share():
-    assert _search(3, 0.0, power=0.5) == _search(3, 0.0)  # no share, nothing to raise
-    assert _search(3, 0.8, power=0.5)[1] != _search(3, 0.8)[1]
-
-
 @pytest.mark.parametrize("value", ["-0.1", "1.5", "x"])
 def test_out_of_range_is_refused(value):
     with pytest.raises(BadOption, match="share"):
         player(f"mcts:share={value}")
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "4.5", "nan", "x"])
-def test_a_bad_power_is_refused(value):
+def test_the_retired_power_is_refused_as_an_unknown_setting():
     with pytest.raises(BadOption, match="share_power"):
-        player(f"mcts:share_power={value}")
-
-
-def test_the_power_is_read_from_a_spec():
-    assert player("mcts:share=0.5,share_power=0.25").settings["share_power"] == 0.25
+        player("mcts:share=0.5,share_power=0.25")
 
 
 def _best_shares(state) -> dict[str, float]:

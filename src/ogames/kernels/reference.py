@@ -39,13 +39,13 @@ def components(blocked: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> 
 
 
 def score_share_rewards(
-    rewards: Sequence[float], log_scores: Sequence[float], owner: Sequence[int], weight: float, power: float = 1.0
+    rewards: Sequence[float], log_scores: Sequence[float], owner: Sequence[int], weight: float
 ) -> list[float]:
     """A playout's rewards by seat with each seat's share of the scores blended in (the search's
     `share`): (1 − weight) × reward + weight × score / (sum of scores), each colour's score being
     the product of its group sizes, given here as the sum of their logarithms, and counted for the
-    seat that owns the colour. With `power` a every score is raised to a first (`share_power`)."""
-    scores = [math.exp(power * (value - max(log_scores))) for value in log_scores]
+    seat that owns the colour."""
+    scores = [math.exp(value - max(log_scores)) for value in log_scores]
     blended = [(1.0 - weight) * reward for reward in rewards]
     for colour, score in enumerate(scores):
         blended[owner[colour]] += weight * score / sum(scores)

@@ -52,8 +52,7 @@ FP_C = 0  # UCT exploration
 FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
-FP_SHARE_POWER = 4  # the power of the scores in that share (1: score over the sum of scores)
-NFPARAMS = 5
+NFPARAMS = 4
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -188,24 +187,23 @@ def outlooks(ints: Array, floats: Array, node: int, proofs: Array, worths: Array
 
 
 @leaf
-def add_score_shares(rewards: Array, sums: Array, owner: Array, seats: int, weight: float, power: float = 1.0) -> None:
+def add_score_shares(rewards: Array, sums: Array, owner: Array, seats: int, weight: float) -> None:
     """Blend each seat's share of the scores into a playout's rewards: rewards become
     (1 − weight) × rewards + weight × share, a seat's share being its colour's score (a product of
     group sizes, given as the sum of their logarithms in `sums`, by colour) over the sum of every
     colour's. The rewards still sum to 1, so the seats' columns stay comparable (max^n); a second
     place close behind the winner is worth more than a crushed one, which the winner's 1 alone
-    does not tell apart. With `power` a the share is score^a over the sum of every colour's: below
-    1 a softer share, in which a seat far behind still tells its moves apart."""
+    does not tell apart."""
     top = sums[0]
     for k in range(1, seats):
         top = max(top, sums[k])
     total = 0.0
     for k in range(seats):
-        total += np.exp(power * (sums[k] - top))
+        total += np.exp(sums[k] - top)
     for s in range(seats):
         rewards[s] *= 1.0 - weight
     for k in range(seats):
-        rewards[owner[k]] += weight * np.exp(power * (sums[k] - top)) / total
+        rewards[owner[k]] += weight * np.exp(sums[k] - top) / total
 
 
 @leaf
@@ -321,7 +319,6 @@ def run(
     colour_rewards = np.zeros(2)  # with the shared pie: by colour
     shared = params[P_SHARED] != 0
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
-    share_power = fparams[FP_SHARE_POWER]
     sums = np.zeros(4)
     done = 0
     for _ in range(iterations):
@@ -383,7 +380,7 @@ def run(
                 # The move into an end of the game left its scores in `sums` (the tree plays every
                 # move from the root again): an ended game is rewarded as a playout's end is, else
                 # the lines the tree has followed to the end would lose their shares.
-                add_score_shares(rewards, sums, owner, seats, share, share_power)
+                add_score_shares(rewards, sums, owner, seats, share)
         else:
             if rave:
                 for c in range(n):
@@ -397,7 +394,7 @@ def run(
                 for s in range(seats):
                     rewards[s] = 1.0 / seats
             if share > 0.0:
-                add_score_shares(rewards, sums, owner, seats, share, share_power)
+                add_score_shares(rewards, sums, owner, seats, share)
         if shared:
             for colour in range(2):
                 colour_rewards[colour] = rewards[owner[colour]]

@@ -339,7 +339,6 @@ class CompiledMcts(MctsPlayer):
         fparams[K.FP_C], fparams[K.FP_RAVE_K], fparams[K.FP_FPU] = self.exploration, settings["rave_k"], settings["fpu"]
         if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
             fparams[K.FP_SHARE] = settings["share"]
-        fparams[K.FP_SHARE_POWER] = settings["share_power"]
         return params, fparams
 
 

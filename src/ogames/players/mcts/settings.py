@@ -221,9 +221,6 @@ SETTINGS = Settings(
         Setting("share", "float", 0.0, "Omega with three or four players: weight of each player's share of the "
                 "scores in a playout's reward beside the winner's 1 (0: the winner's 1 only)",
                 minimum=0.0, maximum=1.0, group="search", level=0.0),
-        Setting("share_power", "float", 1.0, "with `share`: each seat's share is score^a over the sum of every seat's "
-                "(1: score over the sum; below 1 softer, so a seat far behind still tells its moves apart)",
-                above=0.0, maximum=4.0, group="search"),
         Setting("solver", "bool", False, "MCTS-solver: proven wins and losses are backed up the tree", group="search"),
         Setting("reuse", "bool", True, "keep the subtree of the moves played since the last search", group="search"),
         Setting("bridges", "bool", True, "Odd-Y and Omny playouts answer an intrusion into a bridge",
