@@ -79,6 +79,20 @@ def test_pairing_ends_lines_early_and_still_refutes_a_false_claim() -> None:
     assert not check_win(state, 1, solver_strategy(ConnectionSolver(game)), pairing=True).holds
 
 
+def test_the_winner_takes_a_move_that_ends_the_line_before_asking_the_strategy() -> None:
+    """A move the rules say wins, or one leaving a checked pairing, is taken first: a strategy
+    that names nothing is never asked where such a move exists, and Y 7's c3, which the solver's
+    moves alone did not close within 200,000 positions, closes in a few thousand."""
+    game = ogames.load("omny", variant="y", size=4)
+    state = position(game, ["b2", "a4", "c1", "a3", "b3", "d1"])  # Black to move, and a2 wins at once
+    assert position(game, ["b2", "a4", "c1", "a3", "b3", "d1", "a2"]).result.winner == "black"
+    assert check_win(state, 0, lambda here: None).holds
+    assert not check_win(position(game, ["b2"]), 0, lambda here: None).holds  # asked where no move ends it
+    y7 = ogames.load("omny", variant="y", size=7)
+    checked = check_win(position(y7, ["c3"]), 0, solver_strategy(ConnectionSolver(y7, table_bits=20)), 20_000, True)
+    assert checked.holds and checked.pairings > 1_000, checked
+
+
 def test_a_pairing_that_does_not_win_every_fill_ends_nothing(monkeypatch) -> None:
     """The greedy search only proposes pairs; the fills decide. A detector that claimed a win
     everywhere (with no pairs) would let a false claim through if the fills were not checked."""
