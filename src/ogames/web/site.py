@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import ogames
 from ogames.draw import board_svg
 from ogames.teach.puzzles import position_of
+from ogames.teach.puzzles.judge import side_colour
 from ogames.web import rulebook
 from ogames.web.boards.live import BROWSER_GAMES
 from ogames.web.boards.pictures import sample_svg
@@ -31,7 +32,6 @@ from ogames.web.core.common import request_language
 from ogames.web.core.deps import WEB, StoreDep, page
 from ogames.web.messages import speaker
 from ogames.web.puzzles import daily_puzzle
-from ogames.web.puzzles.play import side_colour
 
 # Games played in the browser: the board games, and Omiga on its own table pages (omiga/routes.py).
 PLAYABLE = (*BROWSER_GAMES, "omiga")
