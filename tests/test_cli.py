@@ -102,6 +102,38 @@ def test_play_undo_between_humans_takes_back_one_move(tmp_path: Path) -> None:
     assert [m["move"] for m in saved(record)["moves"]] == ["a1"]
 
 
+def hinted(out: str) -> list[str]:
+    """The moves the hints named, in order."""
+    return [line.split("hint: ", 1)[1].split()[0] for line in out.splitlines() if "hint: " in line]
+
+
+def test_play_hints_name_the_computers_choice_a_few_times_a_game(tmp_path: Path) -> None:
+    record = tmp_path / "h.json"
+    args = ["play", "omny", "--variant", "y", "--size", "5", "--iterations", "200", "--seed", "3", "--hints", "2"]
+    code, out, _ = run(args, ["hint", "c3", "hint", "hint", f"save {record}", "quit"])
+    assert code == 0
+    named = hinted(out)
+    assert len(named) == 2 and "(1 hint left)" in out and "(0 hints left)" in out
+    assert "you have used all the hints of this game (2)" in out
+    moves = [m["move"] for m in saved(record)["moves"]]
+    assert moves[0] == "c3" and len(moves) == 2  # a hint plays nothing, for either side
+    state = ogames.load("omny", variant="y", size=5).new_state()
+    for move in moves:
+        state.play(move)
+    assert named[1] in state.legal_moves()  # the second hint is for the position it was asked in
+
+
+def test_play_gives_no_hints_between_people_or_when_none_are_asked_for() -> None:
+    code, out, _ = run(["play", "omny", "--size", "4", "--white", "human"], ["hint", "quit"])
+    assert code == 0 and "hints are given only in a game of one person against the computer" in out
+    assert not hinted(out)
+    code, out, _ = run(["play", "omny", "--size", "4", "--iterations", "50", "--hints", "0"], ["hint", "quit"])
+    assert code == 0 and "this game was started with --hints 0" in out and not hinted(out)
+    for bad in ("-1", "1001", "x"):
+        code, out, err = run(["play", "omny", "--size", "4", "--hints", bad], ["quit"])
+        assert code == 2 and "--hints" in err and "Traceback" not in err
+
+
 def test_play_swap_with_the_pie_rule(tmp_path: Path) -> None:
     record = tmp_path / "s.json"
     lines = ["c2", "swap", f"save {record}", "quit"]

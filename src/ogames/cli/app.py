@@ -19,6 +19,7 @@ from ogames import records
 from ogames.cli.args import parse_play_args
 from ogames.cli.describe import WIDTH, PlayCommand, games_lines
 from ogames.cli.engine import prepare_engine, search_note
+from ogames.cli.hints import HINTS, Hints
 from ogames.cli.omiga_seats import seat_bot
 from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
@@ -40,6 +41,7 @@ Enter a cell label (like c3) to place a stone, or one of:
   swap            take over the first player's colour (pie rule, when offered)
   other moves     any special move the game lists below (e.g. komi=3.5)
   undo            take back your last move (and the computer's reply)
+  hint            the computer's choice for you (a few a game, against the computer only)
   resign          give up the game
   save FILE       write the game record to FILE (JSON)
   help            this text
@@ -59,6 +61,7 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 # Answers to "save the game?" that mean no (an empty line too).
 _NO = {"q", "quit", "n", "no", "exit"}
 MAX_THINK = 3600.0  # seconds the computer may think per move
+MAX_HINTS = 1000  # hints a game may offer
 
 
 def _cut(text: str, limit: int = 40) -> str:
@@ -90,10 +93,11 @@ def games_command() -> None:
 class Session:
     """One game in the terminal: the state, the players by seat, and the person's commands."""
 
-    def __init__(self, state: State, players: list[BasePlayer], console: Console):
+    def __init__(self, state: State, players: list[BasePlayer], console: Console, hints: Hints | None = None):
         self.state = state
         self.players = players
         self.console = console
+        self.hints = hints or Hints(0)
 
     def mover(self) -> int:
         """The seat that decides now (asked only while the game goes on: then there is one)."""
@@ -165,6 +169,9 @@ class Session:
             if command == "undo":
                 if self.undo():
                     return True
+                continue
+            if command == "hint":
+                self.console.print(self.hints.give(self.state))
                 continue
             if command == "resign":
                 return self.resign()
@@ -273,6 +280,7 @@ def play_command(
     think: Annotated[float, typer.Option(help="seconds the computer thinks per move")] = 1.0,
     iterations: Annotated[int | None, typer.Option(help="playouts per computer move instead of a time limit")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of computer players and Omiga's decks (repeatable games)")] = None,
+    hints: Annotated[int, typer.Option(help="hints a game offers against the computer (type hint at your turn)")] = HINTS,
 ) -> None:
     """Play a game: game options as --name value, seats as --<colour> human|random|mcts|uct (Omiga: its bots).
 
@@ -303,6 +311,8 @@ def play_command(
             raise BadOption(f"--think {think}: the thinking time must be more than 0 and at most {MAX_THINK:.0f} seconds")
         if iterations is not None and iterations < 1:
             raise BadOption(f"--iterations {iterations}: at least 1 is needed")
+        if not 0 <= hints <= MAX_HINTS:
+            raise BadOption(f"--hints {hints}: from 0 to {MAX_HINTS}")
         probe = loaded.new_state()
         players = build_players(
             loaded.colours, seats, len(probe.players), think=None if iterations else think, iterations=iterations, seed=seed
@@ -316,7 +326,8 @@ def play_command(
     console.print("[dim]type help for commands[/]")
     if any(not p.human for p in players):
         prepare_engine(console, state)
-    session = Session(state, players, console)
+    budget = {"think": None, "iterations": iterations} if iterations else {"think": think, "iterations": None}
+    session = Session(state, players, console, Hints.for_game(players, hints, seed=seed, **budget))
     if session.run():
         session.offer_save()
 
