@@ -79,8 +79,30 @@ def start_server(
     (a table's creator may not choose its seed). `simulated`: the clocks run that file's seconds
     ahead of the real time (`simulate`). `day`: the day whose puzzle the pages show (not today's, so
     that the pages do not change with the day a test runs on; with `--workers`, each worker imports
-    the site afresh and shows today's)."""
-    port = port or free_port()
+    the site afresh and shows today's).
+
+    A free port is free only when it is asked for: another process (a test's client connection
+    takes its port from the same range) may take it before the server binds it, and the server
+    then refuses to start, saying so. On a port of its own choosing this tries another, up to
+    `PORT_TRIES` times; a port the test named is tried once."""
+    for attempt in range(1 if port else PORT_TRIES):
+        try:
+            return _start_on(port or free_port(), database, log, timeout, redis, extra, deal, simulated, day)
+        except _PortTaken as taken:
+            if port or attempt == PORT_TRIES - 1:
+                raise AssertionError(f"the server stopped: {taken}") from None
+    raise AssertionError("unreachable")  # (the loop returns or raises)
+
+
+PORT_TRIES = 5  # free ports start_server tries when the one it found is taken before the server binds it
+
+
+class _PortTaken(Exception):
+    """The server refused to start: its port was in use."""
+
+
+def _start_on(port: int, database: Path | str, log: Path, timeout: float, redis: str | None, extra: tuple[str, ...],
+              deal: int | None, simulated: Path | None, day: datetime.date) -> tuple[subprocess.Popen, str]:
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     replaced = [PINNED_DAY.format(day=day.isoformat())]
     if deal is not None:
@@ -101,6 +123,9 @@ def start_server(
     deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
+            said = log.read_bytes()[before:].decode(errors="replace")
+            if f"port {port} on 127.0.0.1 is in use" in said:
+                raise _PortTaken(said.strip())
             raise AssertionError("the server stopped: " + log.read_text())
         try:
             with urllib.request.urlopen(base + "/", timeout=2) as response:

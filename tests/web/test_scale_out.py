@@ -23,7 +23,7 @@ import pytest
 import ogames
 
 from .scaling import needs_services
-from .serving import call, free_port, start_server, stop_server
+from .serving import call, start_server, stop_server
 
 pytestmark = pytest.mark.slow
 
@@ -161,8 +161,7 @@ def test_two_workers_play_across_and_a_killed_one_loses_nothing(services: tuple[
             play_round(pair)
 
         # A new worker on another port; seat 1 of every game moves to it: the seats are split again.
-        port = free_port()
-        restarted, base_c = start_server(url, tmp_path / "c.log", redis=redis.url, port=port)
+        restarted, base_c = start_server(url, tmp_path / "c.log", redis=redis.url)
         for pair in seats:
             pair[1].close()
             pair[1] = Seat(base_c, pair[1].game_id, 1, pair[1].token)
