@@ -14,7 +14,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from .serving import free_port
+from .serving import PORT_TRIES, free_port
 
 WAIT = 60.0  # seconds: the longest a mail is waited for
 
@@ -58,9 +58,15 @@ def body(mail: EmailMessage) -> str:
 @contextmanager
 def mail_sink() -> Iterator[Sink]:
     sink = Sink()
-    sink.port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=sink.port)
-    controller.start()
+    for attempt in range(PORT_TRIES):  # a found port may be taken before the sink binds it (serving.start_server)
+        sink.port = free_port()
+        controller = Controller(sink, hostname="127.0.0.1", port=sink.port)
+        try:
+            controller.start()
+            break
+        except OSError:
+            if attempt == PORT_TRIES - 1:
+                raise
     try:
         yield sink
     finally:
