@@ -64,9 +64,10 @@ positions per class no class was proved. With them the largest class needs a few
 The second method reaches Y 7 with pairing: the plain walk of every defence did not finish its
 smallest class (c3) in 30 minutes, since each ply more multiplies the defences by about 25; a
 line now also ends where the winner holds pairs of cells that win every full board in which it
-gets one cell of each pair, checked board by board by the rules' plain win test. On the five
-classes of Y 6 that cut the walk from 199,152–410,099 positions (22–40 s) to 378–1,981 (0.6 s at
-most), and c3 of Y 7, unfinished at 1,000,000 positions without it, took 4,980
+gets one cell of each pair, checked board by board by the rules' plain win test, and where the
+winner moves it takes a move that ends the line so (or wins at once) before asking the solver. On
+the five classes of Y 6 that cut the walk from 230,659–541,196 positions to 477–2,023 (2.1 s at
+most), and c3 of Y 7, unfinished at 1,000,000 positions without it, took 7,214 (8 s)
 ([strategy-check.md](../benchmarks/results/strategy-check.md), `benchmarks/bench_strategy_check.py`)."""
 
 Y8_NOTE = """Y 8 came within reach with must-play regions: without them no class of first moves was
@@ -74,10 +75,13 @@ proved within 20,000,000 positions (5–6 minutes each, a table of 2^24 entries)
 the empty board was still unknown at 100,000,000 positions (27 minutes). With them every class was
 proved within the same budget, from 1.6 million positions (c3, 94 s) to 18.6 million (d1, 16
 minutes); 73 minutes in all on one core of a shared machine. The empty board was not searched as a
-whole: the table proves it. The second method has not reached Y 8 yet: the walk of the smallest
-class (a1, White's strategy with pairing) had not closed after 66 minutes and was stopped, so these
-verdicts rest on the solver alone (its pruning checked against plain minimax on small boards, and
-its Y 4–7 verdicts by the walk)."""
+whole: the table proves it. The second method reached Y 8 once the walk ended lines at once
+where the winner can (a win, or a checked pairing) instead of following the solver's move there:
+before, the walk of a1 had not closed after 66 minutes. A random sample of two classes was walked,
+both White's strategy against every defence: c1 in 401,765 positions (31 minutes, the solver's own
+proof of the class included) and b2 in 364,831 (17 minutes), both agreeing; the other six rest on
+the solver alone (its pruning checked against plain minimax on small boards, and its Y 4–7
+verdicts by the walk)."""
 
 BOARDS: list[Board] = [
     Board("Y 4", "omny", {"variant": "y", "size": 4}, BUDGET),
@@ -98,7 +102,7 @@ BOARDS: list[Board] = [
         pairing=True,
         note=Y7_NOTE,
     ),
-    Board("Y 8", "omny", {"variant": "y", "size": 8}, 20_000_000, root_budget=0, table_bits=24, checks=0, pairing=True,
+    Board("Y 8", "omny", {"variant": "y", "size": 8}, 20_000_000, root_budget=0, table_bits=24, checks=2, pairing=True,
           note=Y8_NOTE),
 ]
 
@@ -498,8 +502,8 @@ HEADER = """# Solved small boards
 
 What the connection solver (`ogames.players.solvers.connection.solve`, also the `solver` player)
 proves about the first move on small boards of Omny and Odd-Y, with the pie rule off, each verdict
-checked again by a second method (but Y 8's, which it has not reached yet); and why Onyx is not solved (the
-last section).
+checked again by a second method (every proved class; on Y 8 a random sample of them); and why
+Onyx is not solved (the last section).
 Regenerate with `.venv/bin/python tools/solve_openings.py` (it writes this page).
 
 How to read it. Every cell of a diagram is Black's (the first player's) first stone there:
