@@ -4,6 +4,7 @@ as the library gives them, stepping in and out, a start from `--line`, games add
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -72,9 +73,11 @@ def test_records_add_the_games_of_this_board_and_skip_the_rest(tmp_path: Path) -
     other.play("a1")
     (tmp_path / "other-board.json").write_text(dumps(other.record()))
     (tmp_path / "junk.json").write_text("{not json")
+    (tmp_path / "folder.json").mkdir()
+    os.mkfifo(tmp_path / "pipe.json")  # never opened: reading it would wait for a writer
     code, out, _ = run([*Y5, "--records", str(tmp_path)], ["quit"])
     assert code == 0
-    assert "games: 60 + 1 (the book, your records; 2 other files skipped)" in out
+    assert "games: 60 + 1 (the book, your records; 4 other files skipped)" in out
     book = {row.move: row.games for row in next_moves(ogames.load("omny", variant="y", size=5).new_state(), [],
                                                        [shipped_book().tree(ogames.load("omny", variant="y", size=5))])}
     assert table(out, "the start · black to move")["e1"][0] == str(book.get("e1", 0) + 1)

@@ -98,7 +98,8 @@ def test_the_draw_follows_the_game_the_theme_and_the_seed() -> None:
         (["no-such-puzzle"], "no puzzle 'no-such-puzzle' in the set"),
         (["--game", "chess"], "no puzzles of 'chess': the set has"),
         (["--game", "onyx", "--theme", "ladder"], "no puzzles with the theme 'ladder': there are"),
-        (["--file", "/no/such/file.jsonl"], "No such file or directory"),
+        (["--file", "/no/such/file.jsonl"], "not a puzzle file"),
+        (["--file", "/dev/zero"], "not a puzzle file"),  # endless, with no line break: not read at all
     ],
 )
 def test_bad_choices_are_refused_in_one_line(args: list[str], said: str) -> None:

@@ -43,7 +43,7 @@ def records_tree(game: Game, folder: Path) -> tuple[Tree, int]:
     tree, skipped = Tree(game), 0
     for path in sorted(folder.glob("*.json"))[:MAX_RECORDS]:
         try:
-            added = tree.add_record(load_file(path))
+            added = path.is_file() and tree.add_record(load_file(path))  # (not a folder or a pipe so named)
         except BadRecord:
             added = False
         skipped += not added

@@ -23,6 +23,8 @@ from ogames.errors import shown as shorten
 from ogames.teach.puzzles import SHIPPED, Puzzle, position_of, read
 from ogames.teach.puzzles.judge import ALSO, RIGHT, SOLVED, WRONG, judge, replayed, side_colour, solution_state
 
+MAX_FILE_BYTES = 100_000_000  # a puzzle file read whole (the shipped set is under 1 MB)
+
 HELP = """  a move        your move: a cell as the board names it (c3)
   solution      show the puzzle's line and end
   help          this text
@@ -133,10 +135,13 @@ def puzzle_command(
     = None,
 ) -> None:
     """Solve a proven puzzle: play the one winning move and the line after it against the stored defence."""
+    source = file or SHIPPED
     try:
-        puzzles = list(read(file or SHIPPED))
+        if not source.is_file() or source.stat().st_size > MAX_FILE_BYTES:  # (not /dev/zero, a folder or a pipe)
+            raise ValueError(f"not a puzzle file: it must be a file of at most {MAX_FILE_BYTES // 1_000_000} MB")
+        puzzles = list(read(source))
     except (ValueError, OSError) as exc:  # BadPuzzle names the line; a file that is no text is a ValueError too
-        raise _fail(f"{file or SHIPPED}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise _fail(f"{source}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         puzzle = chosen(puzzles, ident, game, theme, random.Random(seed))
     except ValueError as exc:
