@@ -19,6 +19,7 @@ from ogames import records
 from ogames.cli.args import parse_play_args
 from ogames.cli.describe import WIDTH, PlayCommand, games_lines
 from ogames.cli.engine import prepare_engine, search_note
+from ogames.cli.failing import fail
 from ogames.cli.hints import HINTS, Hints
 from ogames.cli.omiga_seats import seat_bot
 from ogames.cli.prompt import ask
@@ -52,10 +53,6 @@ def _console() -> Console:
     # Made per call so that the command writes to whatever stdout is now (tests capture it).
     return Console(highlight=False)
 
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(code)
 
 
 # Answers to "save the game?" that mean no (an empty line too).
@@ -319,7 +316,7 @@ def play_command(
         )
         state = loaded.new_state([p.name for p in players])
     except (BadOption, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     shown = ", ".join(f"{k}={v}" for k, v in loaded.jsonable_options().items() if v is not None)
     console.print(f"[bold]{type(loaded).title}[/] {escape(shown)}")
     console.print(escape("  ".join(f"{colour}: {state.players[seat]}" for colour, seat in state.owner.items())))
@@ -407,13 +404,13 @@ def replay_command(
         positions = Positions(record, final)
     except BadRecord as exc:
         message = str(exc) if str(file) in str(exc) else f"{file}: {exc}"
-        raise _fail(message, code=1) from None
+        raise fail(message, code=1) from None
     total = positions.total
     names = ", ".join(f"{colour}: {name}" for colour, name in final.seats.items())
     console.print(f"[bold]{escape(final.game.title)}[/] {total} moves; {escape(names)}")
     if at is not None:
         if not 0 <= at <= total:
-            raise _fail(f"--at {at}: the record has moves 0 to {total}", code=2)
+            raise fail(f"--at {at}: the record has moves 0 to {total}", code=2)
         _show_position(console, positions, at)
         return
     index = 0

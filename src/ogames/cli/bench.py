@@ -26,6 +26,7 @@ from rich.table import Table
 
 import ogames
 from ogames.cli.args import parse_play_args
+from ogames.cli.failing import fail
 from ogames.errors import BadOption, OgamesError, shown
 from ogames.players import parse_spec, player
 from ogames.rules.protocol import TURN_BASED, Game, State
@@ -44,10 +45,6 @@ GameArgument = Annotated[str, typer.Argument(help="game name (see `ogames games`
 SecondsOption = Annotated[float, typer.Option(help="seconds to measure for (warm-up not counted)")]
 JsonOption = Annotated[bool, typer.Option("--json", help="print one JSON object instead of a table")]
 
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(2)
 
 
 def _load(game: str, args: list[str]) -> Game:
@@ -144,7 +141,7 @@ def _measured(ctx: typer.Context, game: str, seconds: float, measure: Callable[[
         loaded = _load(game, ctx.args)
         facts = measure(loaded.new_state())
     except (OgamesError, ValueError, NotImplementedError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     return {"game": loaded.name, "options": loaded.jsonable_options(), **facts}
 
 

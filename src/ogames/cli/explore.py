@@ -18,6 +18,7 @@ from rich.markup import escape
 
 import ogames
 from ogames.cli.args import parse_play_args
+from ogames.cli.failing import fail
 from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
 from ogames.errors import BadOption, BadRecord, OgamesError
@@ -29,10 +30,6 @@ from ogames.teach.explorer import MAX_PATH, Row, Tree, board_key, next_moves, po
 MAX_ROWS = 15  # moves listed a position (the most played first)
 MAX_RECORDS = 100_000  # files read from --records
 
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(2)
 
 
 def records_tree(game: Game, folder: Path) -> tuple[Tree, int]:
@@ -90,10 +87,10 @@ def explore_command(
         except OgamesError as exc:
             raise BadOption(f"--line: {exc}") from None
     except (OgamesError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if not any(tree.lines for tree in trees) and not book.verdicts.table.get(board_key(loaded)):
         boards = "; ".join(_board_name(tree.game) for tree in book.trees.values())
-        raise _fail(f"the book holds no games of this board (it has {boards}); add your own with --records")
+        raise fail(f"the book holds no games of this board (it has {boards}); add your own with --records")
     console = Console(highlight=False)
     games = " + ".join(f"{tree.lines:,}" for tree in trees)
     console.print(f"[bold]{escape(_board_name(loaded))}[/] · games: {games} (the book"

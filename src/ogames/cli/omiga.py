@@ -26,8 +26,9 @@ from rich.text import Text
 import ogames
 from ogames.arena.realtime_match import play_game, run_match
 from ogames.cli import omiga_turns
+from ogames.cli.failing import fail
 from ogames.cli.omiga_seats import DEFAULT_OPPONENT
-from ogames.cli.omiga_turns import bands, column_name, fail, load_state, play_and_save, record_name, save_folder, write_record
+from ogames.cli.omiga_turns import bands, column_name, load_state, play_and_save, record_name, save_folder, write_record
 from ogames.cli.prompt import read_line
 from ogames.errors import OgamesError
 from ogames.players.omiga.bots import Bot

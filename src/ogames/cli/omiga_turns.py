@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ogames.cli.failing import fail
 from ogames.cli.prompt import read_line
 from ogames.errors import CannotPlay, OgamesError
 from ogames.players.omiga.climber import climber_move
@@ -37,12 +38,6 @@ HELP = (
 
 
 # ----- shared by every Omiga command -------------------------------------------------------------
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print an error (no traceback) and give the exit to raise."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(Text(f"error: {message}", style="bold red"))
-    return typer.Exit(code)
-
-
 def save_folder(save: Path | None) -> Path | None:
     """The folder records go into, made now so that a bad one is refused before any game is played."""
     if save is None:

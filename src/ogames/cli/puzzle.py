@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ogames.cli.failing import fail
 from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
 from ogames.errors import IllegalMove, UnknownLabel
@@ -30,10 +31,6 @@ HELP = """  a move        your move: a cell as the board names it (c3)
   help          this text
   quit          leave the puzzle"""
 
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(2)
 
 
 def chosen(puzzles: list[Puzzle], ident: str | None, game: str | None, theme: str | None, rng: random.Random) -> Puzzle:
@@ -141,11 +138,11 @@ def puzzle_command(
             raise ValueError(f"not a puzzle file: it must be a file of at most {MAX_FILE_BYTES // 1_000_000} MB")
         puzzles = list(read(source))
     except (ValueError, OSError) as exc:  # BadPuzzle names the line; a file that is no text is a ValueError too
-        raise _fail(f"{source}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise fail(f"{source}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         puzzle = chosen(puzzles, ident, game, theme, random.Random(seed))
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     Solving(puzzle, Console(highlight=False)).run()
 
 

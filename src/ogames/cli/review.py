@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ogames import sgf
+from ogames.cli.failing import fail
 from ogames.errors import BadOption, BadRecord, CannotPlay
 from ogames.records import MAX_RECORD_BYTES, load_file
 from ogames.rules import load
@@ -29,10 +30,6 @@ STYLES = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 GRAPH_WIDTH = 72  # characters of the sparkline at most (longer games are sampled)
 
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(2)
 
 
 def read_record(path: Path) -> dict[str, Any]:
@@ -132,7 +129,7 @@ def review_command(
     try:
         data = read_record(record)
     except BadRecord as exc:
-        raise _fail(str(exc) if str(record) in str(exc) else f"{record}: {exc}") from None
+        raise fail(str(exc) if str(record) in str(exc) else f"{record}: {exc}") from None
     err = Console(stderr=True, highlight=False)
 
     def progress(done: int, count: int) -> None:
@@ -142,9 +139,9 @@ def review_command(
     try:
         result = review(data, budget=budget, prove=prove, seed=seed, progress=progress)
     except BadRecord as exc:
-        raise _fail(f"{record}: {exc}") from None
+        raise fail(f"{record}: {exc}") from None
     except (BadOption, CannotPlay) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
         return

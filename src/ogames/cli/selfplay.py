@@ -14,10 +14,10 @@ from rich.markup import escape
 
 from ogames.arena import selfplay
 from ogames.arena import tournament as arena
+from ogames.cli.failing import fail
 from ogames.cli.tournament import (
     RAY_HELP,
     WORKERS_HELP,
-    _fail,
     check_runner,
     default_folder,
     fail_if_unplayed,
@@ -65,7 +65,7 @@ def selfplay_command(
         folder = out if out is not None else default_folder(t, "selfplay")
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     with told_failures(console, folder):
         with runner(workers, ray) as (executor, where):
             shown_options = ", ".join(f"{k}={v}" for k, v in t.settled.items() if v is not None)

@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from ogames import records, sgf
 from ogames.cli.args import parse_play_args
+from ogames.cli.failing import fail
 from ogames.errors import BadOption, BadRecord
 from ogames.records import load_file
 
@@ -25,10 +26,6 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(1)
-
 
 def _write(text: str, out: Path | None) -> None:
     if out is None:
@@ -37,7 +34,7 @@ def _write(text: str, out: Path | None) -> None:
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write {out}: {exc.strerror or exc}", 1) from None
     Console(stderr=True, highlight=False).print(f"wrote {escape(str(out))}")
 
 
@@ -51,7 +48,7 @@ def export_command(
         text = sgf.to_sgf(load_file(record))
     except BadRecord as exc:
         message = str(exc) if str(record) in str(exc) else f"{record}: {exc}"
-        raise _fail(message) from None
+        raise fail(message, 1) from None
     _write(text, out)
 
 
@@ -66,22 +63,22 @@ def import_command(
     options = None
     if option:
         if game is None:
-            raise _fail("--option needs --game (the options of which game?)")
+            raise fail("--option needs --game (the options of which game?)", 1)
         try:
             parsed, unknown = parse_play_args(game, [f"--{word}" for word in option])
         except BadOption as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc), 1) from None
         if unknown:
-            raise _fail(f"--option {next(iter(unknown))}: {game} has no such option")
+            raise fail(f"--option {next(iter(unknown))}: {game} has no such option", 1)
         options = dict(parsed)
     elif game is not None:
         options = {}
     try:
         data = file.read_bytes()[: sgf.MAX_TEXT + 1]
     except OSError as exc:
-        raise _fail(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise fail(f"cannot read {file}: {exc.strerror or exc}", 1) from None
     try:
         record = sgf.from_sgf(data, game=game, options=options)
     except (BadRecord, BadOption) as exc:
-        raise _fail(f"{file}: {exc}") from None
+        raise fail(f"{file}: {exc}", 1) from None
     _write(records.dumps(record), out)

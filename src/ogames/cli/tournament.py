@@ -23,6 +23,7 @@ from rich.table import Table
 from ogames.arena import tournament as arena
 from ogames.arena.schedule import balanced
 from ogames.cli.args import parse_play_args
+from ogames.cli.failing import fail
 from ogames.errors import BadOption, OgamesError, shown
 
 HELP = "\n\n".join(
@@ -46,10 +47,6 @@ HELP = "\n\n".join(
     )
 )
 
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(code)
 
 
 def split_players(args: list[str]) -> tuple[list[str], list[str]]:
@@ -132,7 +129,7 @@ def tournament_command(
         folder = out if out is not None else default_folder(t)
         check_runner(workers, ray)
     except (BadOption, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     with told_failures(console, folder), runner(workers, ray) as (executor, where):
         _headline(console, t, folder, where)
         summary = play_games(console, t, folder, executor, resume, ci)
@@ -158,16 +155,16 @@ def told_failures(console: Console, folder: Path) -> Iterator[None]:
     except OSError as exc:  # the folder cannot be made or written: say which, in words
         reason = (exc.strerror or str(exc)).lower()
         where = f" {exc.filename}" if exc.filename else ""
-        raise _fail(f"cannot save the games in{where}: {reason} (choose another --out)", code=1) from None
+        raise fail(f"cannot save the games in{where}: {reason} (choose another --out)", code=1) from None
     except (OgamesError, ValueError) as exc:
-        raise _fail(str(exc), code=1) from None
+        raise fail(str(exc), code=1) from None
 
 
 def fail_if_unplayed(summary: arena.Summary) -> None:
     """Exit 1, after the results are shown, if some games could not be played."""
     if summary.failed:
         first = min(summary.failed)
-        raise _fail(
+        raise fail(
             f"{len(summary.failed)} game(s) could not be played (game {first}: {summary.failed[first]}); "
             "run the same command with --resume to try them again",
             code=1,
