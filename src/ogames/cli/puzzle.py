@@ -124,7 +124,7 @@ class Solving:
 
 
 def puzzle_command(
-    ident: Annotated[str | None, typer.Argument(metavar="[ID]", help="the puzzle's id (default: one drawn at random)")] = None,
+    ident: Annotated[str | None, typer.Argument(metavar="ID", help="the puzzle's id (default: one drawn at random)")] = None,
     game: Annotated[str | None, typer.Option(help="draw among this game's puzzles (omny, oddy, omega, onyx)")] = None,
     theme: Annotated[str | None, typer.Option(help="draw among the puzzles with this theme, e.g. bridge")] = None,
     seed: Annotated[int | None, typer.Option(help="the draw's seed (the same seed, the same puzzle)")] = None,
