@@ -24,6 +24,13 @@ SEAT_KINDS = "|".join(TURN_KINDS)
 _REPOSITORY = Path(__file__).resolve().parents[3]
 
 
+def board_name(game: Any) -> str:
+    """A board as one line says it: the game's title and the options that are set, e.g.
+    "Omny (variant y, size 5)"."""
+    options = ", ".join(f"{name} {value}" for name, value in game.jsonable_options().items() if value not in (None, False, 0))
+    return f"{game.title} ({options})" if options else game.title
+
+
 def rules_page(name: str) -> str:
     """Where a game's rules are: the page's path in the repository (absolute when it is on disk)."""
     relative = f"docs/rules/{name}.md"

@@ -18,6 +18,7 @@ from rich.markup import escape
 
 import ogames
 from ogames.cli.args import parse_play_args
+from ogames.cli.describe import board_name
 from ogames.cli.failing import fail
 from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
@@ -29,7 +30,6 @@ from ogames.teach.explorer import MAX_PATH, Row, Tree, board_key, next_moves, po
 
 MAX_ROWS = 15  # moves listed a position (the most played first)
 MAX_RECORDS = 100_000  # files read from --records
-
 
 
 def records_tree(game: Game, folder: Path) -> tuple[Tree, int]:
@@ -89,11 +89,11 @@ def explore_command(
     except (OgamesError, ValueError) as exc:
         raise fail(str(exc)) from None
     if not any(tree.lines for tree in trees) and not book.verdicts.table.get(board_key(loaded)):
-        boards = "; ".join(_board_name(tree.game) for tree in book.trees.values())
+        boards = "; ".join(board_name(tree.game) for tree in book.trees.values())
         raise fail(f"the book holds no games of this board (it has {boards}); add your own with --records")
     console = Console(highlight=False)
     games = " + ".join(f"{tree.lines:,}" for tree in trees)
-    console.print(f"[bold]{escape(_board_name(loaded))}[/] · games: {games} (the book"
+    console.print(f"[bold]{escape(board_name(loaded))}[/] · games: {games} (the book"
                   + (f", your records; {skipped} other files skipped)" if records is not None else ")"), soft_wrap=True)
     Exploring(loaded, trees, path, console).run()
 
@@ -136,11 +136,6 @@ class Exploring:
                     continue
                 self.path.append(move)
             self.show()
-
-
-def _board_name(game: Game) -> str:
-    options = ", ".join(f"{name} {value}" for name, value in game.jsonable_options().items() if value not in (None, False, 0))
-    return f"{game.title} ({options})" if options else game.title
 
 
 def register(app: typer.Typer) -> None:

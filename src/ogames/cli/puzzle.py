@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ogames.cli.describe import board_name
 from ogames.cli.failing import fail
 from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
@@ -30,7 +31,6 @@ HELP = """  a move        your move: a cell as the board names it (c3)
   solution      show the puzzle's line and end
   help          this text
   quit          leave the puzzle"""
-
 
 
 def chosen(puzzles: list[Puzzle], ident: str | None, game: str | None, theme: str | None, rng: random.Random) -> Puzzle:
@@ -65,14 +65,13 @@ class Solving:
 
     def show(self) -> None:
         self.console.print()
-        self.console.print(render_state(replayed(self.puzzle, self.line) if self.line else position_of(self.puzzle)))
+        self.console.print(render_state(replayed(self.puzzle, self.line)))
 
     def run(self) -> bool:
         """Until the puzzle is solved (True), or the person asks for the solution or leaves (False)."""
         puzzle = self.puzzle
         start = position_of(puzzle)
-        options = ", ".join(f"{name} {value}" for name, value in puzzle.options.items() if value not in (None, False, 0))
-        title = f"{start.game.title} ({options})" if options else start.game.title
+        title = board_name(start.game)
         about = f"themes {', '.join(puzzle.themes)} · " if puzzle.themes else ""
         self.console.print(f"[bold]puzzle {escape(puzzle.id)}[/] · {escape(title)} · {escape(about)}"
                            f"difficulty {puzzle.difficulty} of 5")
