@@ -323,8 +323,8 @@ def play_command(
     console.print("[dim]type help for commands[/]")
     if any(not p.human for p in players):
         prepare_engine(console, state)
-    budget = {"think": None, "iterations": iterations} if iterations else {"think": think, "iterations": None}
-    session = Session(state, players, console, Hints.for_game(players, hints, seed=seed, **budget))
+    hinting = Hints.for_game(players, hints, think=None if iterations else think, iterations=iterations, seed=seed)
+    session = Session(state, players, console, hinting)
     if session.run():
         session.offer_save()
 
