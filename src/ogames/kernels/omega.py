@@ -295,3 +295,53 @@ def step_playout(
             colour = 0
     winner = scores_into(stones, table, p, logs, work[1], mark, stamp, sums)
     return owner[winner], stamp + 1, -1
+
+
+@njit(cache=True)
+def step_playout_mast(
+    stones: Array, var: Array, owner: Array, params: Array, table: Array,
+    logs: Array, work: Array, mark: Array, stamp: int, sums: Array,
+    stats: Array, base: int, tau: float, weights: Array, placed: Array,
+) -> tuple[int, int, int]:
+    """Omega's playout with MAST (Finnsson and Björnsson): each stone drawn among the empty cells
+    with chances ∝ exp(Q / tau), Q the mean reward its placer got after placing that colour there
+    in this search's earlier iterations (`stats[base + 2 k]` rewards, `stats[base + 2 k + 1]`
+    visits, k = (placer × 4 + colour) × n + cell). Each stone's key goes into `placed`; returns
+    (winning seat, next stamp, stones placed)."""
+    n, p = params[P_N], params[P_COLOURS]
+    seats = p
+    prior = 1.0 / seats
+    for key in range(p * 4 * n):
+        s = base + 2 * key
+        weights[key] = np.exp((stats[s] + prior) / (stats[s + 1] + 1.0) / tau)
+    order = work[3]
+    count = empty_cells(stones, n, order)
+    to_place = count - params[P_END_EMPTY]
+    colour = var[V_TURN]
+    turncol = var[V_TURNCOL]
+    placer = var[V_PIESEAT] if var[V_PIESEAT] >= 0 else owner[turncol]
+    left = count
+    for i in range(to_place):
+        row = (placer * 4 + colour) * n
+        total = 0.0
+        for j in range(left):
+            total += weights[row + order[j]]
+        r = np.random.random() * total
+        pick = left - 1
+        for j in range(left):
+            r -= weights[row + order[j]]
+            if r <= 0.0:
+                pick = j
+                break
+        cell = order[pick]
+        order[pick] = order[left - 1]
+        left -= 1
+        stones[cell] = colour + 1
+        placed[i] = row + cell
+        colour += 1
+        if colour == p:
+            colour = 0
+            turncol = (turncol + 1) % p
+            placer = owner[turncol]
+    winner = scores_into(stones, table, p, logs, work[1], mark, stamp, sums)
+    return owner[winner], stamp + 1, to_place
