@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -72,6 +73,7 @@ def start_server(
     deal: int | None = None,
     simulated: Path | None = None,
     day: datetime.date = TEST_DAY,
+    knows_address: bool = False,
 ) -> tuple[subprocess.Popen, str]:
     """Start the server on a SQLite file (or a database URL), in step with others through a Redis
     URL if given; (the process, its base address) once it answers. `deal`: every Omiga table is
@@ -79,7 +81,8 @@ def start_server(
     (a table's creator may not choose its seed). `simulated`: the clocks run that file's seconds
     ahead of the real time (`simulate`). `day`: the day whose puzzle the pages show (not today's, so
     that the pages do not change with the day a test runs on; with `--workers`, each worker imports
-    the site afresh and shows today's).
+    the site afresh and shows today's). `knows_address`: the server is told its own address
+    (OGAMES_SITE_URL), as its mails' links need, on whichever port it starts.
 
     A free port is free only when it is asked for: another process (a test's client connection
     takes its port from the same range) may take it before the server binds it, and the server
@@ -87,7 +90,7 @@ def start_server(
     `PORT_TRIES` times; a port the test named is tried once."""
     for attempt in range(1 if port else PORT_TRIES):
         try:
-            return _start_on(port or free_port(), database, log, timeout, redis, extra, deal, simulated, day)
+            return _start_on(port or free_port(), database, log, timeout, redis, extra, deal, simulated, day, knows_address)
         except _PortTaken as taken:
             if port or attempt == PORT_TRIES - 1:
                 raise AssertionError(f"the server stopped: {taken}") from None
@@ -102,7 +105,8 @@ class _PortTaken(Exception):
 
 
 def _start_on(port: int, database: Path | str, log: Path, timeout: float, redis: str | None, extra: tuple[str, ...],
-              deal: int | None, simulated: Path | None, day: datetime.date) -> tuple[subprocess.Popen, str]:
+              deal: int | None, simulated: Path | None, day: datetime.date,
+              knows_address: bool) -> tuple[subprocess.Popen, str]:
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     replaced = [PINNED_DAY.format(day=day.isoformat())]
     if deal is not None:
@@ -115,11 +119,12 @@ def _start_on(port: int, database: Path | str, log: Path, timeout: float, redis:
     if redis:
         command += ["--redis", redis]
     command += extra
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "OGAMES_SITE_URL": base} if knows_address else None
     output = log.open("a")
     before = output.tell()
-    process = process_groups.spawn(command, stdout=output, stderr=subprocess.STDOUT)
+    process = process_groups.spawn(command, stdout=output, stderr=subprocess.STDOUT, env=env)
     output.close()
-    base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:

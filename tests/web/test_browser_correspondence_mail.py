@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .mailsink import Sink, body, mail_sink
-from .serving import free_port, simulate, start_server, stop_server
+from .serving import simulate, start_server, stop_server
 from .test_browser import expect, new_page, pytestmark
 from .test_browser_correspondence import DAY, correspondence_game
 from .test_browser_ratings import sign_up
@@ -52,13 +52,13 @@ def verify_and_opt_in(page: Any, server: str, sink: Sink) -> None:
 
 def test_the_your_move_mail_opens_the_game_and_the_days_run_out(browser: Any, tmp_path: Path, shots: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    now, port = tmp_path / "now", free_port()
-    server = f"http://127.0.0.1:{port}"
+    now = tmp_path / "now"
     with mail_sink() as sink:
         for name, value in {"OGAMES_SMTP_HOST": "127.0.0.1", "OGAMES_SMTP_PORT": str(sink.port), "OGAMES_SMTP_TLS": "none",
-                            "OGAMES_SITE_URL": server, "OGAMES_SECRET_KEY": "s" * 40}.items():
+                            "OGAMES_SECRET_KEY": "s" * 40}.items():
             monkeypatch.setenv(name, value)
-        process, _ = start_server(tmp_path / "g.sqlite3", tmp_path / "server.log", port=port, simulated=now)
+        # The mails' links name the server's address, whichever free port it starts on.
+        process, server = start_server(tmp_path / "g.sqlite3", tmp_path / "server.log", simulated=now, knows_address=True)
         try:
             ada, bob = new_page(browser), new_page(browser)  # two contexts: two people, their own cookies
             sign_up(ada, server, "Ada")
