@@ -8,8 +8,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from ogames.teach.puzzles import PuzzleSet
 from ogames.web import create_app
-from ogames.web.puzzles.catalogue import PuzzleSet
 
 from .conftest import quick_settings
 

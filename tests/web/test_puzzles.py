@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ogames.ratings.puzzles import PuzzleRatings, start_rating
-from ogames.teach.puzzles import position_of, read
+from ogames.teach.puzzles import PuzzleSet, position_of, read
 from ogames.web import create_app
 from ogames.web.puzzles import play, routes
-from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet
+from ogames.web.puzzles.catalogue import MAX_LISTED
 
 from .conftest import quick_settings
 

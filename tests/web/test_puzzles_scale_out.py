@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from ogames.ratings.puzzles import puzzle_attempts
+from ogames.teach.puzzles import PuzzleSet
 from ogames.web.core.settings import PUZZLES_ENV
-from ogames.web.puzzles.catalogue import PuzzleSet
 
 from .scaling import needs_services, two_servers
 from .serving import TEST_DAY

@@ -22,7 +22,7 @@ from ogames.cli.prompt import ask
 from ogames.cli.render import render_state
 from ogames.errors import IllegalMove, UnknownLabel
 from ogames.errors import shown as shorten
-from ogames.teach.puzzles import SHIPPED, Puzzle, position_of, read
+from ogames.teach.puzzles import SHIPPED, Puzzle, PuzzleSet, position_of, read
 from ogames.teach.puzzles.judge import ALSO, RIGHT, SOLVED, WRONG, judge, replayed, side_colour, solution_state
 
 MAX_FILE_BYTES = 100_000_000  # a puzzle file read whole (the shipped set is under 1 MB)
@@ -33,22 +33,21 @@ HELP = """  a move        your move: a cell as the board names it (c3)
   quit          leave the puzzle"""
 
 
-def chosen(puzzles: list[Puzzle], ident: str | None, game: str | None, theme: str | None, rng: random.Random) -> Puzzle:
+def chosen(puzzles: PuzzleSet, ident: str | None, game: str | None, theme: str | None, rng: random.Random) -> Puzzle:
     """The puzzle asked for: the one with `ident`, else one drawn among those of `game` with `theme`;
     ValueError naming what matched nothing."""
     if ident is not None:
-        found = next((puzzle for puzzle in puzzles if puzzle.id == ident), None)
+        found = puzzles.get(ident)
         if found is None:
             raise ValueError(f"no puzzle {shorten(ident)} in the set")
         return found
-    games = sorted({puzzle.game for puzzle in puzzles})
+    games = puzzles.games()
     if game is not None and game not in games:
         raise ValueError(f"no puzzles of {shorten(game)}: the set has {', '.join(games) or 'none'}")
-    of_game = [puzzle for puzzle in puzzles if game in (None, puzzle.game)]
-    themes = sorted({name for puzzle in of_game for name in puzzle.themes})
+    themes = puzzles.themes(game)
     if theme is not None and theme not in themes:
         raise ValueError(f"no puzzles with the theme {shorten(theme)}: there are {', '.join(themes) or 'none'}")
-    candidates = sorted((puzzle for puzzle in of_game if theme is None or theme in puzzle.themes), key=lambda p: p.id)
+    candidates = puzzles.chosen(game, theme)
     if not candidates:
         raise ValueError("the set holds no puzzles")
     return rng.choice(candidates)
@@ -135,7 +134,7 @@ def puzzle_command(
     try:
         if not source.is_file() or source.stat().st_size > MAX_FILE_BYTES:  # (not /dev/zero, a folder or a pipe)
             raise ValueError(f"not a puzzle file: it must be a file of at most {MAX_FILE_BYTES // 1_000_000} MB")
-        puzzles = list(read(source))
+        puzzles = PuzzleSet.of(read(source))
     except (ValueError, OSError) as exc:  # BadPuzzle names the line; a file that is no text is a ValueError too
         raise fail(f"{source}: {getattr(exc, 'strerror', None) or exc}") from None
     try:

@@ -1,5 +1,6 @@
 """Puzzles on the site (`routes.py`: /puzzles, /puzzles/ID and their JSON) over the proven set of
-`ogames.teach.puzzles`: `catalogue.py` reads the set and picks the day's puzzle, `play.py` puts
+`ogames.teach.puzzles` (its `PuzzleSet`, read once per process; the day's puzzle): `catalogue.py`
+says how many a list page shows and draws the next puzzle to train on, `play.py` puts
 the judge (`ogames.teach.puzzles.judge`) behind the API's refusals, `records.py` rates a
 visitor's first try (ogames/ratings/puzzles.py)."""
 

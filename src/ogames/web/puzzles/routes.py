@@ -37,7 +37,7 @@ from ogames.errors import shown
 from ogames.ratings import Rating
 from ogames.ratings.puzzles import PuzzleChange
 from ogames.rules.protocol import State
-from ogames.teach.puzzles import BadPuzzle, Puzzle, position_of
+from ogames.teach.puzzles import BadPuzzle, Puzzle, PuzzleSet, position_of
 from ogames.teach.puzzles.format import MAX_MOVES
 from ogames.web.core.common import Refusal, api_language, options_text, request_language
 from ogames.web.core.deps import StoreDep, VisitorDep, json_body, page
@@ -45,7 +45,7 @@ from ogames.web.core.names import move_words
 from ogames.web.core.store import Store
 from ogames.web.messages import speaker
 from ogames.web.puzzles import play
-from ogames.web.puzzles.catalogue import MAX_LISTED, PuzzleSet, next_puzzle
+from ogames.web.puzzles.catalogue import MAX_LISTED, next_puzzle
 from ogames.web.puzzles.records import choosing, listed, rate_try, record_of, standing
 from ogames.wording import say
 
