@@ -32,7 +32,7 @@ def _position(players: int, size: int, plies: int, seed: int):
     return state
 
 
-def _run(state, stats: np.ndarray, tau: float, seed: int):
+def _run(state, stats: np.ndarray, tau: float, seed: int, tournament: int = 0):
     adapter = adapter_for(state)
     stones, var, owner = adapter.encode(state)
     n = adapter.n
@@ -45,23 +45,27 @@ def _run(state, stats: np.ndarray, tau: float, seed: int):
     seed_rng(seed)
     winner, _, count = step_playout_mast(
         stones, var, owner, adapter.params, adapter.rule_arrays().table, logs, work,
-        np.zeros(n, dtype=np.int64), 1, sums, stats, 0, tau, np.empty(16 * n), placed,
+        np.zeros(n, dtype=np.int64), 1, sums, stats, 0, tau, np.empty(16 * n), placed, tournament,
     )
     return before, stones, owner, sums, winner, placed[:count], mover
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    players=st.sampled_from([3, 4]), plies=st.integers(0, 40), tau=st.sampled_from([0.03, 0.1, 1.0]), seed=st.integers(0, 10**6)
+    players=st.sampled_from([3, 4]),
+    plies=st.integers(0, 40),
+    tau=st.sampled_from([0.03, 0.1, 1.0]),
+    tournament=st.sampled_from([0, 2, 5]),
+    seed=st.integers(0, 10**6),
 )
-def test_a_mast_playout_ends_as_the_references_say(players: int, plies: int, tau: float, seed: int) -> None:
+def test_a_mast_playout_ends_as_the_references_say(players: int, plies: int, tau: float, tournament: int, seed: int) -> None:
     state = _position(players, 4 if players < 4 else 5, plies, seed)
     if state.is_over:
         return
     game = state.game
     n = len(game.board.labels)
     stats = np.random.default_rng(seed).random(32 * n) * 5  # any learned statistics
-    before, stones, owner, sums, winner, keys, mover = _run(state, stats, tau, seed)
+    before, stones, owner, sums, winner, keys, mover = _run(state, stats, tau, seed, tournament)
     final = [int(v) for v in stones]
     p = len(game.colours)
     assert all(final[c] == before[c] for c in range(n) if before[c]), "a stone moved"
@@ -86,6 +90,11 @@ def test_a_cell_that_always_won_is_taken_at_a_low_temperature() -> None:
         stats[2 * key], stats[2 * key + 1] = 50.0, 50.0
         _, stones, *_ = _run(state, stats, 0.01, seed=cell)
         assert stones[cell] == 1
+    # A tournament of many cells takes it too, once it is among them (drawn with repeats).
+    stats = np.zeros(32 * n)
+    stats[2 * 7], stats[2 * 7 + 1] = 50.0, 50.0
+    firsts = [int(_run(state, stats, 0.1, seed, tournament=64)[5][0]) for seed in range(20)]
+    assert firsts.count(7) >= 10  # about 17 in 20 on these 37 cells; a uniform draw, 1 in 37
     # At a high temperature the draw is near uniform: the favoured cell is not always first.
     taken = 0
     for seed in range(40):

@@ -54,7 +54,8 @@ FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
 FP_MAST = 4  # Omega: MAST playouts' temperature (0: random playouts); their statistics follow the slots
-NFPARAMS = 5
+FP_MAST_K = 5  # with MAST: a tournament of this many random cells instead of a draw over all (0: the draw)
+NFPARAMS = 6
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -394,7 +395,7 @@ def run(
             if mast > 0.0:
                 winner, stamp, stones_placed = step_playout_mast(
                     stones, var, owner, params, arrays.table, logs, work, mark, stamp, sums,
-                    fparams, NFPARAMS, mast, weights, placed,
+                    fparams, NFPARAMS, mast, weights, placed, int(fparams[FP_MAST_K]),
                 )
                 recorded = -1
             else:
