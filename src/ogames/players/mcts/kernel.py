@@ -45,7 +45,6 @@ from ogames.kernels.layout import (
     Array,
     BoardArrays,
 )
-from ogames.kernels.omega import step_playout_mast
 from ogames.kernels.step import at_pie_point, gen_moves, mover, moves_open_pie, pie_open, play_move, playout
 
 # fparams slots (float64).
@@ -53,9 +52,7 @@ FP_C = 0  # UCT exploration
 FP_RAVE_K = 1  # RAVE equivalence parameter: β = sqrt(k / (3 n + k))
 FP_FPU = 2  # with RAVE: an unvisited child's value is its AMAF mean plus this (first-play urgency)
 FP_SHARE = 3  # Omega with 3+ seats: weight of each seat's score share in a playout's reward (0: the winner's 1 only)
-FP_MAST = 4  # Omega: MAST playouts' temperature (0: random playouts); their statistics follow the slots
-FP_MAST_K = 5  # with MAST: a tournament of this many random cells instead of a draw over all (0: the draw)
-NFPARAMS = 6
+NFPARAMS = 4
 
 # Tree columns. I_SEAT is the index of the deciding side's reward column: its seat, or in a
 # colour node its colour; I_TERM and I_PROVEN name a winner the same way.
@@ -323,10 +320,6 @@ def run(
     shared = params[P_SHARED] != 0
     share = fparams[FP_SHARE]  # set only for Omega with 3+ seats, whose playouts leave scores in `sums`
     sums = np.zeros(4)
-    mast = fparams[FP_MAST]
-    weights = np.empty(16 * n)
-    placed = np.empty(n + 8, dtype=np.int64)
-    stones_placed = 0
     done = 0
     for _ in range(iterations):
         if solver and ints[0, I_PROVEN] >= 0:
@@ -392,16 +385,9 @@ def run(
             if rave:
                 for c in range(n):
                     leaf_stones[c] = stones[c]
-            if mast > 0.0:
-                winner, stamp, stones_placed = step_playout_mast(
-                    stones, var, owner, params, arrays.table, logs, work, mark, stamp, sums,
-                    fparams, NFPARAMS, mast, weights, placed, int(fparams[FP_MAST_K]),
-                )
-                recorded = -1
-            else:
-                winner, stamp, recorded = playout(
-                    stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, playout_moves, bridges, sums
-                )
+            winner, stamp, recorded = playout(
+                stones, var, owner, params, arrays, midpoint_corners, logs, work, mark, stamp, playout_moves, bridges, sums
+            )
             if winner >= 0:
                 rewards[winner] = 1.0
             else:
@@ -409,12 +395,6 @@ def run(
                     rewards[s] = 1.0 / seats
             if share > 0.0:
                 add_score_shares(rewards, sums, owner, seats, share)
-            if mast > 0.0:
-                for i in range(stones_placed):
-                    key = placed[i]
-                    placer = key // (4 * n)
-                    fparams[NFPARAMS + 2 * key] += rewards[placer]
-                    fparams[NFPARAMS + 2 * key + 1] += 1.0
         if shared:
             for colour in range(2):
                 colour_rewards[colour] = rewards[owner[colour]]

@@ -335,11 +335,7 @@ class CompiledMcts(MctsPlayer):
         params[P.P_FILL] = int(adapter.fill_playouts(state))
         if settings["bridges"]:
             adapter.use_bridges()
-        omega_field = params[P.P_GAME] == OMEGA and len(state.players) > 2
-        mast = settings["mast"] if omega_field else 0.0
-        fparams = np.zeros(K.NFPARAMS + (32 * int(params[P.P_N]) if mast > 0 else 0), dtype=np.float64)
-        fparams[K.FP_MAST] = mast
-        fparams[K.FP_MAST_K] = settings["mast_k"]
+        fparams = np.zeros(K.NFPARAMS, dtype=np.float64)
         fparams[K.FP_C], fparams[K.FP_RAVE_K], fparams[K.FP_FPU] = self.exploration, settings["rave_k"], settings["fpu"]
         if params[P.P_GAME] == OMEGA and len(state.players) > 2:  # only Omega's playouts leave scores
             fparams[K.FP_SHARE] = settings["share"]

@@ -221,11 +221,6 @@ SETTINGS = Settings(
         Setting("share", "float", 0.0, "Omega with three or four players: weight of each player's share of the "
                 "scores in a playout's reward beside the winner's 1 (0: the winner's 1 only)",
                 minimum=0.0, maximum=1.0, group="search", level=0.0),
-        Setting("mast", "float", 0.0, "Omega with three or four players: MAST playouts, each stone drawn with "
-                "chances ∝ exp(Q / mast), Q its placer's mean reward after that colour there (0: random playouts)",
-                minimum=0.0, group="playouts", level=0.0),
-        Setting("mast_k", "int", 0, "with mast: each stone on the best by Q of this many random empty cells "
-                "rather than drawn over all of them (0: the draw)", minimum=0, maximum=64, group="playouts", level=0),
         Setting("solver", "bool", False, "MCTS-solver: proven wins and losses are backed up the tree", group="search"),
         Setting("reuse", "bool", True, "keep the subtree of the moves played since the last search", group="search"),
         Setting("bridges", "bool", True, "Odd-Y and Omny playouts answer an intrusion into a bridge",
