@@ -198,6 +198,11 @@ RETIRED: dict[str, str] = {
     "beside level 10's 113/200 and 62/200 against two level 10s (even 67); level 10 already takes every win there",
     "implicit": "implicit minimax backups of Omega score shares (3 players) won 145/260 against two plain UCT "
     "beside level 10's 132/260 with weight 0.3 and 78/260 against two copies of level 10 (even 87): no gain",
+    "mast": "Omega playouts drawing each stone by its placer's mean reward there in the search (MAST, 3 players) won "
+    "96/200 tables against two plain UCT beside level 10's 118/200 at equal time (half the iterations) and 74/128 "
+    "beside 72/128 at equal iterations; 63/200 against two copies of level 10 (even 67): no gain",
+    "mast_k": "MAST playouts by a tournament of K random cells (3 players, K = 2) won 43/80 tables against two plain "
+    "UCT beside level 10's 47/80, and 29/80 against two copies of level 10 (even 27): no gain",
 }
 
 SETTINGS = Settings(
