@@ -193,7 +193,7 @@ def test_every_refusal_of_the_rules() -> None:
 
 
 def test_a_hint_counted_on_one_process_is_shown_and_kept_on_the_other(tmp_path: Path) -> None:
-    from ogames.web.boards.learner_hints import take_hint
+    from ogames.web.boards.learner_hints_route import take_hint
     from ogames.web.boards.protocol import NewGame
 
     from .test_hub_bus import received, two_hubs

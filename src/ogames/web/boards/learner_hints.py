@@ -3,7 +3,7 @@ game (`Settings.hints_per_game`) for the best move, which the page lights on the
 
     POST /api/games/{id}/hint   {token, version} → the best move (its cells, the board with it
                                 marked) and the game's hints {used, left, limit}
-                                (the route: web/boards/learner_hints_route.py)
+                                (the route, which counts the hint: web/boards/learner_hints_route.py)
 
 A hint is the computer's analysis of the position (web/boards/ai.py `analyse`, searching
 `Settings.hint_seconds`), run on the analysis desk's workers within the asker's quota
@@ -21,22 +21,12 @@ refused for any reason changes nothing. Other server processes hear the new coun
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from ogames.web.boards.live import HUMAN, LiveGame
 from ogames.web.core.common import Refusal
 from ogames.web.core.hub import BAD_TOKEN, not_your_turn
-from ogames.web.core.store_faults import StorageError
 from ogames.wording import say
-
-if TYPE_CHECKING:  # the hub holds the games' limits from here (web/boards/hub.py imports this module)
-    from ogames.web.boards.hub import Hub
-
-log = logging.getLogger("ogames.web")
 
 
 class HintRequest(BaseModel):
@@ -86,27 +76,4 @@ def hints_of(live: LiveGame) -> dict[str, int]:
     return {"used": live.hints_used, "left": max(0, live.hint_limit - live.hints_used), "limit": live.hint_limit}
 
 
-async def take_hint(hub: Hub, live: LiveGame, version: int) -> int:
-    """Count a hint for the game at `version` (the store's one statement decides); the new count.
-    Refusal (nothing counted) if the game moved on meanwhile or its hints are used up."""
-    async with live.lock:
-        if live.version != version or live.ended:
-            raise Refusal(say("hint-moved-on", "the game moved on while the computer looked for a hint: ask again"),
-                          "stale", 409)
-        try:
-            used = await asyncio.to_thread(hub.store.use_hint, live.id, version, live.hint_limit)
-        except StorageError as exc:
-            log.warning("game %s: a hint could not be counted: %s", live.id, exc)
-            raise Refusal(say("hint-not-stored", "the hint could not be counted, so it is not given: try again"),
-                          "storage", 503) from None
-        if used is None:  # another server process counted the last one, or stored a move, first
-            live.hints_used = await asyncio.to_thread(hub.store.hints_used, live.id)
-            raise Refusal(say("hints-used-up", "you have used all the hints of this game ({limit})", limit=live.hint_limit),
-                          "no-hints-left", 409)
-        live.hints_used = used
-    await hub.bus.publish(live.id, live.version, {"hints": used})
-    await hub.announce(live)
-    return used
-
-
-__all__ = ["HintRequest", "check_hint", "hint_limit", "hints_of", "take_hint"]
+__all__ = ["HintRequest", "check_hint", "hint_limit", "hints_of"]

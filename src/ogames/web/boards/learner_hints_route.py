@@ -9,6 +9,7 @@ Its search runs on the analysis desk (its workers, the asker's quota), never in 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
@@ -16,13 +17,18 @@ from fastapi.responses import JSONResponse, Response
 
 from ogames.web.boards import ai, replaying
 from ogames.web.boards.analysis import unless_gone
-from ogames.web.boards.learner_hints import HintRequest, check_hint, hints_of, take_hint
+from ogames.web.boards.hub import Hub
+from ogames.web.boards.learner_hints import HintRequest, check_hint, hints_of
+from ogames.web.boards.live import LiveGame
 from ogames.web.boards.review import DeskDep
 from ogames.web.boards.routes import HubDep
-from ogames.web.core.common import api_language
+from ogames.web.core.common import Refusal, api_language
 from ogames.web.core.deps import SettingsDep, json_body
+from ogames.web.core.store_faults import StorageError
+from ogames.wording import say
 
 router = APIRouter()
+log = logging.getLogger("ogames.web")
 
 
 @router.post("/api/games/{game_id}/hint", response_model=None)
@@ -47,4 +53,27 @@ async def api_hint(request: Request, game_id: str, hub: HubDep, settings: Settin
                          "hints": hints_of(live)})
 
 
-__all__ = ["router"]
+async def take_hint(hub: Hub, live: LiveGame, version: int) -> int:
+    """Count a hint for the game at `version` (the store's one statement decides); the new count.
+    Refusal (nothing counted) if the game moved on meanwhile or its hints are used up."""
+    async with live.lock:
+        if live.version != version or live.ended:
+            raise Refusal(say("hint-moved-on", "the game moved on while the computer looked for a hint: ask again"),
+                          "stale", 409)
+        try:
+            used = await asyncio.to_thread(hub.store.use_hint, live.id, version, live.hint_limit)
+        except StorageError as exc:
+            log.warning("game %s: a hint could not be counted: %s", live.id, exc)
+            raise Refusal(say("hint-not-stored", "the hint could not be counted, so it is not given: try again"),
+                          "storage", 503) from None
+        if used is None:  # another server process counted the last one, or stored a move, first
+            live.hints_used = await asyncio.to_thread(hub.store.hints_used, live.id)
+            raise Refusal(say("hints-used-up", "you have used all the hints of this game ({limit})", limit=live.hint_limit),
+                          "no-hints-left", 409)
+        live.hints_used = used
+    await hub.bus.publish(live.id, live.version, {"hints": used})
+    await hub.announce(live)
+    return used
+
+
+__all__ = ["router", "take_hint"]
