@@ -45,9 +45,12 @@ def test_a_wrong_move_then_the_right_ones(browser: Any, puzzle_server: str) -> N
     page.goto(puzzle_server + f"/puzzles/{LONG}?lang=en")
     expect(page.locator("#task")).to_contain_text("White to play and win")
     expect(page.locator("#player-rating")).to_have_text("1500?")
+    bar = "element => getComputedStyle(element).borderLeftColor"
+    assert page.eval_on_selector("#verdict", bar) == "rgba(0, 0, 0, 0)"  # no verdict yet: no empty bar under the task
 
     cell(page, "a1").click()  # wrong: the defence answers d4 and wins
     expect(page.locator("#verdict")).to_have_text("Not this one: the defence answers d4 and wins.")
+    assert page.eval_on_selector("#verdict", bar) != "rgba(0, 0, 0, 0)"
     expect(cell(page, "a1")).to_have_attribute("data-stone", "white")
     expect(cell(page, "d4")).to_have_attribute("data-stone", "black")
     expect(page.locator("#retry")).to_be_visible()
