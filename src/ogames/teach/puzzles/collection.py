@@ -1,7 +1,7 @@
-"""A set of puzzles by id (the shipped set unless a file is named), what it holds by game and
-theme, a draw among them, and the day's puzzle: the same for everyone on a date, chosen by a hash
-of the date among the puzzles sorted by id (no table, no clock of its own). The site and the
-terminal (`ogames puzzle`) both choose from one.
+"""A set of puzzles by id (the shipped set unless a file is named): its games and themes, the
+puzzles of a game and theme (easiest first), a player's first tries counted by game, and the day's
+puzzle: the same for everyone on a date, chosen by a hash of the date among the puzzles sorted by
+id (no table, no clock of its own). The site and the terminal (`ogames puzzle`) both choose from one.
 """
 
 from __future__ import annotations
