@@ -57,6 +57,19 @@ def test_a_finished_games_review_shows_the_graph_and_the_marks(browser: Any, ser
     expect(detail.locator(".review-head")).to_contain_text(f'{first["ply"]}. {first["move"]} {first["symbol"]}')
     if first["best"] != first["move"]:
         expect(detail.locator(".review-better")).to_have_text(f'Better: {first["best"]}')
+    # Its line goes on from the better move (which it does not repeat).
+    if len(first["line"]) > 1:
+        expect(detail.locator(".review-line")).to_have_text("Expected line: " + " → ".join(first["line"][1:]))
+    else:
+        expect(detail.locator(".review-line")).to_have_count(0)
+    # A good move is not corrected: the computer's own choice is named beside it, no "Better".
+    good = next(move for move in review["moves"] if move["mark"] == "good" and move["best"])
+    page.click(f'#review-graph .review-hit[data-ply="{good["ply"]}"]')
+    expect(detail).to_have_attribute("data-ply", str(good["ply"]))
+    own = "The computer's choice too." if good["best"] == good["move"] else f"The computer's own choice: {good['best']}."
+    expect(detail.locator(".review-better")).to_have_text(own)
+    expect(detail.locator(".review-line")).to_have_count(0)
+    page.click(f'#review-graph .review-hit[data-ply="{first["ply"]}"]')
     page.screenshot(path=str(shots / "web-game-review.png"), full_page=True)
 
     # Practising the mistakes: the board steps to the position before each, and a click answers.

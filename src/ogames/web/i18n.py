@@ -186,6 +186,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("mark_blunder", "blunder"),
     N_("review_better", "Better: {move}"),
     N_("review_best_played", "The computer's choice too."),
+    N_("review_choice", "The computer's own choice: {move}."),
     N_("review_chances", "{colour}'s chance: {before}% → {after}%"),
     N_("review_proven_win", "{colour} had a proven win here."),
     N_("review_proven_loss", "{colour} had a proven loss here."),

@@ -114,9 +114,15 @@
         "review-chances");
     }
     if (move.proven) line(fill(move.proven === "win" ? words.review_proven_win : words.review_proven_loss, { colour: colour }), "review-proven");
-    if (move.best && move.best !== move.move) {
+    // As the terminal's review: a better move is named for a move that lost something (its line
+    // going on from it); a good move that is not the computer's own is told apart, not corrected.
+    const lost = move.mark && move.mark !== "good";
+    if (move.best && move.best !== move.move && lost) {
       line(fill(words.review_better, { move: move.best_text }), "review-better").dataset.move = move.best;
-      if (move.line_text.length) line(words.line + ": " + move.line_text.join(" → "), "review-line small");
+      const rest = move.line_text.slice(1);
+      if (rest.length) line(words.line + ": " + rest.join(" → "), "review-line small");
+    } else if (move.best && move.best !== move.move) {
+      line(fill(words.review_choice, { move: move.best_text }), "review-better small").dataset.move = move.best;
     } else if (move.best) {
       line(words.review_best_played, "review-better small");
     }
