@@ -36,6 +36,18 @@ def new_page(browser: Any, viewport: dict[str, int] = WIDE) -> Any:
     return context.new_page()
 
 
+def words_fit(page: Any, selector: str) -> bool:
+    """Whether the element's words stand inside its box (not squeezed over its borders, as a button
+    with no line height draws them)."""
+    return bool(page.locator(selector).evaluate(
+        """element => {
+          const box = element.getBoundingClientRect(), range = document.createRange();
+          range.selectNodeContents(element);
+          const words = range.getBoundingClientRect();
+          return words.height > 0 && words.top >= box.top - 0.5 && words.bottom <= box.bottom + 0.5;
+        }"""))
+
+
 def start_omny(page: Any, server: str, size: int = 3, **who: str) -> None:
     """Fill the Omny form (variant y) and start the game; the page is live when this returns."""
     page.goto(server + "/new/omny")

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from .serving import play_through
-from .test_browser import expect, new_page, pytestmark
+from .test_browser import expect, new_page, pytestmark, words_fit
 
 __all__ = ["pytestmark"]  # the browser tests' marks, from test_browser.py
 
@@ -59,6 +59,9 @@ def test_stepping_through_an_opening(browser: Any, server: str) -> None:
 
     # Back and start load another page: wait for its table before reading it (read at once, it may
     # still be the page before, or none).
+    # The stepper's buttons hold their words (a line's height, not squeezed onto their borders).
+    for button in ("#back", "#start"):
+        assert words_fit(page, button), f"{button} is squeezed"
     page.click("#back")
     expect(page).to_have_url(re.compile(r"moves=a1$"))
     expect(page.locator("#next-moves tbody tr")).to_have_count(2)

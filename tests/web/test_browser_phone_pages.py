@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .serving import play_through
-from .test_browser import PHONE, expect, pytestmark
+from .test_browser import PHONE, expect, pytestmark, words_fit
 from .test_browser_explore import LINES
 from .test_browser_phone import phone
 
@@ -58,6 +58,7 @@ def test_the_teaching_pages_fit_a_russian_phone(browser: Any, server: str, shots
     page.goto(server + "/puzzles?lang=ru")
     expect(page.locator("#daily-link a")).to_have_text("Задача дня")
     assert_fits(page, shots, "puzzles")
+    assert words_fit(page, "#next-page"), "the pages' button squeezes its words"
 
     page.click("#daily-link a")
     expect(page.locator("#board svg")).to_be_visible()
