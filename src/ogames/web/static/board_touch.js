@@ -1,6 +1,6 @@
 // A board or a card table under a finger: every cell large enough to tap, and an optional move
-// confirmation. The shared pieces (OgamesTouchKit) serve the board games' page (below, OgamesTouch)
-// and Omiga's table (static/omiga.js).
+// confirmation. The shared pieces (OgamesTouchKit) serve the board games' page (below, OgamesTouch),
+// a puzzle's page (static/puzzle.js) and Omiga's table (static/omiga.js).
 //
 // Size: a finger needs about 32 CSS pixels. The page measures the smallest cell of the drawing
 // (the narrower side of each cell's box, in the drawing's units, or the distance between two cells'
@@ -206,7 +206,7 @@ window.OgamesTouch = (function () {
   const kit = window.OgamesTouchKit;
   const root = document.querySelector(".game");
   const box = document.getElementById("board");
-  if (!root || !box) return null;
+  if (!root || !box || !document.getElementById("board-setup")) return null;  // (a puzzle's page: puzzle.js)
   const words = JSON.parse(document.getElementById("words").textContent);
   const fill = window.OgamesWords.fill;
   const setup = JSON.parse(document.getElementById("board-setup").textContent);

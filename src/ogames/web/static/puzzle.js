@@ -3,6 +3,11 @@
 // board shows the move with its refutation until "Try again" puts the position back; or "also" (a
 // later move that wins too, off the puzzle's line), shown the same way with its own words. The
 // solution is asked for only by "See the solution".
+//
+// On a phone a tap that misses costs the first try, so the board is drawn with cells as large as a
+// finger (OgamesTouchKit's zooming frame, as on a game's page) and, with "Confirm moves" (on by
+// default on touch screens, one setting with the games' pages), the first tap on an empty cell
+// selects it and a second tap there (or the bar's button) plays it.
 "use strict";
 
 (function () {
@@ -20,6 +25,35 @@
   let line = [];            // the moves from the puzzle's position that stand
   let standing = board.innerHTML;  // the board after them
   let busy = false, over = false, refuted = false;
+  let selected = null;      // the cell selected for confirmation
+
+  const kit = window.OgamesTouchKit;
+  const frame = kit.zoomFrame(board, function (drawing) { return kit.smallestCell(drawing.querySelectorAll("g.cell[data-cell]")); });
+  const confirming = kit.confirmSetting(document.getElementById("confirm-toggle"), "ogames:confirm", kit.coarse, unselect);
+  const bar = kit.confirmBar(function () {
+    const move = selected;
+    unselect();
+    if (move !== null && !busy && !over && !refuted) play(move);
+  }, unselect);
+  frame.fit();
+
+  function unselect() {
+    board.querySelectorAll("g.cell.selected").forEach(function (cell) { cell.classList.remove("selected"); });
+    selected = null;
+    bar.hide();
+  }
+
+  // Whether a tapped cell is played now: yes without confirmation, on a stone (the server says why
+  // not, and nothing is rated) and on the selected cell; otherwise the cell is selected.
+  function ready(cell) {
+    if (!confirming() || cell.hasAttribute("data-stone")) { unselect(); return true; }
+    if (selected === cell.dataset.cell) { unselect(); return true; }
+    unselect();
+    selected = cell.dataset.cell;
+    cell.classList.add("selected");
+    bar.show(said.confirm_hint.replace("{cell}", selected), said.confirm_play.replace("{cell}", selected));
+    return false;
+  }
 
   function say(text, kind) {
     verdict.textContent = text;
@@ -86,12 +120,13 @@
 
   board.addEventListener("click", function (event) {
     const cell = event.target.closest(".cell[data-cell]");
-    if (!cell || busy || over || refuted) return;
+    if (!cell || busy || over || refuted || !ready(cell)) return;
     play(cell.dataset.cell);
   });
 
   retry.addEventListener("click", function () {
     refuted = false;
+    unselect();
     retry.hidden = true;
     board.innerHTML = standing;
     drawLine(line);
@@ -101,6 +136,7 @@
   show.addEventListener("click", async function () {
     if (busy) return;
     busy = true;
+    unselect();
     try {
       const answer = await post("/solution", {});
       over = true;
