@@ -49,6 +49,24 @@ def test_review_prints_every_move_with_its_mark_and_the_graph(tmp_path: Path, re
     assert "mean loss" in out
 
 
+def test_review_tells_apart_two_seats_of_one_name(tmp_path: Path) -> None:
+    """Two computers of one level (as the site names them) in a three-player game: the graph's and
+    the tallies' lines name each with its colour."""
+    state = ogames.load("omega", players=3, size=4).new_state(["ann", "bot", "bot"])
+    player = ogames.player("random", seed=3)
+    while not state.is_over:
+        state.play(player.choose(state))
+    path = tmp_path / "game.json"
+    path.write_text(dumps(state.record()))
+    code, out, err = run(["review", str(path), "--budget", "30", "--prove", "0"])
+    assert code == 0, err
+    lines = out.splitlines()
+    graphs = [line.split(":")[0] for line in lines if line.startswith("win chance of")]
+    assert graphs == ["win chance of ann (white)", "win chance of bot (black)", "win chance of bot (red)"]
+    tallies = [line.split(":")[0] for line in lines if "mean loss" in line]
+    assert tallies == ["ann", "bot (black)", "bot (red)"]
+
+
 def test_review_json_is_the_review_and_reads_back(tmp_path: Path, record: dict[str, Any]) -> None:
     path = tmp_path / "game.json"
     path.write_text(dumps(record))

@@ -107,14 +107,20 @@ def review_lines(result: Review, title: str) -> list[str]:
         losses = [move.loss for move in own if move.loss is not None]
         mean = sum(losses) / len(losses) if losses else 0.0
         tally = ", ".join(f"{n} {PLURALS[mark] if n != 1 else mark}" for mark, n in counts.items())
-        lines.append(f"{escape(player)}: {tally}; mean loss {100 * mean:.1f}%")
+        who = player if result.players.count(player) == 1 else _seat_name(result, seat)
+        lines.append(f"{escape(who)}: {tally}; mean loss {100 * mean:.1f}%")
     return lines
 
 
 def _seat_name(result: Review, seat: int) -> str:
+    """The seat's player with its colour, which tells apart two seats of one name (two computers of
+    a level): the colour its name holds, else the colour of the seat's last move."""
     player = result.players[seat]
     colours = [colour for colour, name in result.seats.items() if name == player]
-    return f"{player} ({colours[0]})" if len(colours) == 1 else player
+    if len(colours) == 1:
+        return f"{player} ({colours[0]})"
+    played = [move.colour for move in result.moves if move.seat == seat]
+    return f"{player} ({played[-1]})" if played else f"{player} (seat {seat + 1})"
 
 
 def review_command(
