@@ -113,13 +113,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
     args = parser.parse_args()
     # Bad input is refused with the usage line, before a table is played or written.
-    matches: dict[str, tuple[str, str]] = {}
-    for text in args.match:
-        name, _, pair = text.partition("=")
-        hero, bar, field = pair.partition("|")
-        if not name or not bar:
-            parser.error(f"--match {text!r}: NAME=HERO|FIELD is needed")
-        matches[name] = (hero, field)
+    matches = parse_matches(parser, args.match)
     try:
         game = ogames.load("omega", players=args.players, size=args.size, pie=args.pie)
         for hero, field in matches.values():
@@ -140,6 +134,18 @@ def main() -> None:
     for name, (hero, field) in matches.items():
         print(f"  {hero} against {seats - 1} × {field}")
         print("  " + summary(name, done[name], seats))
+
+
+def parse_matches(parser: argparse.ArgumentParser, texts: list[str]) -> dict[str, tuple[str, str]]:
+    """The `--match NAME=HERO|FIELD` arguments as {name: (hero, field)}; the usage line if one is not."""
+    matches: dict[str, tuple[str, str]] = {}
+    for text in texts:
+        name, _, pair = text.partition("=")
+        hero, bar, field = pair.partition("|")
+        if not name or not bar:
+            parser.error(f"--match {text!r}: NAME=HERO|FIELD is needed")
+        matches[name] = (hero, field)
+    return matches
 
 
 def stored(out: Path, matches: dict[str, tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
