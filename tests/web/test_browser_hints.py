@@ -5,6 +5,7 @@ Screenshots go to $OGAMES_SCREENSHOTS when it is set."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import ogames
 
 from .serving import call
 from .test_browser import expect, new_page, pytestmark, start_omny
+from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 
@@ -37,6 +39,40 @@ def test_a_hint_lights_the_best_move_and_counts_down(browser: Any, server: str, 
     expect(page.locator(f'[data-cell="{best}"]')).to_have_attribute("data-stone", "black")
     expect(page.locator("#board .preview")).to_have_count(0)
     assert call(server, f"/api/games/{game_id}")[1]["hints"] == {"used": 1, "left": 2, "limit": 3}
+
+
+def in_sight(page: Any, label: str) -> bool:
+    """Whether the cell is inside the board's frame as it is scrolled now."""
+    return bool(page.evaluate(
+        """label => {
+          const frame = document.getElementById("board").getBoundingClientRect();
+          const cell = document.querySelector(`#board g.cell[data-cell="${label}"]`).getBoundingClientRect();
+          return cell.left >= frame.left && cell.right <= frame.right && cell.top >= frame.top && cell.bottom <= frame.bottom;
+        }""", label))
+
+
+def test_a_hint_off_a_zoomed_phone_board_is_scrolled_into_sight(browser: Any, server: str, shots: Path) -> None:
+    page = phone(browser)
+    page.goto(server + "/new/onyx?lang=en")
+    page.check("input[name=mode][value=ai]")
+    page.select_option("#level", "1")
+    page.click("button[type=submit]")
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bzoomed\b"))  # Onyx's points, finger-wide
+    expect(page.locator("#hint")).to_be_enabled()
+    # The frame's scrolling: a cell far from the corner in sight is brought into sight.
+    page.evaluate("() => { const box = document.getElementById('board'); box.scrollLeft = 0; box.scrollTop = 0; }")
+    assert in_sight(page, "a12") and not in_sight(page, "l1")
+    page.evaluate("() => window.OgamesTouch.reveal('l1')")
+    assert in_sight(page, "l1")
+    # A hint lights its cell where the player can see it.
+    page.evaluate("() => { const box = document.getElementById('board'); box.scrollLeft = 0; box.scrollTop = 0; }")
+    page.click("#hint")
+    lit = page.locator("#board .preview[data-mark]")
+    expect(lit).to_have_count(1, timeout=ANSWER)
+    best = str(lit.get_attribute("data-mark"))
+    assert in_sight(page, best), best
+    page.screenshot(path=str(shots / "web-hint-phone.png"))
+    page.context.close()
 
 
 def test_the_hint_button_in_russian(browser: Any, server: str) -> None:

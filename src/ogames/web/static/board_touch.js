@@ -156,8 +156,18 @@ window.OgamesTouchKit = (function () {
       resized = setTimeout(fit, 150);
     });
 
+    // Scroll the frame to these elements if any of them is out of its sight (a hint lit off-screen).
+    function reveal(elements) {
+      const frame = box.getBoundingClientRect();
+      const hidden = Array.prototype.some.call(elements, function (element) {
+        const found = element.getBoundingClientRect();
+        return found.left < frame.left || found.right > frame.right || found.top < frame.top || found.bottom > frame.bottom;
+      });
+      if (hidden) centreOn(elements);
+    }
+
     return { fit: fit, measured: function () { return smallest !== null; }, zoom: function () { return zoom; },
-      tapZoom: tapZoom, smallest: function () { return smallest; } };
+      tapZoom: tapZoom, smallest: function () { return smallest; }, reveal: reveal };
   }
 
   // The "confirm moves" checkbox, its choice kept in this browser under `key` (`byDefault` until the
@@ -288,6 +298,7 @@ window.OgamesTouch = (function () {
 
   return {
     ready: ready, zoom: frame.zoom, tapZoom: frame.tapZoom, smallest: frame.smallest,
+    reveal: function (label) { const cell = cellOf(label); if (cell) frame.reveal([cell]); },  // (hint.js)
     confirming: confirming,  // whether a move is confirmed by a second tap (game.js: a double click's second click)
   };
 })();

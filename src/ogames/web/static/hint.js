@@ -45,6 +45,7 @@
         { token: token, version: asked.version });
       if (api.view().version === found.version && window.OgamesBoard) {
         window.OgamesBoard.mark("live" + found.version, found.svg);
+        if (window.OgamesTouch) window.OgamesTouch.reveal(found.move);  // a zoomed board scrolls to it
         note.textContent = fill(words.hint_shown, { move: found.move_text || found.move });
       } else {
         note.textContent = "";
