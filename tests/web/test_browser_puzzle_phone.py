@@ -1,7 +1,8 @@
 """A puzzle on a phone (Chromium as a 390 px touch screen): a tap that misses would cost the first
 try, so an Onyx puzzle's board (12 × 12 points) is drawn with its points as large as a finger, and
 moves are confirmed: a first tap selects a cell and sends nothing, a tap on another cell moves the
-selection, a second tap (or the bar's button) plays. With confirmation off, one tap plays.
+selection, a second tap (or the bar's button) plays. With confirmation off, one tap plays, and the
+defence's refutation is scrolled into sight.
 
 Screenshots go to $OGAMES_SCREENSHOTS when it is set."""
 
@@ -14,6 +15,7 @@ from typing import Any
 from ogames.teach.puzzles import PuzzleSet
 
 from .test_browser import expect, pytestmark
+from .test_browser_hints import in_sight
 from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
@@ -67,4 +69,7 @@ def test_a_puzzle_on_a_phone_is_tapped_twice(browser: Any, server: str, shots: P
     _cell(page, wrong).tap()
     expect(page.locator("#verdict")).to_contain_text("Not this one")
     expect(page.locator("#confirm-bar")).to_be_hidden()
+    refutation = page.locator("#line li").nth(1)  # the defence's answer is drawn where it can be seen
+    expect(refutation).to_be_attached()
+    assert in_sight(page, refutation.inner_text())
     page.context.close()

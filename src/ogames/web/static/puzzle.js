@@ -68,6 +68,15 @@
     }));
   }
 
+  // On a zoomed board, the moves an answer drew (the defence's reply, a refutation) are brought
+  // into sight if they are out of it.
+  function reveal(moves) {
+    const cells = moves.map(function (move) {
+      return board.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(move) : move) + '"]');
+    }).filter(Boolean);
+    if (cells.length) frame.reveal(cells);
+  }
+
   function showRated(rated) {
     if (!rated) return;
     const change = (rated.change > 0 ? "+" : "") + rated.change;
@@ -98,6 +107,7 @@
         if (answer.result === "also") say(said.also, "also");
         else say(answer.refutation ? said.refuted.replace("{move}", answer.refutation.text) : said.wrong, "wrong");
         drawLine(line.concat([move], answer.refutation ? [answer.refutation.move] : []));
+        if (answer.refutation) reveal([answer.refutation.move]);
         return;
       }
       line = answer.moves;
@@ -110,6 +120,7 @@
         say(said.solved, "solved");
       } else {
         say(answer.reply ? said.right.replace("{move}", answer.reply.text) : said.go_on, "right");
+        if (answer.reply) reveal([answer.reply.move]);
       }
     } catch (error) {
       say(error.message, "error");
