@@ -211,6 +211,9 @@ def test_a_played_tie_is_won_by_black_never_drawn():
     assert state.is_over and state.empty_count == 1 and state.stone_at("d4") is None
     assert state.scores == {"white": 18, "black": 18}
     assert state.winner == "black"
+    # The result says why the tie is Black's (a player may not know the rule).
+    assert state.result.reason == (
+        "tied for the highest score with white, and a tie goes to the colour that places later: white 18, black 18")
 
 
 # ----- the end rule ------------------------------------------------------------------------------

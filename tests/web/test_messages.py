@@ -118,6 +118,17 @@ def test_colours_take_the_form_the_text_asks_for() -> None:
     assert all(colour_words(colour, form, "ru") for colour in COLOURS for form in ("", "gen", "dat", "stone", "card"))
 
 
+def test_an_omega_tie_says_in_russian_who_tied_and_the_rule() -> None:
+    game = ogames.load("omega", players=3, size=4)
+    state = game.new_state()
+    chooser = ogames.player("random", seed=4)  # a game that ends with Black and Red tied on top
+    while not state.is_over:
+        state.play(chooser.choose(state), t=0)
+    assert state.scores == {"white": 16, "black": 18, "red": 18} and state.winner == "red"
+    assert word(state.result.reason, "ru") == (
+        "у чёрных столько же очков, а при равенстве побеждает цвет, который ходит позже: белые 16, чёрные 18, красные 18")
+
+
 def test_text_without_a_translation_stays_english() -> None:
     assert word(say("no-such-key-anywhere", "plain {x}", x="words"), "ru") == "plain words"
     assert word("just text", "ru") == "just text"

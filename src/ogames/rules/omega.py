@@ -47,7 +47,7 @@ from ogames.kernels.flood import components
 from ogames.rules.actions import ActionSpace
 from ogames.rules.options import Option, OptionSet
 from ogames.rules.protocol import Game, OmegaFacts, Placing, Result, State, _stamp, check_move_text, occupied
-from ogames.wording import Said, say
+from ogames.wording import Each, Said, say
 
 if TYPE_CHECKING:
     from ogames.rules.protocol import Stones
@@ -333,7 +333,13 @@ class OmegaState(State):
             self.result = self._match_result()
             return
         winner = best_colour(scores, self.game.colours)
-        self.result = Result(winner, say("omega-highest", "highest score: {scores}", scores=_score_list(scores)))
+        listed = _score_list(scores)
+        tied = Each(colour for colour in scores if colour != winner and scores[colour] == scores[winner])
+        if tied:  # the rule a player may not know: say it, and with whom the winner tied
+            self.result = Result(winner, say("omega-tie", "tied for the highest score with {colours}, and a tie goes to "
+                                             "the colour that places later: {scores}", colours=tied, scores=listed))
+        else:
+            self.result = Result(winner, say("omega-highest", "highest score: {scores}", scores=listed))
 
     def _match_result(self) -> Result:
         totals = self.seat_totals
