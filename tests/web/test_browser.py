@@ -48,6 +48,16 @@ def words_fit(page: Any, selector: str) -> bool:
         }"""))
 
 
+def in_sight(page: Any, label: str) -> bool:
+    """Whether the cell is inside the board's frame as it is scrolled now."""
+    return bool(page.evaluate(
+        """label => {
+          const frame = document.getElementById("board").getBoundingClientRect();
+          const cell = document.querySelector(`#board g.cell[data-cell="${label}"]`).getBoundingClientRect();
+          return cell.left >= frame.left && cell.right <= frame.right && cell.top >= frame.top && cell.bottom <= frame.bottom;
+        }""", label))
+
+
 def start_omny(page: Any, server: str, size: int = 3, **who: str) -> None:
     """Fill the Omny form (variant y) and start the game; the page is live when this returns."""
     page.goto(server + "/new/omny")

@@ -12,7 +12,7 @@ from typing import Any
 import ogames
 
 from .serving import call
-from .test_browser import expect, new_page, pytestmark, start_omny
+from .test_browser import expect, in_sight, new_page, pytestmark, start_omny
 from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
@@ -39,16 +39,6 @@ def test_a_hint_lights_the_best_move_and_counts_down(browser: Any, server: str, 
     expect(page.locator(f'[data-cell="{best}"]')).to_have_attribute("data-stone", "black")
     expect(page.locator("#board .preview")).to_have_count(0)
     assert call(server, f"/api/games/{game_id}")[1]["hints"] == {"used": 1, "left": 2, "limit": 3}
-
-
-def in_sight(page: Any, label: str) -> bool:
-    """Whether the cell is inside the board's frame as it is scrolled now."""
-    return bool(page.evaluate(
-        """label => {
-          const frame = document.getElementById("board").getBoundingClientRect();
-          const cell = document.querySelector(`#board g.cell[data-cell="${label}"]`).getBoundingClientRect();
-          return cell.left >= frame.left && cell.right <= frame.right && cell.top >= frame.top && cell.bottom <= frame.bottom;
-        }""", label))
 
 
 def test_a_hint_off_a_zoomed_phone_board_is_scrolled_into_sight(browser: Any, server: str, shots: Path) -> None:

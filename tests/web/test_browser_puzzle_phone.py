@@ -14,8 +14,7 @@ from typing import Any
 
 from ogames.teach.puzzles import PuzzleSet
 
-from .test_browser import expect, pytestmark
-from .test_browser_hints import in_sight
+from .test_browser import expect, in_sight, pytestmark
 from .test_browser_phone import phone
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py

@@ -207,8 +207,13 @@ window.OgamesTouchKit = (function () {
     };
   }
 
+  // The drawing's cell of a label in `box` (null for none).
+  function cellIn(box, label) {
+    return label === null ? null : box.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(label) : label) + '"]');
+  }
+
   return { TAP: TAP, coarse: coarse, fingers: fingers, nearest: nearest, smallestCell: smallestCell, zoomFrame: zoomFrame,
-    confirmSetting: confirmSetting, confirmBar: confirmBar };
+    confirmSetting: confirmSetting, confirmBar: confirmBar, cellIn: cellIn };
 })();
 
 // ----- the board games' page ---------------------------------------------------------------------
@@ -238,9 +243,7 @@ window.OgamesTouch = (function () {
     if (cell) cell.dispatchEvent(new MouseEvent("click", { bubbles: true }));
   }, unselect);
 
-  function cellOf(label) {
-    return label === null ? null : box.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(label) : label) + '"]');
-  }
+  function cellOf(label) { return kit.cellIn(box, label); }
 
   function unselect() {
     box.querySelectorAll("g.cell.selected").forEach(function (cell) { cell.classList.remove("selected"); });

@@ -71,9 +71,7 @@
   // On a zoomed board, the moves an answer drew (the defence's reply, a refutation) are brought
   // into sight if they are out of it.
   function reveal(moves) {
-    const cells = moves.map(function (move) {
-      return board.querySelector('g.cell[data-cell="' + (window.CSS ? CSS.escape(move) : move) + '"]');
-    }).filter(Boolean);
+    const cells = moves.map(function (move) { return kit.cellIn(board, move); }).filter(Boolean);
     if (cells.length) frame.reveal(cells);
   }
 
