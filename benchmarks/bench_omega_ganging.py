@@ -26,16 +26,10 @@ and its groups lose more room. Each mean comes with its 95% interval.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import time
-from pathlib import Path
 from typing import Any
 
-import ogames
-from bench_omega_tables import parse_matches, ranks, stored
-from ogames.errors import OgamesError
+from bench_omega_tables import parse_matches, play_matches, prepared, ranks, table_arguments
 from ogames.players import player
 from ogames.players.mcts import warm_up
 
@@ -157,41 +151,18 @@ def summary(name: str, rows: list[dict[str, Any]], seats: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--size", type=int, default=5)
-    parser.add_argument("--think", type=float, default=0.02)
-    parser.add_argument("--tables", type=int, default=100, help="tables per match")
-    parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
+    parser = table_arguments(__doc__, think=0.02, tables=100)
     args = parser.parse_args()
     matches = parse_matches(parser, args.match)
-    try:
-        game = ogames.load("omega", players=args.players, size=args.size)
-        for hero, field in matches.values():
-            player(hero, think=args.think)
-            player(field, think=args.think)
-        done = stored(args.out, matches)
-        if not args.report:
-            args.out.open("a").close()
-    except (OgamesError, OSError, ValueError, KeyError, TypeError) as exc:
-        parser.error(str(exc))
+    game, done = prepared(parser, args, matches)
     seats = len(game.colours)
     if not args.report:
         warm_up(game.new_state())
-        start = time.perf_counter()
-        with args.out.open("a") as out:
-            for table in range(args.tables):
-                for name, (hero, field) in matches.items():
-                    if any(r["table"] == table for r in done[name]):
-                        continue
-                    row = {"match": name, "table": table, **play_logged(game, hero, field, table % seats, args.think, table)}
-                    done[name].append(row)
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                if table % 20 == 19:
-                    print(f"after table {table}, {time.perf_counter() - start:.0f} s", flush=True)
+        play_matches(
+            matches, done, args.out, range(args.tables),
+            lambda hero, field, table: play_logged(game, hero, field, table % seats, args.think, table),
+            lambda name, rows: summary(name, rows, seats)[:1],
+        )
     print(f"RESULT omega players={args.players} size={args.size} think={args.think} s")
     for name, (hero, field) in matches.items():
         print(f"  {hero} against {seats - 1} × {field}")

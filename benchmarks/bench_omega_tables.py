@@ -24,6 +24,7 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,40 +101,61 @@ def summary(name: str, rows: list[dict[str, Any]], seats: int) -> str:
 
 def main() -> None:
     """Play the interleaved matches and print their summaries."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--size", type=int, default=5)
+    parser = table_arguments(__doc__, think=0.05, tables=200)
     parser.add_argument("--pie", action="store_true", help="play with the pie rule (later seats may take an earlier colour)")
-    parser.add_argument("--think", type=float, default=0.05)
     parser.add_argument("--hero-think", type=float, default=None, help="the hero's seconds a move (default: --think)")
-    parser.add_argument("--tables", type=int, default=200, help="tables per match")
     parser.add_argument("--first", type=int, default=0, help="number of the first table (its seeds; for a second run beside one)")
-    parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
     args = parser.parse_args()
     # Bad input is refused with the usage line, before a table is played or written.
     matches = parse_matches(parser, args.match)
-    try:
-        game = ogames.load("omega", players=args.players, size=args.size, pie=args.pie)
-        for hero, field in matches.values():
-            player(hero, think=args.hero_think or args.think)
-            player(field, think=args.think)
-        done = stored(args.out, matches)
-        if not args.report:
-            args.out.open("a").close()  # a folder that cannot hold it is refused now, not after warming up
-    except (OgamesError, OSError, ValueError, KeyError, TypeError) as exc:
-        parser.error(str(exc))
+    game, done = prepared(parser, args, matches, pie=args.pie, hero_think=args.hero_think)
     seats = len(game.colours)
     if not args.report:
         warm_up(game.new_state())
-        play_matches(game, matches, done, args)
+        play_matches(
+            matches, done, args.out, range(args.first, args.first + args.tables),
+            lambda hero, field, table: play_table(game, hero, field, table % seats, args.think, table, args.hero_think),
+            lambda name, rows: [summary(name, rows, seats)],
+        )
     hero_think = "" if args.hero_think is None else f", the hero {args.hero_think} s"
     pie = " pie=on" if args.pie else ""
     print(f"RESULT omega players={args.players} size={args.size}{pie} think={args.think} s{hero_think}")
     for name, (hero, field) in matches.items():
         print(f"  {hero} against {seats - 1} × {field}")
         print("  " + summary(name, done[name], seats))
+
+
+def table_arguments(description: str | None, think: float, tables: int) -> argparse.ArgumentParser:
+    """The arguments every Omega table benchmark takes (players, size, think, tables, match, out,
+    report), with its own defaults for the seconds a move and the tables a match."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--size", type=int, default=5)
+    parser.add_argument("--think", type=float, default=think)
+    parser.add_argument("--tables", type=int, default=tables, help="tables per match")
+    parser.add_argument("--match", action="append", required=True, help="NAME=HERO|FIELD")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--report", action="store_true", help="only summarise the tables stored in --out")
+    return parser
+
+
+def prepared(
+    parser: argparse.ArgumentParser, args: Any, matches: dict[str, tuple[str, str]], pie: bool = False,
+    hero_think: float | None = None,
+) -> tuple[Any, dict[str, list[dict[str, Any]]]]:
+    """The game and the tables stored in `--out`; a bad option, player or file refused with the
+    usage line before anything is played or written."""
+    try:
+        game = ogames.load("omega", players=args.players, size=args.size, pie=pie)
+        for hero, field in matches.values():
+            player(hero, think=hero_think or args.think)
+            player(field, think=args.think)
+        done = stored(args.out, matches)
+        if not args.report:
+            args.out.open("a").close()  # a folder that cannot hold it is refused now, not after warming up
+    except (OgamesError, OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(str(exc))
+    return game, done
 
 
 def parse_matches(parser: argparse.ArgumentParser, texts: list[str]) -> dict[str, tuple[str, str]]:
@@ -159,24 +181,27 @@ def stored(out: Path, matches: dict[str, tuple[str, str]]) -> dict[str, list[dic
     return done
 
 
-def play_matches(game: Any, matches: dict[str, tuple[str, str]], done: dict[str, list[dict[str, Any]]], args: Any) -> None:
-    """Play the tables not stored yet, interleaving the matches, and print progress."""
-    seats = len(game.colours)
+def play_matches(
+    matches: dict[str, tuple[str, str]], done: dict[str, list[dict[str, Any]]], out: Path, tables: range,
+    play: Callable[[str, str, int], dict[str, Any]], report: Callable[[str, list[dict[str, Any]]], list[str]],
+) -> None:
+    """Play the tables not stored yet (`play(hero, field, table)`), interleaving the matches,
+    appending each to `out`, and print `report`'s lines for every match each ten tables."""
     start = time.perf_counter()
-    with args.out.open("a") as out:
-        for table in range(args.first, args.first + args.tables):
+    with out.open("a") as stream:
+        for table in tables:
             for name, (hero, field) in matches.items():
                 if any(r["table"] == table for r in done[name]):
                     continue
-                played = play_table(game, hero, field, table % seats, args.think, table, args.hero_think)
-                row = {"match": name, "table": table, **played}
+                row = {"match": name, "table": table, **play(hero, field, table)}
                 done[name].append(row)
-                out.write(json.dumps(row) + "\n")
-                out.flush()
+                stream.write(json.dumps(row) + "\n")
+                stream.flush()
             if table % 10 == 9:
                 print(f"after table {table}, {time.perf_counter() - start:.0f} s", flush=True)
                 for name in matches:
-                    print("  " + summary(name, done[name], seats), flush=True)
+                    for line in report(name, done[name]):
+                        print("  " + line, flush=True)
 
 
 if __name__ == "__main__":
