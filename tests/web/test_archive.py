@@ -217,6 +217,45 @@ def test_my_games_lists_the_games_waiting_for_my_move_first(client: TestClient) 
     assert re.search(rf'data-game="{re.escape(waiting_long)}".*?6 d 23 h left', page, re.S)
 
 
+def listed_line(client: TestClient, game_id: str) -> str:
+    """The words "my games" shows for one game, tags dropped and spaces collapsed."""
+    item = re.search(rf'<li data-game="{re.escape(game_id)}".*?</li>', client.get("/games/mine").text, re.S)
+    assert item is not None, game_id
+    return " ".join(re.sub(r"<[^>]+>", " ", item.group(0)).split())
+
+
+def sign_up(client: TestClient, name: str) -> None:
+    token = client.get("/signup").text.split('name="csrf-token" content="')[1].split('"')[0]
+    fields = {"csrftoken": token, "name": name, "password": "correct horse", "again": "correct horse"}
+    answer = client.post("/signup", data=fields, headers={"origin": "http://testserver"}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+
+
+def test_my_games_say_whom_each_game_is_against_and_how_it_ended(client: TestClient) -> None:
+    sign_up(client, "Ada_Lovelace")
+    computer, computer_tokens = create(client, mode="ai", level=3)
+    open_game, _ = create(client, seats=["here", "open"])
+    hotseat, hotseat_tokens = create(client)
+    for game_id, tokens in ((computer, computer_tokens), (hotseat, hotseat_tokens)):
+        assert client.post(f"/api/games/{game_id}/resign", json={"token": tokens["0"], "version": 0}).status_code == 200
+    assert re.search(r"— lost against the computer, level 3 · \d{4}-\d\d-\d\d · replay$", listed_line(client, computer))
+    # neither won nor lost: both seats were mine
+    assert re.search(r"— over · \d{4}-\d\d-\d\d · replay$", listed_line(client, hotseat))
+    assert listed_line(client, open_game).endswith("— against a seat nobody has taken yet")
+    profile = " ".join(re.sub(r"<[^>]+>", " ", client.get("/@/Ada_Lovelace").text).split())
+    assert "lost against the computer, level 3" in profile and " over " in profile and " won " not in profile
+
+    ada = dict(client.cookies)
+    client.cookies.clear()  # another browser: Bob takes the open seat
+    sign_up(client, "Bob_Babbage")
+    assert client.post(f"/api/games/{open_game}/join", json={"seat": 1}).status_code == 201
+    assert listed_line(client, open_game).endswith("— against Ada_Lovelace")
+    client.cookies.clear()
+    client.cookies.update(ada)
+    assert listed_line(client, open_game).endswith("— against Bob_Babbage")
+    assert '<a href="/@/Bob_Babbage" translate="no">Bob_Babbage</a>' in client.get("/games/mine").text
+
+
 def test_nobody_sees_another_visitors_games(client: TestClient) -> None:
     mine_id, _ = create(client, seats=["here", "invite"], days=3)
     assert [game_id for game_id, _ in mine(client)] == [mine_id]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -188,6 +189,18 @@ def seat_player(store: Store, game_id: str, seat: int, player_id: str) -> bool:
 
 
 @guarded()
+def seats_taken(store: Store, game_ids: list[str]) -> dict[str, set[int]]:
+    """The seats someone sits in (or sat in), by game, for several games at once."""
+    found: dict[str, set[int]] = {game_id: set() for game_id in game_ids}
+    if game_ids:
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(seat_players.c.game_id, seat_players.c.seat).where(seat_players.c.game_id.in_(game_ids)))
+            for row in rows:
+                found[row.game_id].add(row.seat)
+    return found
+
+
+@guarded()
 def seat_players_of(store: Store, game_id: str) -> dict[int, str | None]:
     """Who sat in each recorded seat of a game (None: a deleted account's seat)."""
     with store.engine.connect() as conn:
@@ -196,20 +209,26 @@ def seat_players_of(store: Store, game_id: str) -> dict[int, str | None]:
 
 
 @guarded()
-def games_of(store: Store, player_id: str, limit: int = 50) -> list[dict[str, object]]:
-    """A player's games, most recently changed first: id, game, status, updated_at and the seats they held."""
+def games_of(store: Store, player_id: str, limit: int = 50, finished: bool = False) -> list[dict[str, Any]]:
+    """A player's games (`finished`: only those that ended, with a result or aborted), most recently
+    changed first: id, game, status, head (its result), seat kinds, whether rated, updated_at and
+    the seats the player held."""
     query = (
-        select(games.c.id, games.c.game, games.c.status, games.c.updated_at, seat_players.c.seat)
+        select(games.c.id, games.c.game, games.c.status, games.c.head, games.c.seat_kinds, games.c.rated, games.c.updated_at,
+               seat_players.c.seat)
         .join(seat_players, seat_players.c.game_id == games.c.id)
-        .where(seat_players.c.player_id == player_id)
-        .order_by(games.c.updated_at.desc(), seat_players.c.seat)
+        .where(seat_players.c.player_id == player_id, *([games.c.status != "playing"] if finished else []))
+        .order_by(games.c.updated_at.desc(), games.c.id, seat_players.c.seat)
     )
-    found: dict[str, dict[str, object]] = {}
+    found: dict[str, dict[str, Any]] = {}
     with store.engine.connect() as conn:
         for row in conn.execute(query):
-            entry = found.setdefault(row.id, {"id": row.id, "game": row.game, "status": row.status,
+            entry = found.setdefault(row.id, {"id": row.id, "game": row.game, "status": row.status, "head": row.head or {},
+                                              "seat_kinds": list(row.seat_kinds), "rated": bool(row.rated),
                                               "updated_at": row.updated_at, "seats": []})
-            entry["seats"].append(row.seat)  # type: ignore[attr-defined]
+            entry["seats"].append(row.seat)
+            if len(found) > limit:
+                break
     return list(found.values())[:limit]
 
 
@@ -241,5 +260,5 @@ def site_secret(store: Store, name: str) -> str:
 
 __all__ = ["Account", "NameTaken", "account_by_id", "account_by_key", "account_sessions", "accounts", "claim_guest_seats",
            "create_account", "delete_account", "end_session", "games_of", "language_of", "rehash_password", "seat_player",
-           "seat_players", "seat_players_of", "session_account", "set_language", "set_password", "site_secret", "site_secrets",
-           "start_session"]
+           "seat_players", "seat_players_of", "seats_taken", "session_account", "set_language", "set_password",
+           "site_secret", "site_secrets", "start_session"]

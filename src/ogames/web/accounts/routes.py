@@ -27,7 +27,7 @@ from ogames.web.accounts.guessing import Guessing, locked, too_many_signups
 from ogames.web.accounts.names import MAX_LENGTH, name_key, name_problem
 from ogames.web.accounts.passwords import check_password, hash_password, password_problem
 from ogames.web.accounts.visitor import Visitor, new_guest
-from ogames.web.core.common import request_language
+from ogames.web.core.common import catalogue, request_language
 from ogames.web.core.deps import StoreDep, VisitorDep, page
 from ogames.web.core.store import Store
 from ogames.web.limits import client_address
@@ -160,7 +160,8 @@ async def account_answer(request: Request, store: Store, visitor: Visitor, statu
     from ogames.web.notify.records import address_of  # (notify's routes import this module)
 
     email = None if visitor.is_guest else await asyncio.to_thread(address_of, store, visitor.id)
-    return page(request, "account.html", status, visitor=visitor, played=played, problem=problem, done=done,
+    titles = {game["name"]: game["title"] for game in catalogue()}
+    return page(request, "account.html", status, visitor=visitor, played=played, titles=titles, problem=problem, done=done,
                 email=email, mail_enabled=request.app.state.mailer.enabled)
 
 

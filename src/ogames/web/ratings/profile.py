@@ -58,15 +58,18 @@ def against_levels(finished: list[dict[str, Any]]) -> list[LevelRecord]:
     return [found[level] for level in sorted(found)]
 
 
-def opponents(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+def opponents(game: dict[str, Any], names: dict[int, str], taken: set[int] | None = None) -> list[dict[str, Any]]:
     """The other seats of a game as the profile lists them: an account's name (linked), the
-    computer's level, or nobody known (a guest, or a deleted account)."""
+    computer's level, or nobody known (a guest, or a deleted account); given the seats `taken`,
+    a seat for a person that nobody has taken yet is free."""
     shown: list[dict[str, Any]] = []
     for seat, kind in enumerate(game["seat_kinds"]):
         if seat in game["seats"]:
             continue
         if kind not in PEOPLE_KINDS:
             shown.append({"level": level_shown(kind)})
+        elif taken is not None and seat not in taken:
+            shown.append({"free": True})
         else:
             shown.append({"name": names.get(seat)})
     return shown

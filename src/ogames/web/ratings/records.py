@@ -6,7 +6,6 @@ the queries the profile needs. Call them off the event loop."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from sqlalchemy import and_, or_, select
 
@@ -14,7 +13,7 @@ from ogames.ratings import HistoryPoint, Rating, RatingChange, RatingStore, Stan
 from ogames.ratings.store import rating_history
 from ogames.rules.protocol import State
 from ogames.web.accounts.records import accounts, seat_players
-from ogames.web.core.store import Store, games, guarded
+from ogames.web.core.store import Store, guarded
 
 
 @guarded(writes=True)
@@ -75,29 +74,6 @@ def names_of(store: Store, player_ids: Iterable[str]) -> dict[str, str]:
 
 
 @guarded()
-def finished_games_of(store: Store, player_id: str, limit: int = 500) -> list[dict[str, Any]]:
-    """A player's games that ended (with a result, or aborted), newest first: id, game, status,
-    head (its result), seat kinds, whether rated, when, and the seats the player held."""
-    query = (
-        select(games.c.id, games.c.game, games.c.status, games.c.head, games.c.seat_kinds, games.c.rated, games.c.updated_at,
-               seat_players.c.seat)
-        .join(seat_players, seat_players.c.game_id == games.c.id)
-        .where(seat_players.c.player_id == player_id, games.c.status != "playing")
-        .order_by(games.c.updated_at.desc(), games.c.id, seat_players.c.seat)
-    )
-    found: dict[str, dict[str, Any]] = {}
-    with store.engine.connect() as conn:
-        for row in conn.execute(query):
-            entry = found.setdefault(row.id, {"id": row.id, "game": row.game, "status": row.status, "head": row.head or {},
-                                              "seat_kinds": list(row.seat_kinds), "rated": bool(row.rated),
-                                              "updated_at": row.updated_at, "seats": []})
-            entry["seats"].append(row.seat)
-            if len(found) > limit:
-                break
-    return list(found.values())[:limit]
-
-
-@guarded()
 def seat_names_for(store: Store, game_ids: Sequence[str]) -> dict[str, dict[int, str]]:
     """The accounts' names in these games' seats, by game and seat (guests and deleted accounts left out)."""
     if not game_ids:
@@ -114,4 +90,4 @@ def seat_names_for(store: Store, game_ids: Sequence[str]) -> dict[str, dict[int,
     return found
 
 
-__all__ = ["finished_games_of", "game_changes", "history", "leaderboard", "names_of", "rate_game", "ratings_of", "seat_names_for"]
+__all__ = ["game_changes", "history", "leaderboard", "names_of", "rate_game", "ratings_of", "seat_names_for"]

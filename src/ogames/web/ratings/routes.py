@@ -35,6 +35,7 @@ from ogames.web.ratings.profile import against_levels, opponents, outcome
 
 router = APIRouter()
 RECENT = 20  # games listed on a profile
+PROFILE_GAMES = 500  # games read for the record against each computer level
 BOARD = 50  # players on a pool's leaderboard
 SHORT_BOARD = 10  # players of each pool on /leaderboard
 
@@ -70,7 +71,7 @@ async def profile(request: Request, name: str) -> HTMLResponse:
         label = escape(str(translations(language).pgettext(*HISTORY_LABEL)).format(pool=title))
         pools.append({"name": pool.name, "title": title, "rating": held[pool.name],
                       "graph": Markup(rating_graph(points, str(label)))})
-    finished = await asyncio.to_thread(records.finished_games_of, store, account.id)
+    finished = await asyncio.to_thread(accounts.games_of, store, account.id, PROFILE_GAMES, True)
     recent = finished[:RECENT]
     names = await asyncio.to_thread(records.seat_names_for, store, [game["id"] for game in recent])
     games: list[dict[str, Any]] = [
