@@ -336,9 +336,11 @@ def test_page_data_cannot_close_its_script_tag() -> None:
     assert json.loads(text)["name"].startswith("</script>")
 
 
-def test_options_are_shown_as_on_the_command_line() -> None:
-    shown = options_text({"variant": "y", "size": 5, "stars": None, "pie": True, "sides": [5, 6]})
-    assert shown == "variant=y · size=5 · pie=on · sides=5,6"
+def test_options_are_shown_in_the_forms_words() -> None:
+    shown = options_text({"variant": "y", "size": 5, "stars": None, "pie": True, "komi_choice": False, "sides": [5, 6]})
+    assert shown == "variant: y · size: 5 · pie: yes · komi choice: no · sides: 5,6"
+    russian = options_text({"variant": "y", "size": 5, "pie": True}, "ru")
+    assert russian == "вариант: Игрек · размер: 5 · правило пирога: да"
 
 
 def test_serve_command_is_mounted_and_says_where_to_open() -> None:

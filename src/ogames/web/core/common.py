@@ -505,20 +505,20 @@ def find_game(name: str) -> dict[str, Any] | None:
 
 
 def options_text(options: dict[str, Any], language: str = i18n.DEFAULT) -> str:
-    """A game's options in one line: in English as the command line writes them (`size=5 · pie=on`),
-    in another language with the form's words for the names and values (`размер: 5 · правило пирога: нет`)."""
+    """A game's options in one line, in the form's words for the names and values (`size: 5 · pie:
+    yes`; `размер: 5 · правило пирога: да`)."""
     t = i18n.words(language)
     shown = []
     for name, value in options.items():
         if value is None:
             continue
         if isinstance(value, bool):
-            value = ("on" if value else "off") if language == i18n.DEFAULT else t["yes" if value else "no"]
+            value = t["yes" if value else "no"]
         elif isinstance(value, list):
             value = ",".join(str(item) for item in value)
-        elif isinstance(value, str) and language != i18n.DEFAULT:
+        elif isinstance(value, str):
             value = i18n.choice(t, name, value)
-        text = f"{name}={value}" if language == i18n.DEFAULT else f"{i18n.option_label(t, name)}: {value}"
+        text = f"{i18n.option_label(t, name)}: {value}"
         shown.append(text if len(text) <= 60 else text[:57] + "…")
     return " · ".join(shown)
 
