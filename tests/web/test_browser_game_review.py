@@ -12,6 +12,7 @@ from typing import Any
 
 from .serving import call
 from .test_browser import PHONE, expect, new_page, pytestmark, start_omny
+from .test_browser_access import violations
 
 __all__ = ["pytestmark"]  # the browser fixtures come from conftest.py
 
@@ -71,6 +72,7 @@ def test_a_finished_games_review_shows_the_graph_and_the_marks(browser: Any, ser
     expect(detail.locator(".review-line")).to_have_count(0)
     page.click(f'#review-graph .review-hit[data-ply="{first["ply"]}"]')
     page.screenshot(path=str(shots / "web-game-review.png"), full_page=True)
+    assert violations(page) == []  # the marks' colours among them (?! and ? were too pale to read)
 
     # Practising the mistakes: the board steps to the position before each, and a click answers.
     practised = [move for move in review["moves"]

@@ -123,7 +123,9 @@ def html(game: str, language: str = ENGLISH) -> str:
     if text.startswith("# "):
         text = text.split("\n", 1)[1] if "\n" in text else ""
     rendered: str = _renderer().render(text)
-    return rendered
+    # Code blocks (the terminal drawings) and tables scroll sideways on a narrow screen: focusable,
+    # a keyboard scrolls them too. (The markdown's raw HTML is off: these tags are the renderer's.)
+    return rendered.replace("<pre>", '<pre tabindex="0">').replace("<table>", '<table tabindex="0">')
 
 
 def title(game: str, language: str = ENGLISH) -> str:

@@ -104,6 +104,8 @@ window.OgamesTouchKit = (function () {
       zoom = Math.max(1, value);
       box.style.setProperty("--board-zoom", String(zoom));
       box.classList.toggle("zoomed", zoom > 1.001);
+      // a zoomed frame scrolls: focusable, so that a keyboard scrolls it too
+      if (zoom > 1.001) box.setAttribute("tabindex", "0"); else box.removeAttribute("tabindex");
       if (keepCentre && before.w > 0) {  // the point in the middle of the frame stays there
         box.scrollLeft = before.x * box.scrollWidth / before.w - box.clientWidth / 2;
         box.scrollTop = before.y * box.scrollHeight / before.h - box.clientHeight / 2;

@@ -1,0 +1,53 @@
+"""Accessibility in a real browser (Playwright driving Debian's Chromium): axe-core, the engine of
+the browsers' own accessibility audits (through axe-playwright-python), finds no violation of its
+rules on the site's pages — on a wide screen in English and on a phone in Russian; on the pages
+every visitor meets, a rules page with its drawings, a game against the computer being played (on
+a phone its board is zoomed), an Omiga table, and a finished game's computer review with its marks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from .test_browser import PHONE, WIDE, expect, new_page, pytestmark
+
+__all__ = ["pytestmark", "violations"]  # the browser fixtures come from conftest.py
+
+AXE = Axe()  # (it carries axe-core's script, injected into each page it checks)
+
+PAGES = ("/", "/lobby", "/archive", "/explore", "/puzzles", "/puzzles/next", "/leaderboard", "/login", "/signup",
+         "/new/omny", "/new/omega", "/new/omiga", "/rules/omny", "/rules/onyx", "/replay", "/no-such-page")
+
+
+def violations(page: Any) -> list[str]:
+    """What axe-core finds wrong with the page as it is now: each rule broken, with where."""
+    found = AXE.run(page).response["violations"]
+    return [f"{rule['id']} ({rule['help']}): {[node['target'] for node in rule['nodes']][:5]}" for rule in found]
+
+
+@pytest.mark.parametrize(("viewport", "language"), [(WIDE, "en"), (PHONE, "ru")], ids=["wide-en", "phone-ru"])
+def test_the_pages_break_no_accessibility_rule(browser: Any, server: str, viewport: dict[str, int], language: str) -> None:
+    page = new_page(browser, viewport)
+    page.goto(f"{server}/?lang={language}")
+    for path in PAGES:
+        page.goto(server + path)
+        assert violations(page) == [], path
+
+    # A game against the computer, being played (Onyx: on a phone its board is zoomed, and scrolls).
+    page.goto(server + "/new/onyx")
+    page.check("input[name=mode][value=ai]")
+    page.click("main button[type=submit]")
+    expect(page.locator("#link-state")).to_have_text({"en": "live", "ru": "на связи"}[language])
+    if viewport is PHONE:
+        expect(page.locator("#board.zoomed")).to_have_count(1)
+    assert violations(page) == [], "a game being played"
+
+    # An Omiga table, against a bot.
+    page.goto(server + "/new/omiga")
+    page.click("main button[type=submit]")
+    expect(page.locator("#table svg")).to_be_visible()
+    assert violations(page) == [], "an Omiga table"
+    page.context.close()
