@@ -2,7 +2,8 @@
 the browsers' own accessibility audits (through axe-playwright-python), finds no violation of its
 rules on the site's pages — on a wide screen in English and on a phone in Russian; on the pages
 every visitor meets, a rules page with its drawings, a game against the computer being played (on
-a phone its board is zoomed), an Omiga table, and a finished game's computer review with its marks.
+a phone its board is zoomed), an Omiga table, an account's own pages, and (in
+test_browser_game_review.py) a finished game's computer review with its marks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from .test_browser import PHONE, WIDE, expect, new_page, pytestmark
+from .test_browser_ratings import sign_up
 
 __all__ = ["pytestmark", "violations"]  # the browser fixtures come from conftest.py
 
@@ -50,4 +52,12 @@ def test_the_pages_break_no_accessibility_rule(browser: Any, server: str, viewpo
     page.click("main button[type=submit]")
     expect(page.locator("#table svg")).to_be_visible()
     assert violations(page) == [], "an Omiga table"
+
+    # An account's own pages, its games among them.
+    name = f"access_{language}"
+    sign_up(page, server, name)
+    page.goto(f"{server}/?lang={language}")
+    for path in ("/account", "/games/mine", f"/@/{name}"):
+        page.goto(server + path)
+        assert violations(page) == [], path
     page.context.close()
