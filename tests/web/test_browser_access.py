@@ -3,7 +3,8 @@ the browsers' own accessibility audits (through axe-playwright-python), finds no
 rules on the site's pages — on a wide screen in English and on a phone in Russian; on the pages
 every visitor meets, a rules page with its drawings, a game against the computer being played (on
 a phone its board is zoomed), an Omiga table, an account's own pages, and (in
-test_browser_game_review.py) a finished game's computer review with its marks.
+test_browser_game_review.py) a finished game's computer review with its marks. And a game played
+with the keyboard alone: "Type a move" takes a cell's name, refusing one that is not legal.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from .test_browser import PHONE, WIDE, expect, new_page, pytestmark
+from .serving import COMPUTER_WAIT_MS
+from .test_browser import PHONE, WIDE, expect, new_page, pytestmark, start_omny
 from .test_browser_ratings import sign_up
 
 __all__ = ["pytestmark", "violations"]  # the browser fixtures come from conftest.py
@@ -60,4 +62,30 @@ def test_the_pages_break_no_accessibility_rule(browser: Any, server: str, viewpo
     for path in ("/account", "/games/mine", f"/@/{name}"):
         page.goto(server + path)
         assert violations(page) == [], path
+    page.context.close()
+
+
+def test_a_game_against_the_computer_played_by_typing_the_moves(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    start_omny(page, server, size=4, mode="ai", level="1")
+    page.focus(".move-entry summary")  # the keyboard alone: open "Type a move", tab to its field
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.locator("#move-typed")).to_be_focused()
+    page.keyboard.type("B2")  # (any case)
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=COMPUTER_WAIT_MS)
+    expect(page.locator('[data-cell="b2"]')).to_have_attribute("data-stone", "black")
+    expect(page.locator("#move-typed")).to_have_value("")
+    expect(page.locator("#status")).to_contain_text("your turn")
+    for wrong in ("b2", "z99"):  # a cell taken, and no cell at all: refused on the page, nothing sent
+        page.fill("#move-typed", wrong)
+        page.keyboard.press("Enter")
+        expect(page.locator("#move-typed-note")).to_have_text(f"{wrong} is not a legal move here.")
+        expect(page.locator("#move-typed")).to_have_value(wrong)
+    free = page.locator("[data-cell][data-legal]").first.get_attribute("data-cell")
+    page.fill("#move-typed", str(free))
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-typed-note")).to_be_hidden()
+    expect(page.locator(f'[data-cell="{free}"]')).to_have_attribute("data-stone", "black")
     page.context.close()

@@ -432,6 +432,23 @@
     if (event.detail > 1 && !confirmed) return;
     if (!window.OgamesTouch || window.OgamesTouch.ready(cell)) play(cell.dataset.cell);
   });
+  // A typed move (a cell's name, or a special such as swap), played as its click would be, without
+  // the touch screens' confirmation: typing it was deliberate. A name that is not legal here is
+  // refused on the page; the server decides the rest, as for a click.
+  document.getElementById("move-entry").addEventListener("submit", function (event) {
+    event.preventDefault();
+    const input = document.getElementById("move-typed");
+    const note = document.getElementById("move-typed-note");
+    const typed = input.value.trim();
+    if (!typed) return;
+    const known = view.legal.concat(view.specials).filter(function (move) { return move.toLowerCase() === typed.toLowerCase(); });
+    const refused = !known.length && !view.over && tokenFor(view.mover) !== null;
+    note.textContent = refused ? window.OgamesWords.fill(words.not_legal_here, { move: typed }) : "";
+    note.hidden = !refused;
+    if (refused) return;
+    input.value = "";
+    play(known.length ? known[0] : typed);
+  });
   document.getElementById("resign").addEventListener("click", resign);
   document.getElementById("abort").addEventListener("click", abort);
   render();
