@@ -1,7 +1,7 @@
 """A puzzle in Chromium: from the home page's puzzle of the day to a puzzle, a wrong move clicked
 on the board is refuted (the board shows it with the defence's answer, the first try's rating goes
-down), "Try again" puts the position back, the right moves are answered by the stored defence until
-the puzzle is solved; "See the solution" shows the line.
+down), "Try again" puts the position back, the right moves (one typed by its name) are answered by the
+stored defence until the puzzle is solved; "See the solution" shows the line.
 
 The server runs as `ogames serve` in its own process, on the test set of puzzles (OGAMES_PUZZLES)."""
 
@@ -60,7 +60,13 @@ def test_a_wrong_move_then_the_right_ones(browser: Any, puzzle_server: str) -> N
     page.click("#retry")  # the position again
     expect(cell(page, "a1")).not_to_have_attribute("data-stone", "white")
     expect(page.locator("#retry")).to_be_hidden()
-    cell(page, "d4").click()
+    page.click(".move-entry summary")  # typed instead of clicked: a name of no cell is refused here
+    page.fill("#move-typed", "z99")
+    page.press("#move-typed", "Enter")
+    expect(page.locator("#move-typed-note")).to_have_text("z99 is not a legal move here.")
+    page.fill("#move-typed", "D4")  # (any case)
+    page.press("#move-typed", "Enter")
+    expect(page.locator("#move-typed-note")).to_be_hidden()
     expect(page.locator("#verdict")).to_have_text("Right! The defence replies a1. Go on.")
     expect(cell(page, "d4")).to_have_attribute("data-stone", "white")
     expect(cell(page, "a1")).to_have_attribute("data-stone", "black")

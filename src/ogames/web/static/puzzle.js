@@ -1,4 +1,4 @@
-// A puzzle (templates/puzzle.html): a click on a cell plays that move. The server judges it
+// A puzzle (templates/puzzle.html): a click on a cell (or its name typed) plays that move. The server judges it
 // (web/puzzles/routes.py): right, and the board shows the defence's reply; solved; wrong, and the
 // board shows the move with its refutation until "Try again" puts the position back; or "also" (a
 // later move that wins too, off the puzzle's line), shown the same way with its own words. The
@@ -130,6 +130,25 @@
   board.addEventListener("click", function (event) {
     const cell = event.target.closest(".cell[data-cell]");
     if (!cell || busy || over || refuted || !ready(cell)) return;
+    play(cell.dataset.cell);
+  });
+
+  // A typed move (a cell's name, any case), played as its click would be, without confirmation; a
+  // name of no cell is refused here. (A stone's cell goes to the server, which says why not.)
+  document.getElementById("move-entry").addEventListener("submit", function (event) {
+    event.preventDefault();
+    const input = document.getElementById("move-typed");
+    const note = document.getElementById("move-typed-note");
+    const typed = input.value.trim().toLowerCase();
+    if (!typed) return;
+    const cell = Array.prototype.find.call(board.querySelectorAll(".cell[data-cell]"), function (found) {
+      return found.dataset.cell.toLowerCase() === typed;
+    });
+    note.textContent = cell ? "" : said.not_legal_here.replace("{move}", input.value.trim());
+    note.hidden = Boolean(cell);
+    if (!cell || busy || over || refuted) return;
+    unselect();
+    input.value = "";
     play(cell.dataset.cell);
   });
 
