@@ -80,6 +80,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = dict([
     N_("game_over", "The game is over."),
     N_("not_yours", "It is not your turn."),
     N_("not_legal_here", "{move} is not a legal move here."),
+    N_("last_played", "{colour} played {move}."),
     N_("wait_computer", "Wait for the computer's move."),
     N_("home", "Home"),
     N_("players", "Players"),

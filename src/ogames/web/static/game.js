@@ -265,8 +265,18 @@
     if (window.OgamesBoard) window.OgamesBoard.render(view, mine);  // the board, its facts and the moves
     root.classList.toggle("over", view.over);
 
-    const status = document.getElementById("status");
-    status.replaceChildren();
+    // The status is a live region: a screen reader says it whenever it changes, so it is written
+    // only when its words do (every view redraws the page, a clock's tick too), and it begins
+    // with the last move, unseen (the board shows that), so that the reader hears it.
+    const shown = document.getElementById("status");
+    const status = document.createElement("div");
+    const last = view.moves.length ? view.moves[view.moves.length - 1] : null;
+    if (last && last.by && !view.aborted) {
+      const heard = document.createElement("span");
+      heard.className = "visually-hidden";
+      heard.textContent = window.OgamesWords.fill(words.last_played, { colour: colourName(last.by), move: last.text || last.move }) + " ";
+      status.append(heard);
+    }
     if (view.aborted) {
       status.className = "status result";
       const strong = document.createElement("strong");
@@ -309,6 +319,10 @@
         note.textContent = "· " + words.your_turn;
         status.append(note);
       }
+    }
+    if (shown.textContent !== status.textContent || shown.className !== status.className) {
+      shown.className = status.className;
+      shown.replaceChildren(...status.childNodes);
     }
     if (view.problem) showMessage(view.problem);
     renderRatings();
