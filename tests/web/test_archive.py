@@ -256,6 +256,20 @@ def test_my_games_say_whom_each_game_is_against_and_how_it_ended(client: TestCli
     assert '<a href="/@/Bob_Babbage" translate="no">Bob_Babbage</a>' in client.get("/games/mine").text
 
 
+def test_my_games_link_a_card_table_to_its_own_page_without_a_replay(client: TestClient) -> None:
+    made = client.post("/api/omiga", json={"options": {"width": 7, "height": 5},
+                                           "seats": [{"kind": "here"}, {"kind": "bot", "level": 3}]})
+    assert made.status_code == 201, made.text
+    table = made.json()
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:  # the table ended (here: aborted, as one left before the start)
+        conn.execute(update(games).where(games.c.id == table["id"]).values(status="aborted"))
+    item = re.search(rf'<li data-game="{table["id"]}".*?</li>', client.get("/games/mine").text, re.S)
+    assert item is not None and f'href="/o/{table["id"]}"' in item.group(0) and "/replay" not in item.group(0)
+    assert listed_line(client, table["id"]).startswith(f"Omiga · {table['id']} — aborted against the computer, level 3 · ")
+    assert client.get(f"/g/{table['id']}/replay").status_code == 404  # (a board game's replay: no card table's)
+
+
 def test_nobody_sees_another_visitors_games(client: TestClient) -> None:
     mine_id, _ = create(client, seats=["here", "invite"], days=3)
     assert [game_id for game_id, _ in mine(client)] == [mine_id]
