@@ -89,7 +89,13 @@ def test_a_finished_games_review_shows_the_graph_and_the_marks(browser: Any, ser
     other = next(cell for cell in empty if cell not in (asked["best"], asked["move"]))
     page.click(f'#board g.cell[data-cell="{other}"]')
     expect(say).to_have_text("The computer prefers another move here. Try again, or see it.")
-    page.click(f'#board g.cell[data-cell="{asked["best"]}"]')
+    page.click("#practice-ask .move-entry summary")  # the answer typed: a name of no cell first
+    page.fill("#move-typed", "z99")
+    page.press("#move-typed", "Enter")
+    expect(page.locator("#move-typed-note")).to_have_text("z99 is not a legal move here.")
+    page.fill("#move-typed", asked["best"].upper())
+    page.press("#move-typed", "Enter")
+    expect(page.locator("#move-typed-note")).to_be_hidden()
     expect(say).to_contain_text(f'Right: {asked["best"]} is the computer\'s move.')
     if len(practised) > 1:
         page.click("#practice-next")

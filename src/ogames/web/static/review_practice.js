@@ -2,7 +2,7 @@
 // review is shown (game_review.js sends `ogames:review`), each move it marked a mistake or a
 // blunder, where it found a better stone, is asked again in turn, above the board (replay.html's
 // #practice-ask). The board steps to the position before it (through the replay's own move list)
-// and a click on a cell answers: the computer's
+// and a click on a cell (or its name typed) answers: the computer's
 // move is right; the move played is not; any other gets "the computer prefers another move" — the
 // review knows the computer's choice only, not every move as good, so it does not call them wrong.
 "use strict";
@@ -84,16 +84,37 @@
     settle("shown", fill(words.review_better, { move: move.best_text }));
   });
 
-  board.addEventListener("click", function (event) {
-    if (index < 0 || settled) return;
+  // An answer: a cell clicked on the board, or its name typed ("Type a move", any case).
+  function answer(label) {
     const move = items[index];
-    const cell = event.target.closest("g.cell[data-cell]");
-    if (!cell || board.dataset.ply !== String(move.ply - 1)) return;  // (another position is shown)
-    const label = cell.dataset.cell;
     if (label === move.best) {
       settle("right", fill(words.practise_right, { move: move.best_text }));
     } else {
       tell(label === move.move ? words.practise_played : words.practise_other, "wrong");
     }
+  }
+
+  function asked() {
+    return index >= 0 && !settled && board.dataset.ply === String(items[index].ply - 1);  // (not another position)
+  }
+
+  board.addEventListener("click", function (event) {
+    const cell = event.target.closest("g.cell[data-cell]");
+    if (cell && asked()) answer(cell.dataset.cell);
+  });
+
+  document.getElementById("move-entry").addEventListener("submit", function (event) {
+    event.preventDefault();
+    const input = document.getElementById("move-typed");
+    const note = document.getElementById("move-typed-note");
+    const typed = input.value.trim();
+    const cell = Array.prototype.find.call(board.querySelectorAll("g.cell[data-cell]"), function (found) {
+      return found.dataset.cell.toLowerCase() === typed.toLowerCase();
+    });
+    note.textContent = cell || !typed ? "" : fill(words.not_legal_here, { move: typed });
+    note.hidden = Boolean(cell) || !typed;
+    if (!cell || !asked()) return;
+    input.value = "";
+    answer(cell.dataset.cell);
   });
 })();
